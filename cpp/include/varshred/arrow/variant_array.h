@@ -1,0 +1,124 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// Variant columns as Arrow struct arrays: reading their children by name and building
+// them batch by batch.
+
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <arrow/array/array_nested.h>
+#include <arrow/array/builder_binary.h>
+#include <arrow/memory_pool.h>
+#include <arrow/result.h>
+#include <arrow/type_fwd.h>
+
+namespace varshred {
+
+/// \brief Field order and tagging of an unshredded Variant struct array.
+enum class VariantLayout : uint8_t {
+  /// struct<metadata: binary not null, value: binary not null> (arrow.parquet.variant
+  /// storage order).
+  kCanonical,
+  /// struct<value: binary not null, metadata: binary not null>, the metadata child
+  /// tagged with field metadata variant=true: what Spark's mapInArrow sends and accepts
+  /// as VariantType (ECOSYSTEM.md B.7).
+  kSpark,
+};
+
+/// \brief The Arrow type of an unshredded Variant column in `layout`.
+std::shared_ptr<arrow::DataType> VariantStorageType(VariantLayout layout = VariantLayout::kCanonical);
+
+/// \brief Reads one binary-like child (binary, large_binary or binary_view) by row.
+/// The dispatch on the child's type happens once, at construction.
+class BinaryColumn {
+ public:
+  BinaryColumn() = default;
+  /// \brief Fails unless `array` is binary, large_binary, binary_view, or the string
+  /// counterparts.
+  static arrow::Result<BinaryColumn> Make(const std::shared_ptr<arrow::Array>& array);
+
+  bool IsNull(int64_t i) const { return array_->IsNull(i); }
+  std::string_view Get(int64_t i) const;
+  const std::shared_ptr<arrow::Array>& array() const { return array_; }
+  explicit operator bool() const { return array_ != nullptr; }
+
+ private:
+  enum class Kind : uint8_t { kBinary, kLargeBinary, kBinaryView };
+  std::shared_ptr<arrow::Array> array_;
+  const uint8_t* data_ = nullptr;
+  const int32_t* offsets32_ = nullptr;
+  const int64_t* offsets64_ = nullptr;
+  Kind kind_ = Kind::kBinary;
+};
+
+/// \brief A read-only view of a Variant struct array, shredded or not.
+///
+/// Children are matched by name (`metadata`, `value`, `typed_value`), in any order,
+/// so the canonical layout, Spark's layout and shredded layouts are all accepted. A
+/// struct slot that is null is a SQL NULL. Valid while the array is alive.
+class VariantArrayView {
+ public:
+  /// \brief Fails with a clear message when `array` is not a struct with a binary
+  /// `metadata` child and at least one of `value` / `typed_value`, or has other
+  /// children.
+  static arrow::Result<VariantArrayView> Make(const std::shared_ptr<arrow::Array>& array);
+
+  int64_t length() const { return struct_->length(); }
+  bool IsNull(int64_t i) const { return struct_->IsNull(i); }
+  std::string_view metadata(int64_t i) const { return metadata_.Get(i); }
+  /// True when the `value` child is absent or null at row i.
+  bool value_is_null(int64_t i) const { return !value_ || value_.IsNull(i); }
+  std::string_view value(int64_t i) const { return value_.Get(i); }
+
+  bool has_value() const { return static_cast<bool>(value_); }
+  /// The `typed_value` child, or null for unshredded arrays.
+  const std::shared_ptr<arrow::Array>& typed_value() const { return typed_value_; }
+  const std::shared_ptr<arrow::StructArray>& storage() const { return struct_; }
+  const BinaryColumn& metadata_column() const { return metadata_; }
+  const BinaryColumn& value_column() const { return value_; }
+
+ private:
+  std::shared_ptr<arrow::StructArray> struct_;
+  BinaryColumn metadata_;
+  BinaryColumn value_;
+  std::shared_ptr<arrow::Array> typed_value_;
+};
+
+/// \brief Builds an unshredded Variant struct array row by row.
+class VariantArrayBuilder {
+ public:
+  explicit VariantArrayBuilder(arrow::MemoryPool* pool = arrow::default_memory_pool());
+
+  /// \brief Appends one Variant. The bytes are copied.
+  arrow::Status Append(std::string_view metadata, std::string_view value);
+  /// \brief Appends a SQL NULL (a null struct slot; its children hold empty bytes, so
+  /// no child is ever null).
+  arrow::Status AppendNull();
+  /// \brief Reserves room for `rows` more rows and `bytes` more value bytes.
+  arrow::Status Reserve(int64_t rows, int64_t bytes);
+  int64_t length() const { return length_; }
+
+  /// \brief Returns the array in `layout` and resets the builder.
+  arrow::Result<std::shared_ptr<arrow::Array>> Finish(
+      VariantLayout layout = VariantLayout::kCanonical);
+
+ private:
+  arrow::BinaryBuilder metadata_;
+  arrow::BinaryBuilder value_;
+  arrow::TypedBufferBuilder<bool> validity_;
+  int64_t length_ = 0;
+  int64_t null_count_ = 0;
+};
+
+/// \brief Returns `array` as an unshredded Variant array in `layout`, sharing its
+/// child buffers (zero-copy); children are re-ordered, re-tagged and (for
+/// large_binary / binary_view children) cast to binary as needed.
+arrow::Result<std::shared_ptr<arrow::Array>> ToLayout(
+    const std::shared_ptr<arrow::Array>& array, VariantLayout layout,
+    arrow::MemoryPool* pool = arrow::default_memory_pool());
+
+}  // namespace varshred

@@ -1,0 +1,208 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// Building Variant values (VariantEncoding.md), one top-level value at a time.
+
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <arrow/status.h>
+
+#include "varshred/format.h"
+#include "varshred/metadata.h"
+#include "varshred/value.h"
+
+namespace varshred {
+
+/// \brief What to do when one object receives the same key twice.
+enum class DuplicateKeyPolicy : uint8_t {
+  kError,     ///< fail EndObject() (Spark's default, VARIANT_DUPLICATE_KEY)
+  kLastWins,  ///< keep the value added last
+};
+
+/// \brief Builds one Variant (metadata + value) at a time and owns its buffers.
+///
+/// Values are appended in document order. Inside an object, every value is preceded
+/// by AddKey(); StartObject()/EndObject() and StartArray()/EndArray() nest freely. A
+/// container is encoded when it ends: its field ids and offsets are ordered by key
+/// bytes (values stay where they were written, as Spark does), and every width is the
+/// smallest that fits. Finish() emits the top-level value and resets the builder
+/// for the next one.
+///
+/// A failed call leaves the builder in an unspecified state: call Reset().
+class VariantBuilder {
+ public:
+  explicit VariantBuilder(DuplicateKeyPolicy duplicates = DuplicateKeyPolicy::kError)
+      : duplicates_(duplicates) {}
+
+  // -- scalars ----------------------------------------------------------------
+  void AppendNull() { PutHeader(PrimitiveType::kNull); }
+  void AppendBool(bool v) { PutHeader(v ? PrimitiveType::kTrue : PrimitiveType::kFalse); }
+  void AppendInt8(int8_t v) { PutFixed(PrimitiveType::kInt8, v); }
+  void AppendInt16(int16_t v) { PutFixed(PrimitiveType::kInt16, v); }
+  void AppendInt32(int32_t v) { PutFixed(PrimitiveType::kInt32, v); }
+  void AppendInt64(int64_t v) { PutFixed(PrimitiveType::kInt64, v); }
+  /// \brief An integer in the smallest of int8/16/32/64 that holds it (as Spark).
+  void AppendInt(int64_t v);
+  void AppendFloat(float v) { PutFixed(PrimitiveType::kFloat, v); }
+  void AppendDouble(double v) { PutFixed(PrimitiveType::kDouble, v); }
+  /// \brief decimal4/8/16 with an explicit width. \pre scale <= 38 and the unscaled
+  /// value fits the width.
+  void AppendDecimal4(int32_t unscaled, uint8_t scale);
+  void AppendDecimal8(int64_t unscaled, uint8_t scale);
+  void AppendDecimal16(int128_t unscaled, uint8_t scale);
+  /// \brief A decimal in the narrowest width whose precision covers both the digits
+  /// of the unscaled value and the scale (Spark's rule). \pre precision <= 38.
+  void AppendDecimal(Decimal d);
+  void AppendDate(int32_t days) { PutFixed(PrimitiveType::kDate, days); }
+  void AppendTimestampMicros(int64_t v) { PutFixed(PrimitiveType::kTimestampMicros, v); }
+  void AppendTimestampNtzMicros(int64_t v) {
+    PutFixed(PrimitiveType::kTimestampNtzMicros, v);
+  }
+  void AppendTimestampNanos(int64_t v) { PutFixed(PrimitiveType::kTimestampNanos, v); }
+  void AppendTimestampNtzNanos(int64_t v) {
+    PutFixed(PrimitiveType::kTimestampNtzNanos, v);
+  }
+  void AppendTimeMicros(int64_t v) { PutFixed(PrimitiveType::kTimeNtzMicros, v); }
+  /// \brief A string: short form under 64 bytes, long form otherwise. The bytes are
+  /// not checked for UTF-8 here (sources validate).
+  void AppendString(std::string_view v);
+  void AppendBinary(std::string_view v);
+  /// \brief \pre 16 bytes in big-endian (RFC 4122) order.
+  void AppendUuid(std::string_view bytes16);
+
+  /// \brief Copies `v` (whose keys refer to its own metadata) into this builder,
+  /// re-encoding keys against this builder's dictionary. Objects come out in key-byte
+  /// order even if `v` was not.
+  arrow::Status AppendVariant(const VariantView& v);
+
+  // -- containers -------------------------------------------------------------
+  /// \brief Opens an object. Only the innermost open container receives values.
+  void StartObject();
+  /// \brief Names the next value of the innermost open object.
+  void AddKey(std::string_view key);
+  /// \brief Encodes the innermost object. Fails on a duplicate key under kError.
+  arrow::Status EndObject();
+  void StartArray();
+  void EndArray();
+
+  // -- results ----------------------------------------------------------------
+  /// \brief Appends the finished metadata and value to `metadata` / `value` and resets
+  /// the builder. \pre exactly one top-level value and no open container.
+  arrow::Status Finish(std::string* metadata, std::string* value);
+  /// \brief The value bytes written so far (for a finished top-level value: all of it).
+  std::string_view value_bytes() const { return buffer_; }
+  MetadataBuilder& metadata_builder() { return metadata_; }
+  /// \brief Drops everything, keeping allocated capacity.
+  void Reset();
+
+  /// Number of open containers.
+  int depth() const { return static_cast<int>(frames_.size()); }
+
+  /// \brief Position marker for Rollback(): value size, dictionary size, open frames.
+  struct Checkpoint {
+    size_t value_size;
+    uint32_t dictionary_size;
+    size_t frames;
+    size_t fields;
+    size_t offsets;
+    size_t top_level_values;
+  };
+  Checkpoint MakeCheckpoint() const;
+  /// \brief Forgets everything appended since `cp` (values, keys, containers).
+  void Rollback(const Checkpoint& cp);
+
+ private:
+  struct Field {
+    std::string_view key;  // points into metadata_ (stable)
+    uint32_t id;
+    uint32_t offset;  // from the start of the object's values
+  };
+  struct Frame {
+    size_t start;        // where the container's values begin in buffer_
+    size_t first_entry;  // index into fields_ (object) or offsets_ (array)
+    bool is_object;
+  };
+
+  void BeforeValue();
+  void PutHeader(PrimitiveType t) {
+    BeforeValue();
+    buffer_.push_back(static_cast<char>(PrimitiveHeader(t)));
+  }
+  template <typename T>
+  void PutFixed(PrimitiveType t, T v) {
+    BeforeValue();
+    buffer_.push_back(static_cast<char>(PrimitiveHeader(t)));
+    buffer_.append(reinterpret_cast<const char*>(&v), sizeof(T));
+  }
+  void PutLengthPrefixed(PrimitiveType t, std::string_view v);
+  // Makes room for `header_size` bytes at `start` and returns a pointer to them.
+  uint8_t* InsertHeader(size_t start, size_t header_size);
+  arrow::Status DropDuplicates(const Frame& frame, size_t* count);
+
+  DuplicateKeyPolicy duplicates_;
+  MetadataBuilder metadata_;
+  std::string buffer_;
+  std::vector<Frame> frames_;
+  std::vector<Field> fields_;      // fields of all open objects, innermost last
+  std::vector<uint32_t> offsets_;  // element offsets of all open arrays
+  uint32_t pending_key_id_ = 0;
+  std::string_view pending_key_;
+  size_t top_level_values_ = 0;
+};
+
+/// \brief RAII scope for an object: rolls the builder back on destruction unless
+/// Finish() succeeded. Only one child scope may be open at a time.
+class ObjectScope {
+ public:
+  explicit ObjectScope(VariantBuilder* builder)
+      : builder_(builder), checkpoint_(builder->MakeCheckpoint()) {
+    builder_->StartObject();
+  }
+  ~ObjectScope() {
+    if (!finished_) builder_->Rollback(checkpoint_);
+  }
+  ObjectScope(const ObjectScope&) = delete;
+  ObjectScope& operator=(const ObjectScope&) = delete;
+
+  void AddKey(std::string_view key) { builder_->AddKey(key); }
+  arrow::Status Finish() {
+    ARROW_RETURN_NOT_OK(builder_->EndObject());
+    finished_ = true;
+    return arrow::Status::OK();
+  }
+
+ private:
+  VariantBuilder* builder_;
+  VariantBuilder::Checkpoint checkpoint_;
+  bool finished_ = false;
+};
+
+/// \brief RAII scope for an array, as ObjectScope.
+class ArrayScope {
+ public:
+  explicit ArrayScope(VariantBuilder* builder)
+      : builder_(builder), checkpoint_(builder->MakeCheckpoint()) {
+    builder_->StartArray();
+  }
+  ~ArrayScope() {
+    if (!finished_) builder_->Rollback(checkpoint_);
+  }
+  ArrayScope(const ArrayScope&) = delete;
+  ArrayScope& operator=(const ArrayScope&) = delete;
+
+  void Finish() {
+    builder_->EndArray();
+    finished_ = true;
+  }
+
+ private:
+  VariantBuilder* builder_;
+  VariantBuilder::Checkpoint checkpoint_;
+  bool finished_ = false;
+};
+
+}  // namespace varshred

@@ -1,0 +1,77 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// JSON <-> Variant for single values, matching Spark 4.3's parse_json and to_json.
+
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <arrow/result.h>
+#include <arrow/status.h>
+
+#include "varshred/builder.h"
+#include "varshred/value.h"
+
+namespace varshred {
+
+/// \brief How JSON numbers with a fraction or exponent are encoded.
+enum class JsonNumbers : uint8_t {
+  kDecimal,  ///< Spark: smallest exact decimal (precision <= 38), else double
+  kDouble,   ///< always double
+};
+
+struct JsonParseOptions {
+  JsonNumbers numbers = JsonNumbers::kDecimal;
+  DuplicateKeyPolicy duplicate_keys = DuplicateKeyPolicy::kError;
+  /// Deepest nesting accepted; deeper documents are an error, never a crash.
+  int max_depth = 1000;
+};
+
+/// \brief Parses JSON documents into Variant values. Reuses its scratch memory between
+/// calls, so keep one per thread.
+class JsonParser {
+ public:
+  explicit JsonParser(JsonParseOptions options = {});
+  ~JsonParser();
+  JsonParser(JsonParser&&) noexcept;
+  JsonParser& operator=(JsonParser&&) noexcept;
+
+  /// \brief Parses one JSON document and appends it to `builder` as one value (the
+  /// caller then calls builder->Finish()). On error the message says what is wrong
+  /// and where (byte offset) and the builder must be Reset().
+  arrow::Status Parse(std::string_view json, VariantBuilder* builder);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// \brief Options for Variant -> JSON text.
+struct JsonWriteOptions {
+  /// Zone for timestamps with time zone: "UTC", a fixed offset ("+05:30"), or an
+  /// IANA zone name ("America/Los_Angeles", read from the system tz database).
+  std::string timezone = "UTC";
+};
+
+/// \brief Writes Variant values as JSON text exactly as Spark's to_json prints them.
+/// Keep one per thread: it caches the time zone.
+class JsonWriter {
+ public:
+  /// \brief Fails when the time zone is unknown.
+  static arrow::Result<JsonWriter> Make(const JsonWriteOptions& options = {});
+  ~JsonWriter();
+  JsonWriter(JsonWriter&&) noexcept;
+  JsonWriter& operator=(JsonWriter&&) noexcept;
+
+  /// \brief Appends the JSON text of `value` to `out`. \pre `value` is valid.
+  arrow::Status Write(const VariantView& value, std::string* out) const;
+
+ private:
+  JsonWriter();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace varshred

@@ -1,0 +1,95 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// The Variant metadata: a dictionary of object keys (VariantEncoding.md, "Metadata").
+
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <arrow/result.h>
+#include <arrow/status.h>
+
+namespace varshred {
+
+/// \brief A non-owning view over Variant metadata bytes.
+///
+/// Valid only while the bytes it was made from are alive and unchanged. Copying it is
+/// cheap; it never allocates.
+class MetadataView {
+ public:
+  MetadataView() = default;
+
+  /// \brief Validates `bytes` fully and returns a view: header and version, offsets in
+  /// bounds and non-decreasing, UTF-8 of every key, and (when the sorted bit is set)
+  /// unique keys in byte order. O(size of the dictionary).
+  static arrow::Result<MetadataView> Make(std::string_view bytes);
+
+  /// \brief O(1): reads only the header. `bytes` must be valid metadata (e.g. checked
+  /// by Make() before, or written by MetadataBuilder).
+  static MetadataView MakeUnchecked(std::string_view bytes);
+
+  /// Number of keys in the dictionary.
+  uint32_t size() const { return dictionary_size_; }
+  /// True when the writer promised unique keys in byte order.
+  bool sorted() const { return sorted_; }
+  /// The exact bytes of this metadata (trailing bytes of the input are excluded).
+  std::string_view bytes() const { return bytes_; }
+
+  /// \brief The key with dictionary id `id`. \pre id < size().
+  std::string_view key(uint32_t id) const;
+
+  /// \brief The id of `key`: binary search when sorted, linear scan otherwise (the first
+  /// match, since unsorted dictionaries may repeat keys).
+  std::optional<uint32_t> Find(std::string_view key) const;
+
+  /// \brief Total length of the metadata at the start of `bytes` (1 + offset_size *
+  /// (dictionary_size + 2) + last offset), or an error when it does not fit. Used to
+  /// split buffers holding metadata and value back to back.
+  static arrow::Result<size_t> MeasureSize(std::string_view bytes);
+
+ private:
+  uint32_t offset(uint32_t i) const;
+
+  std::string_view bytes_;
+  const uint8_t* offsets_ = nullptr;  // dictionary_size_ + 1 entries
+  const uint8_t* strings_ = nullptr;
+  uint32_t dictionary_size_ = 0;
+  uint8_t offset_size_ = 1;
+  bool sorted_ = false;
+};
+
+/// \brief Collects the keys of one Variant's metadata, de-duplicated, in first-seen
+/// order (as Spark writes them), and encodes them with the smallest offset width.
+class MetadataBuilder {
+ public:
+  /// \brief Adds `key` if new; returns its id either way.
+  uint32_t Add(std::string_view key);
+
+  uint32_t size() const { return static_cast<uint32_t>(keys_.size()); }
+  std::string_view key(uint32_t id) const { return keys_[id]; }
+
+  /// \brief Appends the encoded metadata to `out`: keys in first-seen order, offsets
+  /// as narrow as the dictionary allows, sorted bit clear (as Spark writes it).
+  void Finish(std::string* out) const;
+
+  /// \brief Drops keys added after the first `size` (used to roll back a value).
+  void Truncate(uint32_t size);
+  void Reset();
+
+ private:
+  struct KeyHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  // Node-based map: its keys never move, so keys_ may point into them.
+  std::unordered_map<std::string, uint32_t, KeyHash, std::equal_to<>> ids_;
+  std::vector<std::string_view> keys_;
+  size_t total_key_bytes_ = 0;
+};
+
+}  // namespace varshred

@@ -1,0 +1,37 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// Full validation of untrusted Variant bytes.
+
+#pragma once
+
+#include <string_view>
+
+#include <arrow/status.h>
+
+#include "varshred/metadata.h"
+#include "varshred/value.h"
+
+namespace varshred {
+
+/// \brief Checks `value` against `metadata` (already validated) and `options`:
+///
+/// - every header is a known basic type; primitive ids are 0-20;
+/// - counts, ids, offsets and lengths lie inside the buffer (64-bit arithmetic, so
+///   4-byte fields cannot overflow a bounds check), and the value fills `value`
+///   exactly (no trailing bytes);
+/// - field ids are in the dictionary; keys within an object are unique and in
+///   key-byte order (unless options.allow_unsorted_keys);
+/// - strings and keys are UTF-8; decimal scales are <= 38 and decimal16 precision
+///   <= 38;
+/// - nesting is at most options.max_depth, the value at most options.max_size bytes.
+///
+/// The error message names the problem and the path inside the value, e.g.
+/// `Invalid: $.a[2]: short string of 9 bytes runs past the end of the value`.
+arrow::Status ValidateValue(const MetadataView& metadata, std::string_view value,
+                            const ValidateOptions& options = {});
+
+/// \brief Validates metadata bytes, then `value` against them.
+arrow::Status Validate(std::string_view metadata, std::string_view value,
+                       const ValidateOptions& options = {});
+
+}  // namespace varshred

@@ -1,0 +1,213 @@
+// Licensed under the Apache License, Version 2.0.
+
+#include "varshred/arrow/variant_array.h"
+
+#include <arrow/array/array_binary.h>
+#include <arrow/array/array_nested.h>
+#include <arrow/buffer_builder.h>
+#include <arrow/type.h>
+#include <arrow/util/key_value_metadata.h>
+
+#include "varshred/format.h"
+
+namespace varshred {
+
+std::shared_ptr<arrow::DataType> VariantStorageType(VariantLayout layout) {
+  if (layout == VariantLayout::kSpark) {
+    static const auto spark_type = arrow::struct_(
+        {arrow::field("value", arrow::binary(), /*nullable=*/false),
+         arrow::field("metadata", arrow::binary(), /*nullable=*/false,
+                      arrow::key_value_metadata({"variant"}, {"true"}))});
+    return spark_type;
+  }
+  static const auto canonical_type =
+      arrow::struct_({arrow::field("metadata", arrow::binary(), false),
+                      arrow::field("value", arrow::binary(), false)});
+  return canonical_type;
+}
+
+// ----------------------------------------------------------------------
+// BinaryColumn
+
+arrow::Result<BinaryColumn> BinaryColumn::Make(const std::shared_ptr<arrow::Array>& array) {
+  BinaryColumn col;
+  col.array_ = array;
+  switch (array->type_id()) {
+    case arrow::Type::BINARY:
+    case arrow::Type::STRING: {
+      const auto& a = static_cast<const arrow::BinaryArray&>(*array);
+      col.kind_ = Kind::kBinary;
+      col.offsets32_ = a.raw_value_offsets();
+      col.data_ = a.raw_data();
+      break;
+    }
+    case arrow::Type::LARGE_BINARY:
+    case arrow::Type::LARGE_STRING: {
+      const auto& a = static_cast<const arrow::LargeBinaryArray&>(*array);
+      col.kind_ = Kind::kLargeBinary;
+      col.offsets64_ = a.raw_value_offsets();
+      col.data_ = a.raw_data();
+      break;
+    }
+    case arrow::Type::BINARY_VIEW:
+    case arrow::Type::STRING_VIEW:
+      col.kind_ = Kind::kBinaryView;
+      break;
+    default:
+      return arrow::Status::TypeError("expected a binary column, got ",
+                                      array->type()->ToString());
+  }
+  return col;
+}
+
+std::string_view BinaryColumn::Get(int64_t i) const {
+  switch (kind_) {
+    case Kind::kBinary:
+      return {reinterpret_cast<const char*>(data_) + offsets32_[i],
+              static_cast<size_t>(offsets32_[i + 1] - offsets32_[i])};
+    case Kind::kLargeBinary:
+      return {reinterpret_cast<const char*>(data_) + offsets64_[i],
+              static_cast<size_t>(offsets64_[i + 1] - offsets64_[i])};
+    case Kind::kBinaryView:
+      return static_cast<const arrow::BinaryViewArray&>(*array_).GetView(i);
+  }
+  return {};
+}
+
+// ----------------------------------------------------------------------
+// VariantArrayView
+
+arrow::Result<VariantArrayView> VariantArrayView::Make(
+    const std::shared_ptr<arrow::Array>& array) {
+  if (array->type_id() != arrow::Type::STRUCT) {
+    return arrow::Status::TypeError("a Variant column must be a struct array, got ",
+                                    array->type()->ToString());
+  }
+  VariantArrayView view;
+  view.struct_ = std::static_pointer_cast<arrow::StructArray>(array);
+  const auto& type = *view.struct_->type();
+  for (int i = 0; i < type.num_fields(); ++i) {
+    const std::string& name = type.field(i)->name();
+    std::shared_ptr<arrow::Array> child = view.struct_->field(i);
+    if (name == "metadata") {
+      ARROW_ASSIGN_OR_RAISE(view.metadata_, BinaryColumn::Make(child));
+    } else if (name == "value") {
+      ARROW_ASSIGN_OR_RAISE(view.value_, BinaryColumn::Make(child));
+    } else if (name == "typed_value") {
+      view.typed_value_ = child;
+    } else {
+      return arrow::Status::TypeError("a Variant column has children metadata, value ",
+                                      "and typed_value only; found \"", name, "\" in ",
+                                      type.ToString());
+    }
+  }
+  if (!view.metadata_) {
+    return arrow::Status::TypeError("a Variant column needs a binary \"metadata\" child: ",
+                                    type.ToString());
+  }
+  if (!view.value_ && !view.typed_value_) {
+    return arrow::Status::TypeError("a Variant column needs a \"value\" or \"typed_value\" ",
+                                    "child: ", type.ToString());
+  }
+  return view;
+}
+
+// ----------------------------------------------------------------------
+// VariantArrayBuilder
+
+VariantArrayBuilder::VariantArrayBuilder(arrow::MemoryPool* pool)
+    : metadata_(pool), value_(pool), validity_(pool) {}
+
+arrow::Status VariantArrayBuilder::Append(std::string_view metadata,
+                                          std::string_view value) {
+  ARROW_RETURN_NOT_OK(metadata_.Append(metadata));
+  ARROW_RETURN_NOT_OK(value_.Append(value));
+  ARROW_RETURN_NOT_OK(validity_.Append(true));
+  ++length_;
+  return arrow::Status::OK();
+}
+
+arrow::Status VariantArrayBuilder::AppendNull() {
+  ARROW_RETURN_NOT_OK(metadata_.AppendEmptyValue());
+  ARROW_RETURN_NOT_OK(value_.AppendEmptyValue());
+  ARROW_RETURN_NOT_OK(validity_.Append(false));
+  ++length_;
+  ++null_count_;
+  return arrow::Status::OK();
+}
+
+arrow::Status VariantArrayBuilder::Reserve(int64_t rows, int64_t bytes) {
+  ARROW_RETURN_NOT_OK(metadata_.Reserve(rows));
+  ARROW_RETURN_NOT_OK(value_.Reserve(rows));
+  ARROW_RETURN_NOT_OK(value_.ReserveData(bytes));
+  return validity_.Reserve(rows);
+}
+
+arrow::Result<std::shared_ptr<arrow::Array>> VariantArrayBuilder::Finish(
+    VariantLayout layout) {
+  std::shared_ptr<arrow::Array> metadata, value;
+  ARROW_RETURN_NOT_OK(metadata_.Finish(&metadata));
+  ARROW_RETURN_NOT_OK(value_.Finish(&value));
+  std::shared_ptr<arrow::Buffer> validity;
+  if (null_count_ > 0) {
+    ARROW_RETURN_NOT_OK(validity_.Finish(&validity));
+  } else {
+    validity_.Reset();
+  }
+  const auto type = VariantStorageType(layout);
+  arrow::ArrayVector children = layout == VariantLayout::kSpark
+                                    ? arrow::ArrayVector{value, metadata}
+                                    : arrow::ArrayVector{metadata, value};
+  auto out = std::make_shared<arrow::StructArray>(type, length_, std::move(children),
+                                                  std::move(validity), null_count_);
+  length_ = 0;
+  null_count_ = 0;
+  return out;
+}
+
+// ----------------------------------------------------------------------
+// ToLayout
+
+arrow::Result<std::shared_ptr<arrow::Array>> ToLayout(
+    const std::shared_ptr<arrow::Array>& array, VariantLayout layout,
+    arrow::MemoryPool* pool) {
+  ARROW_ASSIGN_OR_RAISE(auto view, VariantArrayView::Make(array));
+  if (view.typed_value() != nullptr || !view.has_value()) {
+    return arrow::Status::Invalid("the Variant column is shredded (it has a typed_value ",
+                                  "child); unshred it first");
+  }
+  const auto& storage = view.storage();
+  const auto& md = view.metadata_column().array();
+  const auto& val = view.value_column().array();
+  const bool zero_copy = md->type_id() == arrow::Type::BINARY &&
+                         val->type_id() == arrow::Type::BINARY &&
+                         md->null_count() == 0 && val->null_count() == 0;
+  if (zero_copy) {
+    const auto type = VariantStorageType(layout);
+    arrow::ArrayVector children = layout == VariantLayout::kSpark
+                                      ? arrow::ArrayVector{val, md}
+                                      : arrow::ArrayVector{md, val};
+    return std::make_shared<arrow::StructArray>(
+        type, storage->length(), std::move(children), storage->null_bitmap(),
+        storage->null_count(), storage->offset());
+  }
+  // Copy, so that no child is null inside a non-null row (Spark fails on that) and
+  // the children become plain binary.
+  VariantArrayBuilder builder(pool);
+  ARROW_RETURN_NOT_OK(builder.Reserve(view.length(), 0));
+  for (int64_t i = 0; i < view.length(); ++i) {
+    if (view.IsNull(i)) {
+      ARROW_RETURN_NOT_OK(builder.AppendNull());
+    } else if (view.metadata_column().IsNull(i)) {
+      return arrow::Status::Invalid("row ", i, ": Variant metadata is null in a non-null row");
+    } else if (view.value_is_null(i)) {
+      // VariantShredding.md: a value missing where one is required reads as null.
+      ARROW_RETURN_NOT_OK(builder.Append(view.metadata(i), kNullValue));
+    } else {
+      ARROW_RETURN_NOT_OK(builder.Append(view.metadata(i), view.value(i)));
+    }
+  }
+  return builder.Finish(layout);
+}
+
+}  // namespace varshred

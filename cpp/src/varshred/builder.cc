@@ -1,0 +1,288 @@
+// Licensed under the Apache License, Version 2.0.
+
+#include "varshred/builder.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "varshred/endian_internal.h"
+
+namespace varshred {
+
+using internal::WriteUnsigned;
+
+void VariantBuilder::BeforeValue() {
+  if (frames_.empty()) {
+    ++top_level_values_;
+    return;
+  }
+  Frame& f = frames_.back();
+  const auto offset = static_cast<uint32_t>(buffer_.size() - f.start);
+  if (f.is_object) {
+    fields_.push_back({pending_key_, pending_key_id_, offset});
+  } else {
+    offsets_.push_back(offset);
+  }
+}
+
+void VariantBuilder::AppendInt(int64_t v) {
+  if (v >= std::numeric_limits<int8_t>::min() && v <= std::numeric_limits<int8_t>::max()) {
+    AppendInt8(static_cast<int8_t>(v));
+  } else if (v >= std::numeric_limits<int16_t>::min() &&
+             v <= std::numeric_limits<int16_t>::max()) {
+    AppendInt16(static_cast<int16_t>(v));
+  } else if (v >= std::numeric_limits<int32_t>::min() &&
+             v <= std::numeric_limits<int32_t>::max()) {
+    AppendInt32(static_cast<int32_t>(v));
+  } else {
+    AppendInt64(v);
+  }
+}
+
+void VariantBuilder::AppendDecimal4(int32_t unscaled, uint8_t scale) {
+  BeforeValue();
+  buffer_.push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kDecimal4)));
+  buffer_.push_back(static_cast<char>(scale));
+  internal::AppendLE(&buffer_, unscaled);
+}
+
+void VariantBuilder::AppendDecimal8(int64_t unscaled, uint8_t scale) {
+  BeforeValue();
+  buffer_.push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kDecimal8)));
+  buffer_.push_back(static_cast<char>(scale));
+  internal::AppendLE(&buffer_, unscaled);
+}
+
+void VariantBuilder::AppendDecimal16(int128_t unscaled, uint8_t scale) {
+  BeforeValue();
+  buffer_.push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kDecimal16)));
+  buffer_.push_back(static_cast<char>(scale));
+  internal::AppendLE(&buffer_, unscaled);
+}
+
+void VariantBuilder::AppendDecimal(Decimal d) {
+  const int precision = DecimalPrecision(d.unscaled);
+  if (precision <= kMaxDecimal4Precision && d.scale <= kMaxDecimal4Precision) {
+    AppendDecimal4(static_cast<int32_t>(d.unscaled), d.scale);
+  } else if (precision <= kMaxDecimal8Precision && d.scale <= kMaxDecimal8Precision) {
+    AppendDecimal8(static_cast<int64_t>(d.unscaled), d.scale);
+  } else {
+    AppendDecimal16(d.unscaled, d.scale);
+  }
+}
+
+void VariantBuilder::AppendString(std::string_view v) {
+  if (v.size() <= kMaxShortStringSize) {
+    BeforeValue();
+    buffer_.push_back(static_cast<char>(ShortStringHeader(static_cast<uint32_t>(v.size()))));
+    buffer_.append(v);
+  } else {
+    PutLengthPrefixed(PrimitiveType::kString, v);
+  }
+}
+
+void VariantBuilder::AppendBinary(std::string_view v) {
+  PutLengthPrefixed(PrimitiveType::kBinary, v);
+}
+
+void VariantBuilder::PutLengthPrefixed(PrimitiveType t, std::string_view v) {
+  BeforeValue();
+  buffer_.push_back(static_cast<char>(PrimitiveHeader(t)));
+  internal::AppendLE(&buffer_, static_cast<uint32_t>(v.size()));
+  buffer_.append(v);
+}
+
+void VariantBuilder::AppendUuid(std::string_view bytes16) {
+  BeforeValue();
+  buffer_.push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kUuid)));
+  buffer_.append(bytes16.substr(0, 16));
+}
+
+arrow::Status VariantBuilder::AppendVariant(const VariantView& v) {
+  switch (v.type()) {
+    case VariantType::kObject: {
+      const ObjectView obj = v.GetObject();
+      StartObject();
+      for (uint32_t i = 0; i < obj.num_fields(); ++i) {
+        AddKey(obj.key(i));
+        ARROW_RETURN_NOT_OK(AppendVariant(obj.value(i)));
+      }
+      return EndObject();
+    }
+    case VariantType::kArray: {
+      const ArrayView arr = v.GetArray();
+      StartArray();
+      for (uint32_t i = 0; i < arr.size(); ++i) {
+        ARROW_RETURN_NOT_OK(AppendVariant(arr.element(i)));
+      }
+      EndArray();
+      return arrow::Status::OK();
+    }
+    default:
+      // Scalars hold no key ids: their bytes are valid under any metadata.
+      BeforeValue();
+      buffer_.append(v.value_bytes());
+      return arrow::Status::OK();
+  }
+}
+
+// ----------------------------------------------------------------------
+// Containers
+
+void VariantBuilder::StartObject() {
+  BeforeValue();
+  frames_.push_back({buffer_.size(), fields_.size(), true});
+}
+
+void VariantBuilder::AddKey(std::string_view key) {
+  pending_key_id_ = metadata_.Add(key);
+  pending_key_ = metadata_.key(pending_key_id_);
+}
+
+void VariantBuilder::StartArray() {
+  BeforeValue();
+  frames_.push_back({buffer_.size(), offsets_.size(), false});
+}
+
+uint8_t* VariantBuilder::InsertHeader(size_t start, size_t header_size) {
+  const size_t old_size = buffer_.size();
+  buffer_.resize(old_size + header_size);
+  char* base = buffer_.data();
+  std::memmove(base + start + header_size, base + start, old_size - start);
+  return reinterpret_cast<uint8_t*>(base + start);
+}
+
+arrow::Status VariantBuilder::DropDuplicates(const Frame& frame, size_t* count) {
+  // Fields are sorted by key, ties in insertion order: keep the last of each run.
+  Field* first = fields_.data() + frame.first_entry;
+  Field* out = first;
+  for (size_t i = 0; i < *count; ++i) {
+    if (i + 1 < *count && first[i].key == first[i + 1].key) {
+      if (duplicates_ == DuplicateKeyPolicy::kError) {
+        return arrow::Status::Invalid("duplicate key \"", first[i].key, "\" in object");
+      }
+      continue;
+    }
+    *out++ = first[i];
+  }
+  const size_t kept = static_cast<size_t>(out - first);
+  if (kept == *count) return arrow::Status::OK();
+  // Compact: copy the kept values, in key order, into a fresh values area.
+  std::string values;
+  for (size_t i = 0; i < kept; ++i) {
+    const std::string_view all(buffer_.data() + frame.start, buffer_.size() - frame.start);
+    const size_t size = ValueSize(all.substr(first[i].offset));
+    const auto offset = static_cast<uint32_t>(values.size());
+    values.append(all.substr(first[i].offset, size));
+    first[i].offset = offset;
+  }
+  buffer_.resize(frame.start);
+  buffer_.append(values);
+  fields_.resize(frame.first_entry + kept);
+  *count = kept;
+  return arrow::Status::OK();
+}
+
+arrow::Status VariantBuilder::EndObject() {
+  const Frame frame = frames_.back();
+  frames_.pop_back();
+  size_t n = fields_.size() - frame.first_entry;
+  auto begin = fields_.begin() + static_cast<ptrdiff_t>(frame.first_entry);
+  // VariantEncoding.md: ids and offsets are listed in key order (unsigned bytes).
+  std::stable_sort(begin, fields_.end(),
+                   [](const Field& a, const Field& b) { return a.key < b.key; });
+  ARROW_RETURN_NOT_OK(DropDuplicates(frame, &n));
+  begin = fields_.begin() + static_cast<ptrdiff_t>(frame.first_entry);
+
+  uint32_t max_id = 0;
+  for (auto it = begin; it != fields_.end(); ++it) max_id = std::max(max_id, it->id);
+  const auto data_size = static_cast<uint32_t>(buffer_.size() - frame.start);
+  const bool is_large = n > 0xFF;
+  const int id_size = IntegerSize(max_id);
+  const int offset_size = IntegerSize(data_size);
+  const int count_size = is_large ? 4 : 1;
+  const size_t header_size = 1 + count_size + n * id_size + (n + 1) * offset_size;
+
+  uint8_t* p = InsertHeader(frame.start, header_size);
+  *p++ = ObjectHeader(is_large, id_size, offset_size);
+  WriteUnsigned(p, static_cast<uint32_t>(n), count_size);
+  p += count_size;
+  for (auto it = begin; it != fields_.end(); ++it, p += id_size) {
+    WriteUnsigned(p, it->id, id_size);
+  }
+  for (auto it = begin; it != fields_.end(); ++it, p += offset_size) {
+    WriteUnsigned(p, it->offset, offset_size);
+  }
+  WriteUnsigned(p, data_size, offset_size);
+  fields_.resize(frame.first_entry);
+  return arrow::Status::OK();
+}
+
+void VariantBuilder::EndArray() {
+  const Frame frame = frames_.back();
+  frames_.pop_back();
+  const size_t n = offsets_.size() - frame.first_entry;
+  const auto data_size = static_cast<uint32_t>(buffer_.size() - frame.start);
+  const bool is_large = n > 0xFF;
+  const int offset_size = IntegerSize(data_size);
+  const int count_size = is_large ? 4 : 1;
+  const size_t header_size = 1 + count_size + (n + 1) * offset_size;
+
+  uint8_t* p = InsertHeader(frame.start, header_size);
+  *p++ = ArrayHeader(is_large, offset_size);
+  WriteUnsigned(p, static_cast<uint32_t>(n), count_size);
+  p += count_size;
+  for (size_t i = 0; i < n; ++i, p += offset_size) {
+    WriteUnsigned(p, offsets_[frame.first_entry + i], offset_size);
+  }
+  WriteUnsigned(p, data_size, offset_size);
+  offsets_.resize(frame.first_entry);
+}
+
+// ----------------------------------------------------------------------
+// Results
+
+arrow::Status VariantBuilder::Finish(std::string* metadata, std::string* value) {
+  if (!frames_.empty()) {
+    return arrow::Status::Invalid("VariantBuilder::Finish with ", frames_.size(),
+                                  " open containers");
+  }
+  if (top_level_values_ != 1) {
+    return arrow::Status::Invalid("VariantBuilder::Finish needs exactly one top-level value, ",
+                                  "got ", top_level_values_);
+  }
+  if (buffer_.size() > std::numeric_limits<uint32_t>::max()) {
+    return arrow::Status::Invalid("variant value of ", buffer_.size(),
+                                  " bytes exceeds the format's 4 GiB limit");
+  }
+  metadata_.Finish(metadata);
+  value->append(buffer_);
+  Reset();
+  return arrow::Status::OK();
+}
+
+void VariantBuilder::Reset() {
+  metadata_.Reset();
+  buffer_.clear();
+  frames_.clear();
+  fields_.clear();
+  offsets_.clear();
+  top_level_values_ = 0;
+}
+
+VariantBuilder::Checkpoint VariantBuilder::MakeCheckpoint() const {
+  return {buffer_.size(),  metadata_.size(), frames_.size(),
+          fields_.size(),  offsets_.size(),  top_level_values_};
+}
+
+void VariantBuilder::Rollback(const Checkpoint& cp) {
+  buffer_.resize(cp.value_size);
+  metadata_.Truncate(cp.dictionary_size);
+  frames_.resize(cp.frames);
+  fields_.resize(cp.fields);
+  offsets_.resize(cp.offsets);
+  top_level_values_ = cp.top_level_values;
+}
+
+}  // namespace varshred

@@ -1,0 +1,156 @@
+// Licensed under the Apache License, Version 2.0.
+
+#include "varshred/metadata.h"
+
+#include <algorithm>
+
+#include "varshred/format.h"
+#include "varshred/endian_internal.h"
+#include "varshred/utf8_internal.h"
+
+namespace varshred {
+
+using internal::ReadUnsigned;
+
+// ----------------------------------------------------------------------
+// MetadataView
+
+arrow::Result<size_t> MetadataView::MeasureSize(std::string_view bytes) {
+  if (bytes.empty()) return arrow::Status::Invalid("metadata: empty buffer");
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  const uint8_t header = p[0];
+  if ((header & kMetadataVersionMask) != kMetadataVersion) {
+    return arrow::Status::Invalid("metadata: unsupported version ",
+                                  header & kMetadataVersionMask, " (expected 1)");
+  }
+  const int offset_size = (header >> kMetadataOffsetSizeShift) + 1;
+  if (bytes.size() < 1 + static_cast<size_t>(offset_size)) {
+    return arrow::Status::Invalid("metadata: truncated dictionary size");
+  }
+  const uint64_t dict_size = ReadUnsigned(p + 1, offset_size);
+  // 64-bit arithmetic: a 4-byte dictionary size times a 4-byte width cannot overflow.
+  const uint64_t header_size = 1 + static_cast<uint64_t>(offset_size) * (dict_size + 2);
+  if (header_size > bytes.size()) {
+    return arrow::Status::Invalid("metadata: dictionary size ", dict_size,
+                                  " needs more offsets than the ", bytes.size(),
+                                  " bytes hold");
+  }
+  const uint64_t last = ReadUnsigned(p + header_size - offset_size, offset_size);
+  if (header_size + last > bytes.size()) {
+    return arrow::Status::Invalid("metadata: key bytes end at ", header_size + last,
+                                  " past the buffer size ", bytes.size());
+  }
+  return static_cast<size_t>(header_size + last);
+}
+
+arrow::Result<MetadataView> MetadataView::Make(std::string_view bytes) {
+  ARROW_ASSIGN_OR_RAISE(size_t size, MeasureSize(bytes));
+  MetadataView view = MakeUnchecked(bytes.substr(0, size));
+  uint32_t previous = 0;
+  for (uint32_t i = 0; i <= view.dictionary_size_; ++i) {
+    const uint32_t off = view.offset(i);
+    if (i == 0 && off != 0) {
+      return arrow::Status::Invalid("metadata: first offset is ", off, ", not 0");
+    }
+    if (off < previous) {
+      return arrow::Status::Invalid("metadata: offset ", i, " (", off,
+                                    ") is before offset ", i - 1, " (", previous, ")");
+    }
+    previous = off;
+  }
+  for (uint32_t i = 0; i < view.dictionary_size_; ++i) {
+    if (!internal::IsValidUtf8(view.key(i))) {
+      return arrow::Status::Invalid("metadata: key ", i, " is not valid UTF-8");
+    }
+    if (view.sorted_ && i > 0 && !(view.key(i - 1) < view.key(i))) {
+      return arrow::Status::Invalid("metadata: marked sorted but key ", i,
+                                    " is not greater than key ", i - 1);
+    }
+  }
+  return view;
+}
+
+MetadataView MetadataView::MakeUnchecked(std::string_view bytes) {
+  MetadataView view;
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  view.offset_size_ = static_cast<uint8_t>((p[0] >> kMetadataOffsetSizeShift) + 1);
+  view.sorted_ = (p[0] & kMetadataSortedBit) != 0;
+  view.dictionary_size_ = ReadUnsigned(p + 1, view.offset_size_);
+  view.offsets_ = p + 1 + view.offset_size_;
+  view.strings_ = view.offsets_ + static_cast<size_t>(view.offset_size_) *
+                                      (static_cast<size_t>(view.dictionary_size_) + 1);
+  const size_t end = static_cast<size_t>(view.strings_ - p) + view.offset(view.dictionary_size_);
+  view.bytes_ = bytes.substr(0, std::min(end, bytes.size()));
+  return view;
+}
+
+uint32_t MetadataView::offset(uint32_t i) const {
+  return ReadUnsigned(offsets_ + static_cast<size_t>(i) * offset_size_, offset_size_);
+}
+
+std::string_view MetadataView::key(uint32_t id) const {
+  const uint32_t begin = offset(id);
+  return {reinterpret_cast<const char*>(strings_) + begin, offset(id + 1) - begin};
+}
+
+std::optional<uint32_t> MetadataView::Find(std::string_view key) const {
+  if (sorted_) {
+    uint32_t lo = 0, hi = dictionary_size_;
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      const std::string_view k = this->key(mid);
+      if (k == key) return mid;
+      if (k < key) lo = mid + 1; else hi = mid;
+    }
+    return std::nullopt;
+  }
+  for (uint32_t i = 0; i < dictionary_size_; ++i) {
+    if (this->key(i) == key) return i;
+  }
+  return std::nullopt;
+}
+
+// ----------------------------------------------------------------------
+// MetadataBuilder
+
+uint32_t MetadataBuilder::Add(std::string_view key) {
+  auto it = ids_.find(key);
+  if (it != ids_.end()) return it->second;
+  const auto id = static_cast<uint32_t>(keys_.size());
+  auto [pos, inserted] = ids_.emplace(std::string(key), id);
+  keys_.push_back(pos->first);
+  total_key_bytes_ += key.size();
+  return id;
+}
+
+void MetadataBuilder::Finish(std::string* out) const {
+  const auto n = static_cast<uint32_t>(keys_.size());
+  const int offset_size =
+      IntegerSize(static_cast<uint32_t>(std::max<size_t>(total_key_bytes_, n)));
+  out->push_back(static_cast<char>(kMetadataVersion |
+                                   ((offset_size - 1) << kMetadataOffsetSizeShift)));
+  internal::AppendUnsigned(out, n, offset_size);
+  uint32_t off = 0;
+  internal::AppendUnsigned(out, off, offset_size);
+  for (std::string_view k : keys_) {
+    off += static_cast<uint32_t>(k.size());
+    internal::AppendUnsigned(out, off, offset_size);
+  }
+  for (std::string_view k : keys_) out->append(k);
+}
+
+void MetadataBuilder::Truncate(uint32_t size) {
+  while (keys_.size() > size) {
+    total_key_bytes_ -= keys_.back().size();
+    ids_.erase(ids_.find(keys_.back()));
+    keys_.pop_back();
+  }
+}
+
+void MetadataBuilder::Reset() {
+  ids_.clear();
+  keys_.clear();
+  total_key_bytes_ = 0;
+}
+
+}  // namespace varshred

@@ -1,0 +1,252 @@
+// Licensed under the Apache License, Version 2.0.
+
+#include "varshred/validate.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "varshred/endian_internal.h"
+#include "varshred/utf8_internal.h"
+
+namespace varshred {
+
+using internal::ReadLE;
+using internal::ReadUnsigned;
+
+namespace {
+
+// Fixed payload sizes by primitive id (-1: 4-byte length prefix).
+constexpr int8_t kPayload[] = {0, 0, 0, 1, 2, 4, 8, 8, 5, 9, 17,
+                               4, 8, 8, 4, -1, -1, 8, 8, 8, 16};
+
+// One step of the path from the top-level value to the one being checked.
+struct PathStep {
+  std::string_view key;  // empty with index >= 0 for array elements
+  int64_t index = -1;
+};
+
+class Validator {
+ public:
+  Validator(const MetadataView& metadata, const ValidateOptions& options)
+      : metadata_(metadata), options_(options) {}
+
+  arrow::Status Run(std::string_view value) {
+    if (value.size() > options_.max_size) {
+      return arrow::Status::Invalid("$: value of ", value.size(),
+                                    " bytes exceeds the size limit of ", options_.max_size);
+    }
+    uint64_t size = 0;
+    ARROW_RETURN_NOT_OK(Check(reinterpret_cast<const uint8_t*>(value.data()), value.size(),
+                              0, &size));
+    if (size != value.size()) {
+      return arrow::Status::Invalid("$: value is ", size, " bytes but the buffer holds ",
+                                    value.size(), " (trailing bytes)");
+    }
+    return arrow::Status::OK();
+  }
+
+ private:
+  template <typename... Args>
+  arrow::Status Fail(Args&&... args) const {
+    std::string path = "$";
+    for (const PathStep& s : path_) {
+      if (s.index >= 0) {
+        path += "[" + std::to_string(s.index) + "]";
+      } else {
+        path += ".";
+        path += s.key;
+      }
+    }
+    return arrow::Status::Invalid(path, ": ", std::forward<Args>(args)...);
+  }
+
+  // Checks the value at p (at most `avail` bytes) and returns its exact size.
+  arrow::Status Check(const uint8_t* p, uint64_t avail, int depth, uint64_t* size) {
+    if (avail == 0) return Fail("empty value");
+    const uint8_t header = p[0];
+    const uint8_t vh = header >> kValueHeaderShift;
+    switch (static_cast<BasicType>(header & kBasicTypeMask)) {
+      case BasicType::kPrimitive:
+        return CheckPrimitive(p, avail, vh, size);
+      case BasicType::kShortString: {
+        *size = 1 + static_cast<uint64_t>(vh);
+        if (*size > avail) {
+          return Fail("short string of ", int(vh), " bytes runs past the end of the value");
+        }
+        if (!internal::IsValidUtf8({reinterpret_cast<const char*>(p + 1), vh})) {
+          return Fail("string is not valid UTF-8");
+        }
+        return arrow::Status::OK();
+      }
+      case BasicType::kObject:
+        return CheckObject(p, avail, vh, depth, size);
+      case BasicType::kArray:
+        return CheckArray(p, avail, vh, depth, size);
+    }
+    return arrow::Status::OK();
+  }
+
+  arrow::Status CheckPrimitive(const uint8_t* p, uint64_t avail, uint8_t id,
+                               uint64_t* size) {
+    if (id > kMaxPrimitiveTypeId) return Fail("unknown primitive type id ", int(id));
+    const int fixed = kPayload[id];
+    if (fixed >= 0) {
+      *size = 1 + static_cast<uint64_t>(fixed);
+      if (*size > avail) {
+        return Fail(VariantTypeName(TypeFromHeader(p[0])), " needs ", *size,
+                    " bytes but only ", avail, " remain");
+      }
+      const auto type = static_cast<PrimitiveType>(id);
+      if (type == PrimitiveType::kDecimal4 || type == PrimitiveType::kDecimal8 ||
+          type == PrimitiveType::kDecimal16) {
+        if (p[1] > kMaxDecimal16Precision) {
+          return Fail("decimal scale ", int(p[1]), " exceeds 38");
+        }
+        if (type == PrimitiveType::kDecimal16 &&
+            DecimalPrecision(ReadLE<int128_t>(p + 2)) > kMaxDecimal16Precision) {
+          return Fail("decimal16 unscaled value has more than 38 digits");
+        }
+      }
+      return arrow::Status::OK();
+    }
+    if (avail < 5) return Fail("length of a string or binary runs past the end of the value");
+    const uint64_t length = ReadLE<uint32_t>(p + 1);
+    *size = 5 + length;
+    if (*size > avail) {
+      return Fail(id == static_cast<uint8_t>(PrimitiveType::kString) ? "string" : "binary",
+                  " of ", length, " bytes runs past the end of the value");
+    }
+    if (id == static_cast<uint8_t>(PrimitiveType::kString) &&
+        !internal::IsValidUtf8({reinterpret_cast<const char*>(p + 5), length})) {
+      return Fail("string is not valid UTF-8");
+    }
+    return arrow::Status::OK();
+  }
+
+  arrow::Status CheckObject(const uint8_t* p, uint64_t avail, uint8_t vh, int depth,
+                            uint64_t* size) {
+    if (depth >= options_.max_depth) {
+      return Fail("nesting deeper than the limit of ", options_.max_depth);
+    }
+    const int count_size = (vh & kObjectIsLargeBit) ? 4 : 1;
+    const int id_size = ((vh >> kObjectIdSizeShift) & 0x03) + 1;
+    const int offset_size = (vh & 0x03) + 1;
+    if (avail < 1 + static_cast<uint64_t>(count_size)) {
+      return Fail("object header runs past the end of the value");
+    }
+    const uint64_t n = ReadUnsigned(p + 1, count_size);
+    const uint64_t ids = 1 + count_size;
+    const uint64_t offsets = ids + n * id_size;
+    const uint64_t values = offsets + (n + 1) * offset_size;
+    if (values > avail) {
+      return Fail("object of ", n, " fields: ids and offsets run past the end of the value");
+    }
+    const uint64_t data_size = ReadUnsigned(p + offsets + n * offset_size, offset_size);
+    *size = values + data_size;
+    if (*size > avail) {
+      return Fail("object data of ", data_size, " bytes runs past the end of the value");
+    }
+    bool sorted = true;
+    std::string_view previous;
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint32_t id = ReadUnsigned(p + ids + i * id_size, id_size);
+      if (id >= metadata_.size()) {
+        return Fail("field id ", id, " is out of range (dictionary has ",
+                    metadata_.size(), " keys)");
+      }
+      const std::string_view key = metadata_.key(id);
+      if (i > 0 && !(previous < key)) {
+        if (previous == key) return Fail("duplicate key \"", key, "\"");
+        sorted = false;
+      }
+      previous = key;
+      const uint64_t off = ReadUnsigned(p + offsets + i * offset_size, offset_size);
+      if (off >= data_size) {
+        return Fail("offset ", off, " of field \"", key, "\" is outside the object data (",
+                    data_size, " bytes)");
+      }
+      path_.push_back({key, -1});
+      uint64_t child = 0;
+      ARROW_RETURN_NOT_OK(Check(p + values + off, data_size - off, depth + 1, &child));
+      path_.pop_back();
+    }
+    if (!sorted) {
+      if (!options_.allow_unsorted_keys) {
+        return Fail("object keys are not in key-byte order (VariantEncoding.md)");
+      }
+      return CheckUniqueKeys(p + ids, n, id_size);
+    }
+    return arrow::Status::OK();
+  }
+
+  arrow::Status CheckUniqueKeys(const uint8_t* ids, uint64_t n, int id_size) {
+    std::vector<std::string_view> keys;
+    keys.reserve(n);
+    for (uint64_t i = 0; i < n; ++i) {
+      keys.push_back(metadata_.key(ReadUnsigned(ids + i * id_size, id_size)));
+    }
+    std::sort(keys.begin(), keys.end());
+    auto dup = std::adjacent_find(keys.begin(), keys.end());
+    if (dup != keys.end()) return Fail("duplicate key \"", *dup, "\"");
+    return arrow::Status::OK();
+  }
+
+  arrow::Status CheckArray(const uint8_t* p, uint64_t avail, uint8_t vh, int depth,
+                           uint64_t* size) {
+    if (depth >= options_.max_depth) {
+      return Fail("nesting deeper than the limit of ", options_.max_depth);
+    }
+    const int count_size = (vh & kArrayIsLargeBit) ? 4 : 1;
+    const int offset_size = (vh & 0x03) + 1;
+    if (avail < 1 + static_cast<uint64_t>(count_size)) {
+      return Fail("array header runs past the end of the value");
+    }
+    const uint64_t n = ReadUnsigned(p + 1, count_size);
+    const uint64_t offsets = 1 + count_size;
+    const uint64_t values = offsets + (n + 1) * offset_size;
+    if (values > avail) {
+      return Fail("array of ", n, " elements: offsets run past the end of the value");
+    }
+    const uint64_t data_size = ReadUnsigned(p + offsets + n * offset_size, offset_size);
+    *size = values + data_size;
+    if (*size > avail) {
+      return Fail("array data of ", data_size, " bytes runs past the end of the value");
+    }
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t off = ReadUnsigned(p + offsets + i * offset_size, offset_size);
+      if (off >= data_size) {
+        return Fail("offset ", off, " of element ", i, " is outside the array data (",
+                    data_size, " bytes)");
+      }
+      path_.push_back({{}, static_cast<int64_t>(i)});
+      uint64_t child = 0;
+      ARROW_RETURN_NOT_OK(Check(p + values + off, data_size - off, depth + 1, &child));
+      path_.pop_back();
+    }
+    return arrow::Status::OK();
+  }
+
+  const MetadataView& metadata_;
+  const ValidateOptions& options_;
+  std::vector<PathStep> path_;
+};
+
+}  // namespace
+
+arrow::Status ValidateValue(const MetadataView& metadata, std::string_view value,
+                            const ValidateOptions& options) {
+  return Validator(metadata, options).Run(value);
+}
+
+arrow::Status Validate(std::string_view metadata, std::string_view value,
+                       const ValidateOptions& options) {
+  ARROW_ASSIGN_OR_RAISE(MetadataView md, MetadataView::Make(metadata));
+  if (md.bytes().size() != metadata.size()) {
+    return arrow::Status::Invalid("metadata: ", metadata.size() - md.bytes().size(),
+                                  " trailing bytes");
+  }
+  return ValidateValue(md, value, options);
+}
+
+}  // namespace varshred

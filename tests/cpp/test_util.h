@@ -1,0 +1,80 @@
+// Helpers shared by the C++ tests.
+
+#pragma once
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#define VS_ASSERT_OK(expr)                                    \
+  do {                                                        \
+    auto _st = (expr);                                        \
+    ASSERT_TRUE(_st.ok()) << #expr << ": " << _st.ToString(); \
+  } while (0)
+
+#define VS_EXPECT_OK(expr)                                    \
+  do {                                                        \
+    auto _st = (expr);                                        \
+    EXPECT_TRUE(_st.ok()) << #expr << ": " << _st.ToString(); \
+  } while (0)
+
+#define VS_CONCAT_INNER(a, b) a##b
+#define VS_CONCAT(a, b) VS_CONCAT_INNER(a, b)
+#define VS_ASSIGN_OR_FAIL_IMPL(tmp, lhs, expr)                          \
+  auto tmp = (expr);                                                    \
+  ASSERT_TRUE(tmp.ok()) << #expr << ": " << tmp.status().ToString();    \
+  lhs = std::move(tmp).ValueOrDie();
+#define VS_ASSIGN_OR_FAIL(lhs, expr) \
+  VS_ASSIGN_OR_FAIL_IMPL(VS_CONCAT(_res_, __COUNTER__), lhs, expr)
+
+namespace varshred::testing {
+
+/// The parquet-testing corpus: $PARQUET_TEST_DATA, else ../shared/parquet-testing.
+/// Under CI (CI=true) a missing corpus is a failure, never a skip.
+inline std::string CorpusDir() {
+  const char* env = std::getenv("PARQUET_TEST_DATA");
+  return env && *env ? env : VARSHRED_DEFAULT_TEST_DATA;
+}
+
+inline bool InCi() {
+  const char* ci = std::getenv("CI");
+  return ci && std::string(ci) == "true";
+}
+
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// Bytes from a hex string with optional spaces: "02 01 00".
+inline std::string Hex(std::string_view hex) {
+  std::string out;
+  int nibble = -1;
+  for (char c : hex) {
+    int v;
+    if (c >= '0' && c <= '9') v = c - '0';
+    else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
+    else continue;
+    if (nibble < 0) nibble = v; else { out.push_back(static_cast<char>(nibble * 16 + v)); nibble = -1; }
+  }
+  return out;
+}
+
+inline std::string ToHex(std::string_view bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    if (!out.empty()) out.push_back(' ');
+    out.push_back(digits[c >> 4]);
+    out.push_back(digits[c & 15]);
+  }
+  return out;
+}
+
+}  // namespace varshred::testing
