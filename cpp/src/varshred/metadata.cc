@@ -30,6 +30,14 @@ arrow::Result<size_t> MetadataView::MeasureSize(std::string_view bytes) {
   const uint64_t dict_size = ReadUnsigned(p + 1, offset_size);
   // 64-bit arithmetic: a 4-byte dictionary size times a 4-byte width cannot overflow.
   const uint64_t header_size = 1 + static_cast<uint64_t>(offset_size) * (dict_size + 2);
+  if (dict_size == 0 && bytes.size() == 1 + static_cast<size_t>(offset_size)) {
+    // SPEC.md §1.2: the spec's tables abbreviate empty metadata to `01 00`. We reject it:
+    // the grammar needs offset[0], and accepting it would make the length of a
+    // metadata-then-value buffer ambiguous (`01 00` + value `00` reads as `01 00 00`).
+    return arrow::Status::Invalid(
+        "metadata: empty dictionary without its offset[0] (the abbreviated 2-byte form "
+        "is not accepted; empty metadata is 01 00 00)");
+  }
   if (header_size > bytes.size()) {
     return arrow::Status::Invalid("metadata: dictionary size ", dict_size,
                                   " needs more offsets than the ", bytes.size(),
@@ -47,8 +55,9 @@ arrow::Result<MetadataView> MetadataView::Make(std::string_view bytes) {
   ARROW_ASSIGN_OR_RAISE(size_t size, MeasureSize(bytes));
   MetadataView view = MakeUnchecked(bytes.substr(0, size));
   uint32_t previous = 0;
-  for (uint32_t i = 0; i <= view.dictionary_size_; ++i) {
-    const uint32_t off = view.offset(i);
+  // 64-bit counter: `i <= dictionary_size_` must terminate for a size of 0xFFFFFFFF.
+  for (uint64_t i = 0; i <= view.dictionary_size_; ++i) {
+    const uint32_t off = view.offset(static_cast<uint32_t>(i));
     if (i == 0 && off != 0) {
       return arrow::Status::Invalid("metadata: first offset is ", off, ", not 0");
     }

@@ -1,0 +1,264 @@
+#include "varshred/metadata.h"
+
+#include <string>
+
+#include "test_util.h"
+
+namespace varshred {
+namespace {
+
+using testing::Hex;
+using testing::ToHex;
+
+// Asserts `st` failed with Invalid and a message containing `needle`.
+::testing::AssertionResult FailsWith(const arrow::Status& st, std::string_view needle) {
+  if (st.ok()) return ::testing::AssertionFailure() << "expected an error, got OK";
+  if (!st.IsInvalid()) return ::testing::AssertionFailure() << "not Invalid: " << st;
+  if (st.message().find(needle) == std::string::npos) {
+    return ::testing::AssertionFailure() << "message \"" << st.message()
+                                         << "\" does not mention \"" << needle << "\"";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+TEST(MetadataTest, EmptyMetadataIsThreeBytes) {
+  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(Hex("01 00 00")));
+  EXPECT_EQ(md.size(), 0u);
+  EXPECT_FALSE(md.sorted());
+  EXPECT_EQ(md.bytes().size(), 3u);
+  EXPECT_FALSE(md.Find("a").has_value());
+}
+
+TEST(MetadataTest, AbbreviatedTwoByteEmptyMetadataIsRejected) {
+  // SPEC.md §1.2: policy choice. `01 00` lacks offset[0]; accepting it would make
+  // metadata-then-value buffers ambiguous, so it is rejected with a clear message.
+  auto st = MetadataView::Make(Hex("01 00")).status();
+  EXPECT_TRUE(FailsWith(st, "offset[0]"));
+  EXPECT_TRUE(FailsWith(MetadataView::MeasureSize(Hex("01 00")).status(), "01 00 00"));
+}
+
+TEST(MetadataTest, SortedDictionaryExample) {
+  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(Hex("11 02 00 01 02 61 62")));
+  EXPECT_TRUE(md.sorted());
+  ASSERT_EQ(md.size(), 2u);
+  EXPECT_EQ(md.key(0), "a");
+  EXPECT_EQ(md.key(1), "b");
+  EXPECT_EQ(md.Find("a"), 0u);
+  EXPECT_EQ(md.Find("b"), 1u);
+  EXPECT_FALSE(md.Find("c").has_value());
+  EXPECT_FALSE(md.Find("").has_value());
+}
+
+TEST(MetadataTest, UnsortedDictionaryMayRepeatKeysAndFindReturnsFirst) {
+  // Keys "b", "a", "b": allowed when the sorted bit is clear.
+  VS_ASSIGN_OR_FAIL(MetadataView md,
+                    MetadataView::Make(Hex("01 03 00 01 02 03 62 61 62")));
+  EXPECT_EQ(md.size(), 3u);
+  EXPECT_EQ(md.Find("b"), 0u);
+  EXPECT_EQ(md.Find("a"), 1u);
+  EXPECT_FALSE(md.Find("c").has_value());
+}
+
+TEST(MetadataTest, EmptyKeyIsAllowed) {
+  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(Hex("11 02 00 00 01 61")));
+  EXPECT_EQ(md.key(0), "");
+  EXPECT_EQ(md.key(1), "a");
+  EXPECT_EQ(md.Find(""), 0u);
+}
+
+TEST(MetadataTest, WideOffsetsTwoThreeAndFourBytes) {
+  // offset_size 2 (header 0x41), 3 (0x81), 4 (0xC1): dictionary ["ab", "c"].
+  for (int width = 2; width <= 4; ++width) {
+    std::string bytes(1, static_cast<char>(1 | ((width - 1) << 6)));
+    auto put = [&](uint32_t v) { bytes.append(reinterpret_cast<char*>(&v), width); };
+    put(2);
+    put(0);
+    put(2);
+    put(3);
+    bytes += "abc";
+    VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(bytes));
+    EXPECT_EQ(md.size(), 2u) << width;
+    EXPECT_EQ(md.key(0), "ab") << width;
+    EXPECT_EQ(md.key(1), "c") << width;
+    EXPECT_EQ(md.bytes().size(), 1u + width * 4 + 3) << width;
+  }
+}
+
+TEST(MetadataTest, ReservedBitIsIgnored) {
+  // Bit 5 (0x20) is reserved: readers ignore it.
+  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(Hex("21 01 00 01 61")));
+  EXPECT_EQ(md.key(0), "a");
+  EXPECT_FALSE(md.sorted());
+}
+
+TEST(MetadataTest, TrailingBytesAreExcludedFromTheView) {
+  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(Hex("01 01 00 01 61 0c 2a")));
+  EXPECT_EQ(ToHex(md.bytes()), "01 01 00 01 61");
+  VS_ASSIGN_OR_FAIL(size_t size, MetadataView::MeasureSize(Hex("01 01 00 01 61 0c 2a")));
+  EXPECT_EQ(size, 5u);
+}
+
+TEST(MetadataTest, RejectsEmptyBuffer) {
+  EXPECT_TRUE(FailsWith(MetadataView::Make("").status(), "empty"));
+}
+
+TEST(MetadataTest, RejectsVersionTwoHeader) {
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("02 00 00")).status(), "version 2"));
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("00 00 00")).status(), "version 0"));
+}
+
+TEST(MetadataTest, RejectsTruncatedDictionarySize) {
+  // 4-byte offsets but only 2 bytes follow the header.
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("c1 00 00")).status(), "truncated"));
+}
+
+TEST(MetadataTest, RejectsHugeDictionarySize) {
+  // 0xFFFFFFFF keys ("negative" as int32): the offsets would need 16 GiB; 64-bit math.
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("c1 ff ff ff ff 00 00 00 00")).status(),
+                        "dictionary size 4294967295"));
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("c1 00 00 00 80 00 00 00 00")).status(),
+                        "dictionary size 2147483648"));
+  // 1-byte offsets, 200 keys promised, 3 bytes present.
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 c8 00")).status(), "dictionary size 200"));
+}
+
+TEST(MetadataTest, RejectsLastOffsetPastTheBuffer) {
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 01 00 05 61")).status(), "past the buffer"));
+  // 4-byte last offset 0xFFFFFFFF: header_size + last must not wrap.
+  EXPECT_TRUE(FailsWith(
+      MetadataView::Make(Hex("c1 01 00 00 00 00 00 00 00 00 ff ff ff ff 61")).status(),
+      "past the buffer"));
+}
+
+TEST(MetadataTest, RejectsDecreasingOffsets) {
+  // Offsets 0, 2, 1: the second key would have negative length.
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 02 00 02 01 61 62")).status(),
+                        "offset 2 (1) is before offset 1 (2)"));
+}
+
+TEST(MetadataTest, RejectsNonZeroFirstOffset) {
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 01 01 02 61 62")).status(),
+                        "first offset is 1"));
+}
+
+TEST(MetadataTest, RejectsInvalidUtf8Key) {
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 01 00 01 ff")).status(), "UTF-8"));
+  // Overlong encoding of '/', and a lone surrogate.
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 01 00 02 c0 af")).status(), "UTF-8"));
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 01 00 03 ed a0 80")).status(), "UTF-8"));
+  // Truncated multi-byte sequence at the end of the key.
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 01 00 02 e2 9d")).status(), "UTF-8"));
+}
+
+TEST(MetadataTest, RejectsSortedBitWithUnsortedOrDuplicateKeys) {
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("11 02 00 01 02 62 61")).status(),
+                        "marked sorted"));
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("11 02 00 01 02 61 61")).status(),
+                        "marked sorted"));
+}
+
+TEST(MetadataTest, SortedOrderIsUnsignedBytes) {
+  // "z" (7A) < "é" (C3 A9) in unsigned byte order; signed char order would flip them.
+  VS_ASSIGN_OR_FAIL(MetadataView md,
+                    MetadataView::Make(Hex("11 02 00 01 03 7a c3 a9")));
+  EXPECT_EQ(md.Find("\xc3\xa9"), 1u);
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("11 02 00 02 03 c3 a9 7a")).status(),
+                        "marked sorted"));
+}
+
+TEST(MetadataTest, SortedFindBinarySearchesManyKeys) {
+  std::string bytes;
+  // Build a sorted dictionary by hand: keys k000..k299, 2-byte offsets.
+  std::string strings;
+  std::vector<uint32_t> offsets{0};
+  for (int i = 0; i < 300; ++i) {
+    char key[8];
+    std::snprintf(key, sizeof key, "k%03d", i);
+    strings += key;
+    offsets.push_back(static_cast<uint32_t>(strings.size()));
+  }
+  bytes.push_back(static_cast<char>(0x11 | (1 << 6)));
+  auto put = [&](uint32_t v) { bytes.append(reinterpret_cast<char*>(&v), 2); };
+  put(300);
+  for (uint32_t o : offsets) put(o);
+  bytes += strings;
+  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(bytes));
+  EXPECT_EQ(md.Find("k000"), 0u);
+  EXPECT_EQ(md.Find("k150"), 150u);
+  EXPECT_EQ(md.Find("k299"), 299u);
+  EXPECT_FALSE(md.Find("k300").has_value());
+  EXPECT_FALSE(md.Find("a").has_value());
+}
+
+TEST(MetadataBuilderTest, EmptyBuilderWritesThreeByteEmptyMetadata) {
+  MetadataBuilder b;
+  std::string out;
+  b.Finish(&out);
+  EXPECT_EQ(ToHex(out), "01 00 00");
+}
+
+TEST(MetadataBuilderTest, KeysInFirstSeenOrderDeduplicated) {
+  MetadataBuilder b;
+  EXPECT_EQ(b.Add("b"), 0u);
+  EXPECT_EQ(b.Add("a"), 1u);
+  EXPECT_EQ(b.Add("b"), 0u);
+  EXPECT_EQ(b.size(), 2u);
+  std::string out;
+  b.Finish(&out);
+  EXPECT_EQ(ToHex(out), "01 02 00 01 02 62 61");
+}
+
+TEST(MetadataBuilderTest, OffsetWidthGrowsWithKeyBytes) {
+  MetadataBuilder b;
+  b.Add(std::string(200, 'x'));
+  b.Add(std::string(100, 'y'));  // 300 bytes of keys: 2-byte offsets
+  std::string out;
+  b.Finish(&out);
+  EXPECT_EQ(static_cast<uint8_t>(out[0]), 0x41);
+  EXPECT_EQ(out.size(), 1u + 2 * 4 + 300);
+  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(out));
+  EXPECT_EQ(md.key(1), std::string(100, 'y'));
+
+  MetadataBuilder big;
+  big.Add(std::string(70000, 'z'));  // > 65535: 3-byte offsets
+  out.clear();
+  big.Finish(&out);
+  EXPECT_EQ(static_cast<uint8_t>(out[0]), 0x81);
+  VS_ASSIGN_OR_FAIL(MetadataView md3, MetadataView::Make(out));
+  EXPECT_EQ(md3.key(0).size(), 70000u);
+}
+
+TEST(MetadataBuilderTest, OffsetWidthCoversTheKeyCount) {
+  // The dictionary size shares the offset width: 256 keys ("" and the 255 one-byte
+  // strings 01..FF) hold only 255 key bytes, yet the count needs 2-byte offsets.
+  MetadataBuilder b;
+  b.Add("");
+  for (int i = 1; i < 256; ++i) b.Add(std::string(1, static_cast<char>(i)));
+  ASSERT_EQ(b.size(), 256u);
+  std::string out;
+  b.Finish(&out);
+  EXPECT_EQ(static_cast<uint8_t>(out[0]), 0x41);
+  EXPECT_EQ(ToHex(out.substr(1, 6)), "00 01 00 00 00 00");  // size 256, offsets 0, 0
+  EXPECT_EQ(out.size(), 1u + 2 * 258 + 255);
+  VS_ASSIGN_OR_FAIL(size_t size, MetadataView::MeasureSize(out));
+  EXPECT_EQ(size, out.size());
+}
+
+TEST(MetadataBuilderTest, TruncateForgetsLaterKeys) {
+  MetadataBuilder b;
+  b.Add("a");
+  b.Add("b");
+  b.Add("c");
+  b.Truncate(1);
+  EXPECT_EQ(b.size(), 1u);
+  EXPECT_EQ(b.Add("c"), 1u);  // "c" is new again
+  std::string out;
+  b.Finish(&out);
+  EXPECT_EQ(ToHex(out), "01 02 00 01 02 61 63");
+  b.Reset();
+  EXPECT_EQ(b.size(), 0u);
+  EXPECT_EQ(b.Add("z"), 0u);
+}
+
+}  // namespace
+}  // namespace varshred
