@@ -95,6 +95,8 @@ size_t ValueSize(std::string_view value) {
   const uint8_t vh = header >> kValueHeaderShift;
   switch (static_cast<BasicType>(header & kBasicTypeMask)) {
     case BasicType::kPrimitive: {
+      // Unknown ids never pass validation; stay inside the table regardless.
+      if (vh > kMaxPrimitiveTypeId) return 1;
       const int fixed = kPrimitivePayloadSize[vh];
       if (fixed >= 0) return 1 + fixed;
       return 5 + static_cast<size_t>(ReadLE<uint32_t>(p + 1));
