@@ -1,0 +1,142 @@
+#include "varshred/arrow/shredding_schema.h"
+
+#include <arrow/extension/uuid.h>
+#include <arrow/type.h>
+#include <gtest/gtest.h>
+#include <parquet/schema.h>
+
+#include "test_util.h"
+
+namespace varshred {
+namespace {
+
+TEST(ShreddingSchemaTest, ParsesStructDdlAndRoundTrips) {
+  VS_ASSIGN_OR_FAIL(auto s, ShreddingSchema::Parse(
+                                "struct<id: bigint, name: string, tags: array<string>, "
+                                "nested: struct<x: int, flag: boolean>>"));
+  ASSERT_EQ(s.kind(), ShreddingSchema::Kind::kObject);
+  ASSERT_EQ(s.fields().size(), 4u);
+  EXPECT_EQ(s.fields()[0].first, "id");
+  EXPECT_EQ(s.fields()[0].second.type(), VariantType::kInt64);
+  EXPECT_EQ(s.fields()[2].second.kind(), ShreddingSchema::Kind::kArray);
+  EXPECT_EQ(s.fields()[2].second.element().type(), VariantType::kString);
+  EXPECT_EQ(s.fields()[3].second.fields()[1].second.type(), VariantType::kBoolean);
+  EXPECT_EQ(s.ToDdl(),
+            "struct<id: bigint, name: string, tags: array<string>, nested: struct<x: int, "
+            "flag: boolean>>");
+  VS_ASSIGN_OR_FAIL(auto again, ShreddingSchema::Parse(s.ToDdl()));
+  EXPECT_TRUE(again.Equals(s));
+}
+
+TEST(ShreddingSchemaTest, ParsesBareFormAliasesAndBackquotes) {
+  VS_ASSIGN_OR_FAIL(auto s, ShreddingSchema::Parse(
+                                "id BIGINT, `odd name` Long, d DECIMAL(20, 3), b byte, "
+                                "t timestamp_ntz, n timestamp_ns, v variant, x numeric"));
+  ASSERT_EQ(s.fields().size(), 8u);
+  EXPECT_EQ(s.fields()[1].first, "odd name");
+  EXPECT_EQ(s.fields()[1].second.type(), VariantType::kInt64);
+  EXPECT_EQ(s.fields()[2].second.type(), VariantType::kDecimal16);
+  EXPECT_EQ(s.fields()[2].second.precision(), 20);
+  EXPECT_EQ(s.fields()[2].second.scale(), 3);
+  EXPECT_EQ(s.fields()[3].second.type(), VariantType::kInt8);
+  EXPECT_EQ(s.fields()[4].second.type(), VariantType::kTimestampNtzMicros);
+  EXPECT_EQ(s.fields()[5].second.type(), VariantType::kTimestampNanos);
+  EXPECT_EQ(s.fields()[6].second.kind(), ShreddingSchema::Kind::kValueOnly);
+  EXPECT_EQ(s.fields()[7].second.type(), VariantType::kDecimal8);  // decimal(10,0)
+  VS_ASSIGN_OR_FAIL(auto again, ShreddingSchema::Parse(s.ToDdl()));
+  EXPECT_TRUE(again.Equals(s)) << s.ToDdl();
+  VS_ASSIGN_OR_FAIL(auto scalar, ShreddingSchema::Parse("array<decimal(9,2)>"));
+  EXPECT_EQ(scalar.element().type(), VariantType::kDecimal4);
+}
+
+TEST(ShreddingSchemaTest, ReportsErrorsWithColumn) {
+  auto r = ShreddingSchema::Parse("struct<id: bigintt>");
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.status().IsInvalid());
+  EXPECT_NE(r.status().message().find("unknown type 'bigintt' at column 12"),
+            std::string::npos)
+      << r.status().ToString();
+  EXPECT_FALSE(ShreddingSchema::Parse("struct<a: int").ok());
+  EXPECT_FALSE(ShreddingSchema::Parse("struct<a: int, a: string>").ok());
+  EXPECT_FALSE(ShreddingSchema::Parse("decimal(40,2)").ok());
+  EXPECT_FALSE(ShreddingSchema::Parse("array<int> junk").ok());
+}
+
+TEST(ShreddingSchemaTest, MergesPathsIntoOneTree) {
+  VS_ASSIGN_OR_FAIL(auto s, ShreddingSchema::FromPaths({{"id", "bigint"},
+                                                        {"nested.x", "int"},
+                                                        {"tags[]", "string"},
+                                                        {"events[].kind", "string"},
+                                                        {"nested.flag", "boolean"}}));
+  EXPECT_EQ(s.ToDdl(),
+            "struct<id: bigint, nested: struct<x: int, flag: boolean>, tags: "
+            "array<string>, events: array<struct<kind: string>>>");
+  EXPECT_FALSE(ShreddingSchema::FromPaths({{"a", "int"}, {"a.b", "int"}}).ok());
+  EXPECT_FALSE(ShreddingSchema::FromPaths({{"a", "int"}, {"a", "string"}}).ok());
+  EXPECT_FALSE(ShreddingSchema::FromPaths({{"a[]", "int"}, {"a.b", "int"}}).ok());
+  EXPECT_FALSE(ShreddingSchema::FromPaths({{"a..b", "int"}}).ok());
+}
+
+TEST(ShreddingSchemaTest, ArrowTypeRoundTrips) {
+  VS_ASSIGN_OR_FAIL(auto s, ShreddingSchema::Parse(
+                                "struct<a: decimal(9,2), b: array<struct<c: uuid>>, "
+                                "t: timestamp, v: variant>"));
+  const auto type = s.ToArrow();
+  EXPECT_EQ(type->ToString(),
+            "struct<metadata: binary not null, value: binary, typed_value: struct<a: "
+            "struct<value: binary, typed_value: decimal32(9, 2)> not null, b: "
+            "struct<value: binary, typed_value: list<element: struct<value: binary, "
+            "typed_value: struct<c: struct<value: binary, typed_value: "
+            "fixed_size_binary[16]> not null>> not null>> not null, t: struct<value: "
+            "binary, typed_value: timestamp[us, tz=UTC]> not null, v: struct<value: "
+            "binary> not null>>");
+  VS_ASSIGN_OR_FAIL(auto back,
+                    ShreddingSchema::FromArrow(*type->field(2)->type()));
+  EXPECT_TRUE(back.Equals(s)) << back.ToDdl();
+}
+
+TEST(ShreddingSchemaTest, FromArrowRejectsDisallowedTypes) {
+  for (const auto& t : {arrow::uint32(), arrow::fixed_size_binary(4),
+                        arrow::timestamp(arrow::TimeUnit::MILLI), arrow::time32(
+                            arrow::TimeUnit::MILLI), arrow::float16()}) {
+    auto r = ShreddingSchema::FromArrow(*t);
+    EXPECT_FALSE(r.ok()) << t->ToString();
+  }
+  VS_ASSIGN_OR_FAIL(auto u, ShreddingSchema::FromArrow(*arrow::extension::uuid()));
+  EXPECT_EQ(u.type(), VariantType::kUuid);
+  VS_ASSIGN_OR_FAIL(auto d, ShreddingSchema::FromArrow(*arrow::decimal128(18, 3)));
+  EXPECT_EQ(d.type(), VariantType::kDecimal8);
+  VS_ASSIGN_OR_FAIL(auto l, ShreddingSchema::FromArrow(*arrow::large_list(arrow::field(
+                                "element", arrow::struct_({arrow::field(
+                                               "typed_value", arrow::int16())}),
+                                false))));
+  EXPECT_EQ(l.ToDdl(), "array<smallint>");
+}
+
+TEST(ShreddingSchemaTest, ParquetSchemaFollowsSpecTypes) {
+  VS_ASSIGN_OR_FAIL(auto s, ShreddingSchema::Parse(
+                                "struct<a: tinyint, b: decimal(20,2), c: array<time>>"));
+  VS_ASSIGN_OR_FAIL(auto node, s.ToParquetSchema("var"));
+  std::ostringstream os;
+  parquet::schema::PrintSchema(node.get(), os);
+  const std::string text = os.str();
+  EXPECT_NE(text.find("optional group field_id=-1 var (Variant"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("required binary field_id=-1 metadata"), std::string::npos);
+  EXPECT_NE(text.find("optional int32 field_id=-1 typed_value (Int(bitWidth=8, "
+                      "isSigned=true))"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("optional fixed_len_byte_array(16) field_id=-1 typed_value "
+                      "(Decimal(precision=20, scale=2))"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("required group field_id=-1 element"), std::string::npos);
+  EXPECT_NE(text.find("required group field_id=-1 a"), std::string::npos);
+  EXPECT_NE(text.find("Time(isAdjustedToUTC=false, timeUnit=microseconds)"),
+            std::string::npos)
+      << text;
+}
+
+}  // namespace
+}  // namespace varshred
