@@ -84,7 +84,9 @@ class VariantBuilder {
   void StartObject();
   /// \brief Names the next value of the innermost open object.
   void AddKey(std::string_view key);
-  /// \brief Encodes the innermost object. Fails on a duplicate key under kError.
+  /// \brief Encodes the innermost object. Fails on a duplicate key under kError, when
+  /// a value of the object had no AddKey(), or when the innermost container is not an
+  /// object.
   arrow::Status EndObject();
   void StartArray();
   void EndArray();
@@ -110,6 +112,10 @@ class VariantBuilder {
     size_t fields;
     size_t offsets;
     size_t top_level_values;
+    // The key named by AddKey() but not yet used, restored so that a rolled-back value
+    // can be replaced by another under the same key.
+    bool has_pending_key = false;
+    uint32_t pending_key_id = 0;
   };
   Checkpoint MakeCheckpoint() const;
   /// \brief Forgets everything appended since `cp` (values, keys, containers).
@@ -125,6 +131,7 @@ class VariantBuilder {
     size_t start;        // where the container's values begin in buffer_
     size_t first_entry;  // index into fields_ (object) or offsets_ (array)
     bool is_object;
+    bool missing_key = false;  // a value was appended without AddKey()
   };
 
   void BeforeValue();
@@ -151,6 +158,7 @@ class VariantBuilder {
   std::vector<uint32_t> offsets_;  // element offsets of all open arrays
   uint32_t pending_key_id_ = 0;
   std::string_view pending_key_;
+  bool has_pending_key_ = false;
   size_t top_level_values_ = 0;
 };
 

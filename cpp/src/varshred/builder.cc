@@ -20,6 +20,10 @@ void VariantBuilder::BeforeValue() {
   Frame& f = frames_.back();
   const auto offset = static_cast<uint32_t>(buffer_.size() - f.start);
   if (f.is_object) {
+    // Each key names exactly one value; a value without one is a caller error that
+    // EndObject() reports instead of silently reusing the previous key.
+    if (!has_pending_key_) f.missing_key = true;
+    has_pending_key_ = false;
     fields_.push_back({pending_key_, pending_key_id_, offset});
   } else {
     offsets_.push_back(offset);
@@ -138,6 +142,7 @@ void VariantBuilder::StartObject() {
 void VariantBuilder::AddKey(std::string_view key) {
   pending_key_id_ = metadata_.Add(key);
   pending_key_ = metadata_.key(pending_key_id_);
+  has_pending_key_ = true;
 }
 
 void VariantBuilder::StartArray() {
@@ -185,8 +190,15 @@ arrow::Status VariantBuilder::DropDuplicates(const Frame& frame, size_t* count) 
 }
 
 arrow::Status VariantBuilder::EndObject() {
+  if (frames_.empty() || !frames_.back().is_object) {
+    return arrow::Status::Invalid("VariantBuilder::EndObject without an open object");
+  }
   const Frame frame = frames_.back();
   frames_.pop_back();
+  if (frame.missing_key) {
+    return arrow::Status::Invalid("VariantBuilder: a value was added to an object ",
+                                  "without AddKey()");
+  }
   size_t n = fields_.size() - frame.first_entry;
   auto begin = fields_.begin() + static_cast<ptrdiff_t>(frame.first_entry);
   // VariantEncoding.md: ids and offsets are listed in key order (unsigned bytes).
@@ -269,11 +281,13 @@ void VariantBuilder::Reset() {
   fields_.clear();
   offsets_.clear();
   top_level_values_ = 0;
+  has_pending_key_ = false;
 }
 
 VariantBuilder::Checkpoint VariantBuilder::MakeCheckpoint() const {
-  return {buffer_.size(),  metadata_.size(), frames_.size(),
-          fields_.size(),  offsets_.size(),  top_level_values_};
+  return {buffer_.size(),     metadata_.size(),  frames_.size(),
+          fields_.size(),     offsets_.size(),   top_level_values_,
+          has_pending_key_,   pending_key_id_};
 }
 
 void VariantBuilder::Rollback(const Checkpoint& cp) {
@@ -283,6 +297,11 @@ void VariantBuilder::Rollback(const Checkpoint& cp) {
   fields_.resize(cp.fields);
   offsets_.resize(cp.offsets);
   top_level_values_ = cp.top_level_values;
+  has_pending_key_ = cp.has_pending_key;
+  if (has_pending_key_) {
+    pending_key_id_ = cp.pending_key_id;
+    pending_key_ = metadata_.key(pending_key_id_);
+  }
 }
 
 }  // namespace varshred
