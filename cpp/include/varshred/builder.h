@@ -38,6 +38,10 @@ class VariantBuilder {
   explicit VariantBuilder(DuplicateKeyPolicy duplicates = DuplicateKeyPolicy::kError)
       : duplicates_(duplicates) {}
 
+  /// \brief Changes the duplicate-key policy for objects ended from now on.
+  void set_duplicate_key_policy(DuplicateKeyPolicy p) { duplicates_ = p; }
+  DuplicateKeyPolicy duplicate_key_policy() const { return duplicates_; }
+
   // -- scalars ----------------------------------------------------------------
   void AppendNull() { PutHeader(PrimitiveType::kNull); }
   void AppendBool(bool v) { PutHeader(v ? PrimitiveType::kTrue : PrimitiveType::kFalse); }

@@ -39,8 +39,14 @@ class JsonParser {
   JsonParser& operator=(JsonParser&&) noexcept;
 
   /// \brief Parses one JSON document and appends it to `builder` as one value (the
-  /// caller then calls builder->Finish()). On error the message says what is wrong
-  /// and where (byte offset) and the builder must be Reset().
+  /// caller then calls builder->Finish()). Sets the builder's duplicate-key policy to
+  /// `options.duplicate_keys`. On error the message says what is wrong and where
+  /// (byte offset) and the builder must be Reset().
+  ///
+  /// Follows Spark's parse_json bytes, except: trailing content after the value and
+  /// invalid UTF-8 are errors (Spark ignores / replaces them), and object fields are
+  /// ordered by UTF-8 bytes as the spec says (Spark uses UTF-16 order, which differs
+  /// only for keys mixing U+E000..U+FFFF with supplementary characters).
   arrow::Status Parse(std::string_view json, VariantBuilder* builder);
 
  private:

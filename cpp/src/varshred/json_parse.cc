@@ -1,0 +1,421 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// JSON -> Variant with simdjson's on-demand API, following Spark 4.3's parse_json
+// (VariantBuilder.buildJson / tryParseDecimal), checked against a real Spark session:
+//  * integers take the smallest of int8..int64; beyond int64 they become a decimal
+//    (scale 0) when they have at most 38 digits, else a double;
+//  * a number with a fraction and no exponent becomes the exact decimal of its text
+//    (trailing zeros kept: 1.50 is 150 scale 2) when precision and scale are <= 38,
+//    else a double;
+//  * a number with an exponent is always a double (1e400 -> Infinity, 1e-400 -> 0.0,
+//    as Java's Double.parseDouble).
+// Where we differ from Spark on purpose: trailing content after the value ("1 2") is
+// an error (Spark's Jackson parser ignores it), invalid UTF-8 is an error (Spark
+// replaces it with U+FFFD), and numbers longer than 1000 characters are accepted.
+
+#include <charconv>
+#include <cstring>
+#include <limits>
+#include <memory>
+
+#include <simdjson.h>
+
+#include "varshred/json.h"
+
+namespace varshred {
+
+namespace sj = simdjson;
+namespace od = simdjson::ondemand;
+
+namespace {
+
+// Offset of the first byte that is not valid UTF-8 (RFC 3629), or size if none.
+size_t FirstInvalidUtf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const size_t n = s.size();
+  size_t i = 0;
+  while (i < n) {
+    const uint8_t c = p[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    int len;
+    uint32_t cp;
+    if ((c & 0xE0) == 0xC0) {
+      len = 2;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      len = 3;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      len = 4;
+      cp = c & 0x07;
+    } else {
+      return i;
+    }
+    if (i + len > n) return i;
+    for (int k = 1; k < len; ++k) {
+      if ((p[i + k] & 0xC0) != 0x80) return i;
+      cp = (cp << 6) | (p[i + k] & 0x3F);
+    }
+    static constexpr uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+    i += len;
+  }
+  return n;
+}
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// One JSON number token, scanned once.
+struct ScannedNumber {
+  std::string_view text;  // the number without trailing whitespace
+  bool negative = false;
+  bool has_fraction = false;
+  bool has_exponent = false;
+  int significant_digits = 0;  // digits of the unscaled value without leading zeros
+  int scale = 0;               // digits after '.'
+  int128_t magnitude = 0;      // |unscaled|, valid while significant_digits <= 38
+  int64_t decimal_exponent = 0;  // for the double overflow/underflow decision
+};
+
+// Scans `token` (a raw simdjson token: the number plus any whitespace after it).
+// Returns false if it is not a valid JSON number.
+bool ScanNumber(std::string_view token, ScannedNumber* out) {
+  const char* p = token.data();
+  const char* end = p + token.size();
+  const char* begin = p;
+  if (p < end && *p == '-') {
+    out->negative = true;
+    ++p;
+  }
+  if (p == end || !IsDigit(*p)) return false;
+  int128_t mag = 0;
+  int sig = 0;
+  int int_sig = 0;
+  auto add_digit = [&](char c) {
+    if (sig == 0 && c == '0') return;
+    if (sig < 39) mag = mag * 10 + (c - '0');
+    ++sig;
+  };
+  if (*p == '0') {
+    ++p;
+  } else {
+    while (p < end && IsDigit(*p)) add_digit(*p++);
+  }
+  int_sig = sig;
+  int leading_fraction_zeros = 0;
+  if (p < end && *p == '.') {
+    ++p;
+    if (p == end || !IsDigit(*p)) return false;
+    out->has_fraction = true;
+    while (p < end && IsDigit(*p)) {
+      if (sig == 0 && *p == '0') ++leading_fraction_zeros;
+      add_digit(*p++);
+      ++out->scale;
+    }
+  }
+  int64_t exp = 0;
+  if (p < end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    bool exp_negative = false;
+    if (p < end && (*p == '+' || *p == '-')) exp_negative = *p++ == '-';
+    if (p == end || !IsDigit(*p)) return false;
+    out->has_exponent = true;
+    while (p < end && IsDigit(*p)) {
+      if (exp < 1'000'000'000) exp = exp * 10 + (*p - '0');
+      ++p;
+    }
+    if (exp_negative) exp = -exp;
+  }
+  out->text = std::string_view(begin, static_cast<size_t>(p - begin));
+  while (p < end && IsJsonSpace(*p)) ++p;
+  if (p != end) return false;
+  out->significant_digits = sig;
+  out->magnitude = mag;
+  out->decimal_exponent = exp + (int_sig > 0 ? int_sig : -leading_fraction_zeros);
+  return true;
+}
+
+// Java's Double.parseDouble: correctly rounded, overflow to +-Infinity, underflow to
+// +-0.0.
+double ToDouble(const ScannedNumber& n) {
+  double d = 0;
+  const auto [ptr, ec] = std::from_chars(n.text.data(), n.text.data() + n.text.size(), d);
+  if (ec == std::errc::result_out_of_range) {
+    const double mag = n.significant_digits > 0 && n.decimal_exponent > 0
+                           ? std::numeric_limits<double>::infinity()
+                           : 0.0;
+    return n.negative ? -mag : mag;
+  }
+  return d;
+}
+
+}  // namespace
+
+struct JsonParser::Impl {
+  explicit Impl(JsonParseOptions opts) : options(opts) {
+    // simdjson counts the document itself as one level.
+    allocate_status = parser.allocate(
+        4096, static_cast<size_t>(std::max(options.max_depth, 1)) + 2);
+  }
+
+  JsonParseOptions options;
+  od::parser parser;
+  sj::error_code allocate_status = sj::SUCCESS;
+  od::document doc;
+  std::unique_ptr<char[]> buffer;
+  size_t capacity = 0;  // bytes usable in buffer, padding included
+  const char* begin = nullptr;
+  size_t size = 0;
+  VariantBuilder* builder = nullptr;
+
+  size_t OffsetOf(const char* p) const {
+    if (p < begin || p > begin + size) return size;
+    return static_cast<size_t>(p - begin);
+  }
+
+  arrow::Status Error(sj::error_code code, const char* where) const {
+    if (code == sj::UTF8_ERROR) {
+      return arrow::Status::Invalid("invalid JSON: invalid UTF-8 at byte ",
+                                    FirstInvalidUtf8(std::string_view(begin, size)));
+    }
+    if (code == sj::DEPTH_ERROR) return DepthError(where);
+    return arrow::Status::Invalid("invalid JSON at byte ", OffsetOf(where), ": ",
+                                  sj::error_message(code));
+  }
+  arrow::Status DepthError(const char* where) const {
+    return arrow::Status::Invalid("invalid JSON at byte ", OffsetOf(where),
+                                  ": nesting deeper than ", options.max_depth);
+  }
+
+  // Where the document iterator stands (for error messages).
+  const char* Location() {
+    const char* loc = nullptr;
+    if (doc.current_location().get(loc) != sj::SUCCESS) return begin + size;
+    return loc;
+  }
+  template <typename V>
+  const char* Location(V&) {
+    return Location();
+  }
+
+  arrow::Status AppendNumber(std::string_view token) {
+    ScannedNumber n;
+    if (!ScanNumber(token, &n)) {
+      return arrow::Status::Invalid("invalid JSON at byte ", OffsetOf(token.data()),
+                                    ": malformed number");
+    }
+    if (!n.has_fraction && !n.has_exponent) {
+      // 19 digits may or may not fit int64; 20 never do.
+      if (n.significant_digits <= 19) {
+        const auto mag = static_cast<unsigned __int128>(n.magnitude);
+        const unsigned __int128 limit =
+            static_cast<unsigned __int128>(std::numeric_limits<int64_t>::max()) +
+            (n.negative ? 1 : 0);
+        if (mag <= limit) {
+          builder->AppendInt(n.negative ? static_cast<int64_t>(-n.magnitude)
+                                        : static_cast<int64_t>(n.magnitude));
+          return arrow::Status::OK();
+        }
+      }
+      if (options.numbers == JsonNumbers::kDecimal &&
+          n.significant_digits <= kMaxDecimal16Precision) {
+        builder->AppendDecimal(Decimal{n.negative ? -n.magnitude : n.magnitude, 0});
+        return arrow::Status::OK();
+      }
+      builder->AppendDouble(ToDouble(n));
+      return arrow::Status::OK();
+    }
+    // Spark: BigDecimal precision counts the unscaled digits, at least 1 (for zero).
+    const int precision = std::max(n.significant_digits, 1);
+    if (!n.has_exponent && options.numbers == JsonNumbers::kDecimal &&
+        precision <= kMaxDecimal16Precision && n.scale <= kMaxDecimal16Precision) {
+      builder->AppendDecimal(
+          Decimal{n.negative ? -n.magnitude : n.magnitude, static_cast<uint8_t>(n.scale)});
+      return arrow::Status::OK();
+    }
+    builder->AppendDouble(ToDouble(n));
+    return arrow::Status::OK();
+  }
+
+  arrow::Status ParseObject(od::object obj, const char* where, int depth) {
+    builder->StartObject();
+    for (auto field_result : obj) {
+      od::field field;
+      if (auto err = std::move(field_result).get(field)) return Error(err, Location(obj));
+      std::string_view key;
+      if (auto err = field.unescaped_key().get(key)) return Error(err, Location(obj));
+      builder->AddKey(key);
+      ARROW_RETURN_NOT_OK(ParseValue(field.value(), depth));
+    }
+    const arrow::Status st = builder->EndObject();
+    if (!st.ok()) {
+      return arrow::Status::Invalid(st.message(), " (object at byte ", OffsetOf(where), ")");
+    }
+    return st;
+  }
+
+  arrow::Status ParseArray(od::array arr, int depth) {
+    builder->StartArray();
+    for (auto element : arr) {
+      od::value v;
+      if (auto err = std::move(element).get(v)) return Error(err, Location(arr));
+      ARROW_RETURN_NOT_OK(ParseValue(v, depth));
+    }
+    builder->EndArray();
+    return arrow::Status::OK();
+  }
+
+  // `depth` is the number of containers around `v`.
+  arrow::Status ParseValue(od::value v, int depth) {
+    od::json_type type;
+    if (auto err = v.type().get(type)) return Error(err, Location(v));
+    switch (type) {
+      case od::json_type::object: {
+        const char* where = Location(v);
+        if (depth + 1 > options.max_depth) return DepthError(where);
+        od::object obj;
+        if (auto err = v.get_object().get(obj)) return Error(err, where);
+        return ParseObject(obj, where, depth + 1);
+      }
+      case od::json_type::array: {
+        const char* where = Location(v);
+        if (depth + 1 > options.max_depth) return DepthError(where);
+        od::array arr;
+        if (auto err = v.get_array().get(arr)) return Error(err, where);
+        return ParseArray(arr, depth + 1);
+      }
+      case od::json_type::string: {
+        std::string_view s;
+        if (auto err = v.get_string().get(s)) return Error(err, Location(v));
+        builder->AppendString(s);
+        return arrow::Status::OK();
+      }
+      case od::json_type::number: {
+        return AppendNumber(RawToken(v.raw_json_token()));
+      }
+      case od::json_type::boolean: {
+        bool b;
+        if (auto err = v.get_bool().get(b)) return Error(err, Location(v));
+        builder->AppendBool(b);
+        return arrow::Status::OK();
+      }
+      case od::json_type::null: {
+        bool is_null = false;
+        if (auto err = v.is_null().get(is_null)) return Error(err, Location(v));
+        if (!is_null) return Error(sj::N_ATOM_ERROR, Location(v));
+        builder->AppendNull();
+        return arrow::Status::OK();
+      }
+      default:
+        return Error(sj::TAPE_ERROR, Location(v));
+    }
+  }
+
+  // A document that is a single scalar: simdjson cannot hand it out as a value.
+  static std::string_view RawToken(std::string_view t) { return t; }
+  static std::string_view RawToken(sj::simdjson_result<std::string_view>&& t) {
+    std::string_view out;
+    if (std::move(t).get(out) != sj::SUCCESS) return {};
+    return out;
+  }
+
+  arrow::Status ParseScalarDocument(od::json_type type) {
+    const std::string_view token = RawToken(doc.raw_json_token());
+    // The raw token runs up to the next token: anything after it is trailing content.
+    if (token.data() + token.size() != begin + size) {
+      return arrow::Status::Invalid("invalid JSON at byte ",
+                                    OffsetOf(token.data() + token.size()),
+                                    ": trailing content after the value");
+    }
+    switch (type) {
+      case od::json_type::number:
+        return AppendNumber(token);
+      case od::json_type::string: {
+        std::string_view s;
+        if (auto err = doc.get_string().get(s)) return Error(err, token.data());
+        builder->AppendString(s);
+        return arrow::Status::OK();
+      }
+      case od::json_type::boolean: {
+        bool b;
+        if (auto err = doc.get_bool().get(b)) return Error(err, token.data());
+        builder->AppendBool(b);
+        return arrow::Status::OK();
+      }
+      case od::json_type::null: {
+        bool is_null = false;
+        if (auto err = doc.is_null().get(is_null)) return Error(err, token.data());
+        if (!is_null) return Error(sj::N_ATOM_ERROR, token.data());
+        builder->AppendNull();
+        return arrow::Status::OK();
+      }
+      default:
+        return Error(sj::TAPE_ERROR, token.data());
+    }
+  }
+
+  arrow::Status Parse(std::string_view json, VariantBuilder* b) {
+    // simdjson reads up to SIMDJSON_PADDING bytes past the end: copy into our buffer.
+    const size_t needed = json.size() + sj::SIMDJSON_PADDING;
+    if (needed > capacity) {
+      const size_t new_capacity = std::max(needed, capacity * 2);
+      buffer.reset(new char[new_capacity]);
+      capacity = new_capacity;
+    }
+    if (!json.empty()) std::memcpy(buffer.get(), json.data(), json.size());
+    std::memset(buffer.get() + json.size(), 0, sj::SIMDJSON_PADDING);
+    begin = buffer.get();
+    size = json.size();
+    builder = b;
+    builder->set_duplicate_key_policy(options.duplicate_keys);
+
+    if (json.size() >= 3 && json.substr(0, 3) == "\xEF\xBB\xBF") {
+      return arrow::Status::Invalid("invalid JSON at byte 0: byte order mark");
+    }
+    if (allocate_status != sj::SUCCESS) return Error(allocate_status, begin);
+    if (auto err = parser.iterate(begin, size, capacity).get(doc)) {
+      if (err == sj::EMPTY) return arrow::Status::Invalid("invalid JSON: empty input");
+      return Error(err, begin + size);
+    }
+    od::json_type type;
+    if (auto err = doc.type().get(type)) {
+      if (err == sj::EMPTY) return arrow::Status::Invalid("invalid JSON: empty input");
+      return Error(err, Location(doc));
+    }
+    if (type == od::json_type::object || type == od::json_type::array) {
+      const char* where = Location(doc);
+      if (options.max_depth < 1) return DepthError(where);
+      if (type == od::json_type::object) {
+        od::object obj;
+        if (auto err = doc.get_object().get(obj)) return Error(err, where);
+        ARROW_RETURN_NOT_OK(ParseObject(obj, where, 1));
+      } else {
+        od::array arr;
+        if (auto err = doc.get_array().get(arr)) return Error(err, where);
+        ARROW_RETURN_NOT_OK(ParseArray(arr, 1));
+      }
+      if (!doc.at_end()) {
+        return arrow::Status::Invalid("invalid JSON at byte ", OffsetOf(Location(doc)),
+                                      ": trailing content after the value");
+      }
+      return arrow::Status::OK();
+    }
+    return ParseScalarDocument(type);
+  }
+};
+
+JsonParser::JsonParser(JsonParseOptions options)
+    : impl_(std::make_unique<Impl>(options)) {}
+JsonParser::~JsonParser() = default;
+JsonParser::JsonParser(JsonParser&&) noexcept = default;
+JsonParser& JsonParser::operator=(JsonParser&&) noexcept = default;
+
+arrow::Status JsonParser::Parse(std::string_view json, VariantBuilder* builder) {
+  return impl_->Parse(json, builder);
+}
+
+}  // namespace varshred
