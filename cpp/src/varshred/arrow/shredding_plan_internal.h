@@ -1,0 +1,108 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// Helpers shared by Shred, Unshred and the legacy converter: writing object and array
+// headers against an existing metadata dictionary (ids reused, never re-encoded), and
+// powers of ten for decimal rescaling.
+
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <arrow/array.h>
+#include <arrow/extension_type.h>
+
+#include "varshred/endian_internal.h"
+#include "varshred/format.h"
+
+namespace varshred::internal {
+
+/// One field of an object being written: its key (for ordering), its metadata id and
+/// the offset of its value from the start of the values area.
+struct FieldEntry {
+  std::string_view key;
+  uint32_t id;
+  uint32_t offset;
+};
+
+/// \brief Inserts an object header at `start` in `buf`, before the values written
+/// from `start` to the end. The `n` entries at `fields` must be in key-byte order.
+inline void InsertObjectHeader(std::string* buf, size_t start, const FieldEntry* fields,
+                               size_t n) {
+  const size_t data_size = buf->size() - start;
+  uint32_t max_id = 0;
+  for (size_t i = 0; i < n; ++i) max_id = std::max(max_id, fields[i].id);
+  const bool large = n > 255;
+  const int id_size = IntegerSize(max_id);
+  const int offset_size = IntegerSize(static_cast<uint32_t>(data_size));
+  const size_t count_size = large ? 4 : 1;
+  const size_t header = 1 + count_size + n * id_size + (n + 1) * offset_size;
+  buf->insert(start, header, '\0');
+  auto* p = reinterpret_cast<uint8_t*>(buf->data() + start);
+  *p++ = ObjectHeader(large, id_size, offset_size);
+  WriteUnsigned(p, static_cast<uint32_t>(n), static_cast<int>(count_size));
+  p += count_size;
+  for (size_t i = 0; i < n; ++i, p += id_size) WriteUnsigned(p, fields[i].id, id_size);
+  for (size_t i = 0; i < n; ++i, p += offset_size) {
+    WriteUnsigned(p, fields[i].offset, offset_size);
+  }
+  WriteUnsigned(p, static_cast<uint32_t>(data_size), offset_size);
+}
+
+/// \brief Inserts an array header at `start`; `offsets` holds the start of each of the
+/// `n` elements relative to `start` (the end offset is implied).
+inline void InsertArrayHeader(std::string* buf, size_t start, const uint32_t* offsets,
+                              size_t n) {
+  const size_t data_size = buf->size() - start;
+  const bool large = n > 255;
+  const int offset_size = IntegerSize(static_cast<uint32_t>(data_size));
+  const size_t count_size = large ? 4 : 1;
+  const size_t header = 1 + count_size + (n + 1) * offset_size;
+  buf->insert(start, header, '\0');
+  auto* p = reinterpret_cast<uint8_t*>(buf->data() + start);
+  *p++ = ArrayHeader(large, offset_size);
+  WriteUnsigned(p, static_cast<uint32_t>(n), static_cast<int>(count_size));
+  p += count_size;
+  for (size_t i = 0; i < n; ++i, p += offset_size) WriteUnsigned(p, offsets[i], offset_size);
+  WriteUnsigned(p, static_cast<uint32_t>(data_size), offset_size);
+}
+
+/// Sorts the first `n` entries by key bytes (insertion sort: inputs are nearly sorted).
+inline void SortFieldsByKey(std::vector<FieldEntry>* fields, size_t begin, size_t end) {
+  auto& f = *fields;
+  for (size_t i = begin + 1; i < end; ++i) {
+    FieldEntry e = f[i];
+    size_t j = i;
+    while (j > begin && e.key < f[j - 1].key) {
+      f[j] = f[j - 1];
+      --j;
+    }
+    f[j] = e;
+  }
+}
+
+/// 10^i for i in 0..38.
+inline const int128_t* Pow10Table() {
+  static const auto table = [] {
+    std::vector<int128_t> t(39);
+    t[0] = 1;
+    for (int i = 1; i <= 38; ++i) t[i] = t[i - 1] * 10;
+    return t;
+  }();
+  return table.data();
+}
+
+/// The storage of an extension array, or the array itself.
+inline std::shared_ptr<arrow::Array> StorageOf(const std::shared_ptr<arrow::Array>& a) {
+  if (a->type_id() == arrow::Type::EXTENSION) {
+    return std::static_pointer_cast<arrow::ExtensionArray>(a)->storage();
+  }
+  return a;
+}
+
+}  // namespace varshred::internal

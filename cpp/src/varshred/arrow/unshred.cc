@@ -1,0 +1,555 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// Unshredding: the Arrow type of the shredded column is compiled once into a tree of
+// reader nodes (one per {value, typed_value} pair); primitive readers carry a writer
+// function chosen for their Arrow type, so the row loop never dispatches on types.
+// Values are written straight into one buffer per row; containers get their header
+// inserted in front of their values once those are known (ids from the row's own
+// metadata, so the metadata column is reused as is).
+
+#include "varshred/arrow/unshred.h"
+
+#include <algorithm>
+#include <limits>
+#include <variant>
+
+#include <arrow/array/builder_binary.h>
+#include <arrow/buffer_builder.h>
+#include <arrow/extension_type.h>
+#include <arrow/type.h>
+#include <arrow/util/bitmap_ops.h>
+
+#include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/arrow/variant_array.h"
+#include "varshred/validate.h"
+
+namespace varshred {
+
+namespace {
+
+using internal::AppendLE;
+using internal::FieldEntry;
+
+struct ReadNode;
+struct PrimitiveReader;
+using WriteFn = void (*)(const PrimitiveReader&, int64_t, std::string*);
+
+struct PrimitiveReader {
+  std::shared_ptr<arrow::Array> array;
+  const uint8_t* values = nullptr;  // fixed-width values, offset applied
+  BinaryColumn binary;
+  int byte_width = 0;
+  uint8_t scale = 0;
+  WriteFn write = nullptr;
+};
+
+constexpr uint32_t kUnknownId = std::numeric_limits<uint32_t>::max();
+
+struct ObjectReader {
+  std::shared_ptr<arrow::Array> array;
+  std::vector<std::string> names;
+  std::vector<std::unique_ptr<ReadNode>> children;
+  std::vector<uint32_t> by_key;  // child indexes ordered by name bytes
+  std::vector<uint32_t> ids;     // metadata id per child, for metadata epoch `epoch`
+  uint64_t epoch = 0;
+};
+
+struct ArrayReader {
+  std::shared_ptr<arrow::Array> array;
+  const int32_t* offsets32 = nullptr;
+  const int64_t* offsets64 = nullptr;
+  std::unique_ptr<ReadNode> element;
+};
+
+struct ReadNode {
+  std::shared_ptr<arrow::Array> group;  // the pair's struct (null slots = missing)
+  BinaryColumn value;                   // empty when the column is absent
+  std::variant<std::monostate, PrimitiveReader, ObjectReader, ArrayReader> typed;
+  std::string path;
+};
+
+// ---- primitive writers -----------------------------------------------------------------
+
+template <PrimitiveType kId, typename T>
+void WriteFixed(const PrimitiveReader& r, int64_t i, std::string* out) {
+  out->push_back(static_cast<char>(PrimitiveHeader(kId)));
+  out->append(reinterpret_cast<const char*>(r.values) + i * sizeof(T), sizeof(T));
+}
+
+void WriteBool(const PrimitiveReader& r, int64_t i, std::string* out) {
+  const bool v = static_cast<const arrow::BooleanArray&>(*r.array).Value(i);
+  out->push_back(static_cast<char>(
+      PrimitiveHeader(v ? PrimitiveType::kTrue : PrimitiveType::kFalse)));
+}
+
+template <PrimitiveType kId, typename T>
+void WriteDecimal(const PrimitiveReader& r, int64_t i, std::string* out) {
+  out->push_back(static_cast<char>(PrimitiveHeader(kId)));
+  out->push_back(static_cast<char>(r.scale));
+  out->append(reinterpret_cast<const char*>(r.values) + i * sizeof(T), sizeof(T));
+}
+
+// decimal128 storage narrowed to the width its precision implies (checked at plan time
+// to fit: the Parquet precision bounds the value).
+template <PrimitiveType kId, typename T>
+void WriteDecimal128As(const PrimitiveReader& r, int64_t i, std::string* out) {
+  int128_t v;
+  std::memcpy(&v, r.values + i * 16, 16);
+  out->push_back(static_cast<char>(PrimitiveHeader(kId)));
+  out->push_back(static_cast<char>(r.scale));
+  AppendLE(out, static_cast<T>(v));
+}
+
+void WriteString(const PrimitiveReader& r, int64_t i, std::string* out) {
+  const std::string_view s = r.binary.Get(i);
+  if (s.size() <= kMaxShortStringSize) {
+    out->push_back(static_cast<char>(ShortStringHeader(static_cast<uint32_t>(s.size()))));
+  } else {
+    out->push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kString)));
+    AppendLE(out, static_cast<uint32_t>(s.size()));
+  }
+  out->append(s.data(), s.size());
+}
+
+void WriteBinary(const PrimitiveReader& r, int64_t i, std::string* out) {
+  const std::string_view s = r.binary.Get(i);
+  out->push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kBinary)));
+  AppendLE(out, static_cast<uint32_t>(s.size()));
+  out->append(s.data(), s.size());
+}
+
+void WriteUuid(const PrimitiveReader& r, int64_t i, std::string* out) {
+  out->push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kUuid)));
+  out->append(reinterpret_cast<const char*>(r.values) + i * 16, 16);
+}
+
+arrow::Status Unsupported(const arrow::DataType& type, const std::string& path) {
+  return arrow::Status::TypeError("unsupported shredded value type ", type.ToString(),
+                                  " at ", path);
+}
+
+arrow::Result<PrimitiveReader> MakePrimitive(std::shared_ptr<arrow::Array> array,
+                                             const std::string& path) {
+  PrimitiveReader r;
+  array = internal::StorageOf(array);
+  // arrow.uuid arrives here as its fixed_size_binary(16) storage.
+  r.array = array;
+  const auto& type = *array->type();
+  auto fixed = [&](int width) {
+    r.byte_width = width;
+    r.values = array->data()->buffers[1]
+                   ? array->data()->buffers[1]->data() + array->offset() * width
+                   : nullptr;
+  };
+  using T = arrow::Type;
+  using P = PrimitiveType;
+  switch (type.id()) {
+    case T::BOOL: r.write = WriteBool; return r;
+    case T::INT8: fixed(1); r.write = WriteFixed<P::kInt8, int8_t>; return r;
+    case T::INT16: fixed(2); r.write = WriteFixed<P::kInt16, int16_t>; return r;
+    case T::INT32: fixed(4); r.write = WriteFixed<P::kInt32, int32_t>; return r;
+    case T::INT64: fixed(8); r.write = WriteFixed<P::kInt64, int64_t>; return r;
+    case T::FLOAT: fixed(4); r.write = WriteFixed<P::kFloat, float>; return r;
+    case T::DOUBLE: fixed(8); r.write = WriteFixed<P::kDouble, double>; return r;
+    case T::DATE32: fixed(4); r.write = WriteFixed<P::kDate, int32_t>; return r;
+    case T::TIME64:
+      if (static_cast<const arrow::Time64Type&>(type).unit() != arrow::TimeUnit::MICRO) {
+        break;
+      }
+      fixed(8);
+      r.write = WriteFixed<P::kTimeNtzMicros, int64_t>;
+      return r;
+    case T::TIMESTAMP: {
+      const auto& ts = static_cast<const arrow::TimestampType&>(type);
+      const bool utc = !ts.timezone().empty();
+      fixed(8);
+      if (ts.unit() == arrow::TimeUnit::MICRO) {
+        r.write = utc ? WriteFixed<P::kTimestampMicros, int64_t>
+                      : WriteFixed<P::kTimestampNtzMicros, int64_t>;
+        return r;
+      }
+      if (ts.unit() == arrow::TimeUnit::NANO) {
+        r.write = utc ? WriteFixed<P::kTimestampNanos, int64_t>
+                      : WriteFixed<P::kTimestampNtzNanos, int64_t>;
+        return r;
+      }
+      break;
+    }
+    case T::DECIMAL32:
+    case T::DECIMAL64:
+    case T::DECIMAL128: {
+      const auto& d = static_cast<const arrow::DecimalType&>(type);
+      if (d.scale() < 0 || d.scale() > kMaxDecimal16Precision ||
+          d.precision() > kMaxDecimal16Precision) {
+        break;
+      }
+      r.scale = static_cast<uint8_t>(d.scale());
+      if (type.id() == T::DECIMAL32) {
+        fixed(4);
+        r.write = WriteDecimal<P::kDecimal4, int32_t>;
+      } else if (type.id() == T::DECIMAL64) {
+        fixed(8);
+        r.write = WriteDecimal<P::kDecimal8, int64_t>;
+      } else {
+        // Parquet readers return decimal128 whatever the physical type; the
+        // precision names the physical width (INT32 <= 9, INT64 <= 18), SPEC.md §2.5.
+        fixed(16);
+        r.write = d.precision() <= kMaxDecimal4Precision
+                      ? WriteDecimal128As<P::kDecimal4, int32_t>
+                  : d.precision() <= kMaxDecimal8Precision
+                      ? WriteDecimal128As<P::kDecimal8, int64_t>
+                      : WriteDecimal<P::kDecimal16, int128_t>;
+      }
+      return r;
+    }
+    case T::STRING:
+    case T::LARGE_STRING:
+    case T::STRING_VIEW: {
+      ARROW_ASSIGN_OR_RAISE(r.binary, BinaryColumn::Make(array));
+      r.write = WriteString;
+      return r;
+    }
+    case T::BINARY:
+    case T::LARGE_BINARY:
+    case T::BINARY_VIEW: {
+      ARROW_ASSIGN_OR_RAISE(r.binary, BinaryColumn::Make(array));
+      r.write = WriteBinary;
+      return r;
+    }
+    case T::FIXED_SIZE_BINARY:
+      if (static_cast<const arrow::FixedSizeBinaryType&>(type).byte_width() != 16) break;
+      fixed(16);
+      r.write = WriteUuid;
+      return r;
+    default:
+      break;
+  }
+  return Unsupported(type, path);
+}
+
+// ---- plan ------------------------------------------------------------------------------
+
+arrow::Result<std::unique_ptr<ReadNode>> CompilePair(std::shared_ptr<arrow::Array> group,
+                                                     const std::string& path);
+
+arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed) {
+  const std::string& path = node->path;
+  switch (typed->type_id()) {
+    case arrow::Type::STRUCT: {
+      ObjectReader o;
+      o.array = typed;
+      const auto& st = static_cast<const arrow::StructArray&>(*typed);
+      for (int k = 0; k < st.num_fields(); ++k) {
+        const std::string& name = st.type()->field(k)->name();
+        for (const auto& seen : o.names) {
+          if (seen == name) {
+            return arrow::Status::TypeError("duplicate shredded field '", name, "' at ",
+                                            path);
+          }
+        }
+        o.names.push_back(name);
+        ARROW_ASSIGN_OR_RAISE(auto child, CompilePair(st.field(k), path + "." + name));
+        o.children.push_back(std::move(child));
+      }
+      o.by_key.resize(o.names.size());
+      for (uint32_t k = 0; k < o.by_key.size(); ++k) o.by_key[k] = k;
+      std::sort(o.by_key.begin(), o.by_key.end(),
+                [&](uint32_t a, uint32_t b) { return o.names[a] < o.names[b]; });
+      o.ids.assign(o.names.size(), kUnknownId);
+      node->typed = std::move(o);
+      return arrow::Status::OK();
+    }
+    case arrow::Type::LIST: {
+      ArrayReader a;
+      a.array = typed;
+      const auto& l = static_cast<const arrow::ListArray&>(*typed);
+      a.offsets32 = l.raw_value_offsets();
+      ARROW_ASSIGN_OR_RAISE(a.element, CompilePair(l.values(), path + "[]"));
+      node->typed = std::move(a);
+      return arrow::Status::OK();
+    }
+    case arrow::Type::LARGE_LIST: {
+      ArrayReader a;
+      a.array = typed;
+      const auto& l = static_cast<const arrow::LargeListArray&>(*typed);
+      a.offsets64 = l.raw_value_offsets();
+      ARROW_ASSIGN_OR_RAISE(a.element, CompilePair(l.values(), path + "[]"));
+      node->typed = std::move(a);
+      return arrow::Status::OK();
+    }
+    default: {
+      ARROW_ASSIGN_OR_RAISE(auto p, MakePrimitive(std::move(typed), path));
+      node->typed = std::move(p);
+      return arrow::Status::OK();
+    }
+  }
+}
+
+arrow::Result<std::unique_ptr<ReadNode>> CompilePair(std::shared_ptr<arrow::Array> group,
+                                                     const std::string& path) {
+  if (group->type_id() != arrow::Type::STRUCT) {
+    return arrow::Status::TypeError("shredded group at ", path, " must be a struct, got ",
+                                    group->type()->ToString());
+  }
+  auto node = std::make_unique<ReadNode>();
+  node->path = path;
+  node->group = group;
+  const auto& st = static_cast<const arrow::StructArray&>(*group);
+  bool any = false;
+  for (int k = 0; k < st.num_fields(); ++k) {
+    const std::string& name = st.type()->field(k)->name();
+    if (name == "value") {
+      auto col = BinaryColumn::Make(st.field(k));
+      if (!col.ok()) return Unsupported(*st.field(k)->type(), path + " (value)");
+      node->value = *col;
+      any = true;
+    } else if (name == "typed_value") {
+      RETURN_NOT_OK(CompileTyped(node.get(), st.field(k)));
+      any = true;
+    } else {
+      return arrow::Status::TypeError("unexpected child '", name, "' in shredded group at ",
+                                      path);
+    }
+  }
+  if (!any) {
+    return arrow::Status::TypeError("shredded group at ", path,
+                                    " has neither value nor typed_value");
+  }
+  return node;
+}
+
+// ---- row loop ----------------------------------------------------------------------------
+
+class Rebuilder {
+ public:
+  Rebuilder(const UnshredOptions& options) : options_(options) {}
+
+  void StartRow(int64_t row, const MetadataView& metadata, uint64_t epoch) {
+    row_ = row;
+    metadata_ = metadata;
+    epoch_ = epoch;
+  }
+
+  // Appends the value at index i of `node` to out, or sets *missing.
+  arrow::Status Rebuild(ReadNode& node, int64_t i, std::string* out, bool* missing) {
+    *missing = false;
+    const bool has_value = node.value && !node.value.IsNull(i);
+    switch (node.typed.index()) {
+      case 1: {
+        auto& p = std::get<PrimitiveReader>(node.typed);
+        if (p.array->IsNull(i)) break;
+        if (has_value && options_.on_conflict == ConflictPolicy::kError) {
+          return Error(node, "conflicting value and typed_value");
+        }
+        p.write(p, i, out);
+        return arrow::Status::OK();
+      }
+      case 2: {
+        auto& o = std::get<ObjectReader>(node.typed);
+        if (o.array->IsNull(i)) break;
+        return RebuildObject(node, o, i, has_value, out);
+      }
+      case 3: {
+        auto& a = std::get<ArrayReader>(node.typed);
+        if (a.array->IsNull(i)) break;
+        if (has_value && options_.on_conflict == ConflictPolicy::kError) {
+          return Error(node, "conflicting value and typed_value");
+        }
+        return RebuildArray(a, i, out);
+      }
+      default:
+        break;
+    }
+    if (!has_value) {
+      *missing = true;
+      return arrow::Status::OK();
+    }
+    const std::string_view bytes = node.value.Get(i);
+    RETURN_NOT_OK(CheckValue(node, bytes));
+    out->append(bytes.data(), bytes.size());
+    return arrow::Status::OK();
+  }
+
+ private:
+  arrow::Status Error(const ReadNode& node, std::string_view what) const {
+    return arrow::Status::Invalid("row ", row_, ", ", node.path, ": ", what);
+  }
+
+  arrow::Status CheckValue(const ReadNode& node, std::string_view bytes) {
+    auto st = ValidateValue(metadata_, bytes, options_.validate);
+    if (!st.ok()) return Error(node, st.message());
+    return arrow::Status::OK();
+  }
+
+  arrow::Status RebuildArray(ArrayReader& a, int64_t i, std::string* out) {
+    const int64_t begin = a.offsets32 ? a.offsets32[i] : a.offsets64[i];
+    const int64_t end = a.offsets32 ? a.offsets32[i + 1] : a.offsets64[i + 1];
+    const size_t start = out->size();
+    const size_t base = offsets_.size();
+    for (int64_t j = begin; j < end; ++j) {
+      offsets_.push_back(static_cast<uint32_t>(out->size() - start));
+      bool missing;
+      // A null element group (nullable in some writers) is missing too.
+      if (a.element->group->IsNull(j)) {
+        missing = true;
+      } else {
+        RETURN_NOT_OK(Rebuild(*a.element, j, out, &missing));
+      }
+      // VariantShredding.md: a missing array element reads as Variant null.
+      if (missing) out->push_back(0);
+    }
+    if (out->size() - start > std::numeric_limits<uint32_t>::max()) {
+      return arrow::Status::CapacityError("row ", row_, ": array over 4 GiB");
+    }
+    internal::InsertArrayHeader(out, start, offsets_.data() + base, offsets_.size() - base);
+    offsets_.resize(base);
+    return arrow::Status::OK();
+  }
+
+  arrow::Status RebuildObject(ReadNode& node, ObjectReader& o, int64_t i, bool has_value,
+                              std::string* out) {
+    if (o.epoch != epoch_) {
+      std::fill(o.ids.begin(), o.ids.end(), kUnknownId);
+      o.epoch = epoch_;
+    }
+    const size_t start = out->size();
+    const size_t base = entries_.size();
+    for (uint32_t k : o.by_key) {
+      ReadNode& child = *o.children[k];
+      const size_t offset = out->size() - start;
+      bool missing = true;
+      // A nullable field group that is null (corpus case 84) is a missing field.
+      if (!child.group->IsNull(i)) RETURN_NOT_OK(Rebuild(child, i, out, &missing));
+      if (missing) continue;
+      if (o.ids[k] == kUnknownId) {
+        // VariantShredding.md: every field name is in the row's metadata.
+        auto id = metadata_.Find(o.names[k]);
+        if (!id) {
+          return Error(child, "shredded field name is not in the row's metadata");
+        }
+        o.ids[k] = *id;
+      }
+      entries_.push_back({o.names[k], o.ids[k], static_cast<uint32_t>(offset)});
+    }
+    if (has_value) {
+      const std::string_view bytes = node.value.Get(i);
+      RETURN_NOT_OK(CheckValue(node, bytes));
+      const auto type = TypeFromHeader(static_cast<uint8_t>(bytes[0]));
+      if (type != VariantType::kObject) {
+        // Corpus 87/128: an error for every reader, whatever the policy.
+        return Error(node, "non-object value with shredded fields");
+      }
+      const ObjectView residual(metadata_, bytes);
+      for (uint32_t f = 0; f < residual.num_fields(); ++f) {
+        const std::string_view key = residual.key(f);
+        if (IsShreddedName(o, key)) {
+          if (options_.on_conflict == ConflictPolicy::kError) {
+            return Error(node, "residual value repeats shredded field '" +
+                                   std::string(key) + "'");
+          }
+          continue;  // parquet-java: the typed side wins, the residual copy is dropped
+        }
+        const std::string_view v = residual.value(f).value_bytes();
+        entries_.push_back({key, residual.field_id(f),
+                            static_cast<uint32_t>(out->size() - start)});
+        out->append(v.data(), v.size());
+      }
+      // Typed fields come in name order; residual ids may be unsorted (other writers).
+      internal::SortFieldsByKey(&entries_, base, entries_.size());
+    }
+    if (out->size() - start > std::numeric_limits<uint32_t>::max()) {
+      return arrow::Status::CapacityError("row ", row_, ": object over 4 GiB");
+    }
+    internal::InsertObjectHeader(out, start, entries_.data() + base, entries_.size() - base);
+    entries_.resize(base);
+    return arrow::Status::OK();
+  }
+
+  static bool IsShreddedName(const ObjectReader& o, std::string_view key) {
+    size_t lo = 0, hi = o.by_key.size();
+    while (lo < hi) {
+      const size_t mid = (lo + hi) / 2;
+      const std::string& name = o.names[o.by_key[mid]];
+      if (name == key) return true;
+      if (std::string_view(name) < key) lo = mid + 1; else hi = mid;
+    }
+    return false;
+  }
+
+  const UnshredOptions& options_;
+  MetadataView metadata_;
+  int64_t row_ = 0;
+  uint64_t epoch_ = 0;
+  std::vector<FieldEntry> entries_;
+  std::vector<uint32_t> offsets_;
+};
+
+}  // namespace
+
+arrow::Result<std::shared_ptr<arrow::Array>> Unshred(const arrow::Array& shredded,
+                                                     const UnshredOptions& options,
+                                                     arrow::MemoryPool* pool) {
+  std::shared_ptr<arrow::Array> input =
+      internal::StorageOf(arrow::MakeArray(shredded.data()));
+  ARROW_ASSIGN_OR_RAISE(auto view, VariantArrayView::Make(input));
+  const auto& st = static_cast<const arrow::StructArray&>(*view.storage());
+  auto root = std::make_unique<ReadNode>();
+  root->path = "$";
+  root->group = input;
+  root->value = view.value_column();
+  if (view.typed_value()) RETURN_NOT_OK(CompileTyped(root.get(), view.typed_value()));
+
+  const int64_t n = view.length();
+  arrow::BinaryBuilder values(pool);
+  RETURN_NOT_OK(values.Reserve(n));
+  Rebuilder rebuilder(options);
+  std::string scratch;
+  std::string_view last_metadata;
+  MetadataView metadata;
+  bool have_metadata = false;
+  uint64_t epoch = 0;
+  for (int64_t row = 0; row < n; ++row) {
+    if (st.IsNull(row)) {
+      // SQL NULL: the struct slot is null; children hold empty bytes.
+      RETURN_NOT_OK(values.Append(std::string_view()));
+      continue;
+    }
+    if (view.metadata_column().IsNull(row)) {
+      return arrow::Status::Invalid("row ", row, ": metadata is null in a non-null row");
+    }
+    const std::string_view meta_bytes = view.metadata(row);
+    if (!have_metadata || meta_bytes != last_metadata) {
+      auto m = MetadataView::Make(meta_bytes);
+      if (!m.ok()) return arrow::Status::Invalid("row ", row, ": ", m.status().message());
+      metadata = *m;
+      last_metadata = meta_bytes;
+      have_metadata = true;
+      ++epoch;
+    }
+    rebuilder.StartRow(row, metadata, epoch);
+    scratch.clear();
+    bool missing;
+    RETURN_NOT_OK(rebuilder.Rebuild(*root, row, &scratch, &missing));
+    // VariantShredding.md: a missing top-level value reads as Variant null.
+    if (missing) scratch.push_back(0);
+    RETURN_NOT_OK(values.Append(scratch));
+  }
+  std::shared_ptr<arrow::Array> value_out;
+  RETURN_NOT_OK(values.Finish(&value_out));
+  const auto& metadata_in = view.metadata_column().array();
+  auto type = arrow::struct_({arrow::field("metadata", metadata_in->type(), false),
+                              arrow::field("value", arrow::binary(), false)});
+  auto data = arrow::ArrayData::Make(type, n, {nullptr},
+                                     {metadata_in->data(), value_out->data()}, 0);
+  if (st.null_count() > 0) {
+    // Re-base the validity of a possibly sliced input struct at offset 0.
+    ARROW_ASSIGN_OR_RAISE(auto bitmap, arrow::AllocateEmptyBitmap(n, pool));
+    arrow::internal::CopyBitmap(st.null_bitmap_data(), st.offset(), n,
+                                bitmap->mutable_data(), 0);
+    data->buffers[0] = std::move(bitmap);
+    data->null_count = st.null_count();
+  }
+  return ToLayout(arrow::MakeArray(std::move(data)), options.layout, pool);
+}
+
+}  // namespace varshred
