@@ -1,0 +1,112 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// variant_get over Arrow arrays: extract a path from every row of a Variant column
+// and cast it to an Arrow type with Spark 4.3's rules (cast.h).
+
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <arrow/array.h>
+#include <arrow/memory_pool.h>
+#include <arrow/result.h>
+#include <arrow/status.h>
+#include <arrow/type_fwd.h>
+
+#include "varshred/cast.h"
+#include "varshred/path.h"
+#include "varshred/value.h"
+
+namespace varshred {
+
+/// \brief What a failed cast does.
+enum class VariantGetErrors : uint8_t {
+  kNull,   ///< try_variant_get: the row is null
+  kRaise,  ///< variant_get: the call fails with INVALID_VARIANT_CAST
+};
+
+struct VariantGetOptions {
+  VariantGetErrors errors = VariantGetErrors::kNull;
+  /// Session time zone for timestamp casts (see TimeZone::Make).
+  std::string timezone = "UTC";
+  /// Validate every row's metadata and value before reading it (O(row size)). Turn it
+  /// off only for bytes already validated (e.g. written by this library): invalid
+  /// bytes are then undefined behaviour.
+  bool validate = true;
+};
+
+/// \brief The CastTarget for an Arrow type: boolean, int8/16/32/64, float32/64,
+/// decimal128(p, s), utf8/large_utf8, date32, timestamp(us) (no zone:
+/// timestamp_ntz; any zone: UTC instants), binary/large_binary. TypeError otherwise.
+arrow::Result<CastTarget> CastTargetForArrowType(const arrow::DataType& type);
+
+/// \brief Casts Variant values into an Arrow builder of one type, row by row.
+///
+/// Make() resolves the type once; Append() then runs without type dispatch on the
+/// target. This is the per-value step of VariantGet, reusable by readers that find
+/// the value elsewhere (e.g. a shredded column's residual `value` bytes) and append
+/// typed values themselves between calls.
+class CastAppender {
+ public:
+  /// \param[in] type the output type (see CastTargetForArrowType)
+  /// \param[in] path_for_errors the path named in error messages
+  static arrow::Result<std::unique_ptr<CastAppender>> Make(
+      const std::shared_ptr<arrow::DataType>& type, const VariantGetOptions& options,
+      std::string path_for_errors = "$",
+      arrow::MemoryPool* pool = arrow::default_memory_pool());
+
+  virtual ~CastAppender() = default;
+
+  /// \brief Appends the cast of `v`: the value; null for a variant null; for a failed
+  /// cast, null under kNull or an Invalid status under kRaise, naming the output row,
+  /// the path, the value (as JSON), its type and the target type.
+  virtual arrow::Status Append(const VariantView& v) = 0;
+  /// \brief Appends a SQL NULL (missing path, null input row).
+  virtual arrow::Status AppendNull() = 0;
+  virtual arrow::Status Reserve(int64_t rows) = 0;
+  virtual int64_t length() const = 0;
+  /// \brief The array built so far; resets the appender.
+  virtual arrow::Result<std::shared_ptr<arrow::Array>> Finish() = 0;
+
+  /// The underlying builder, for readers that append typed values directly (e.g.
+  /// from a shredded typed_value column). Its concrete type follows the output type.
+  virtual arrow::ArrayBuilder* builder() = 0;
+  const std::shared_ptr<arrow::DataType>& type() const { return type_; }
+  const VariantCaster& caster() const { return caster_; }
+
+ protected:
+  CastAppender(std::shared_ptr<arrow::DataType> type, VariantCaster caster,
+               VariantGetErrors errors, std::string path)
+      : type_(std::move(type)),
+        caster_(std::move(caster)),
+        errors_(errors),
+        path_(std::move(path)) {}
+  arrow::Status Failed(const VariantView& v);
+
+  std::shared_ptr<arrow::DataType> type_;
+  VariantCaster caster_;
+  VariantGetErrors errors_;
+  std::string path_;
+};
+
+/// \brief variant_get / try_variant_get over an unshredded Variant struct array
+/// (canonical or Spark layout, see VariantArrayView).
+///
+/// Every row is looked up with `path`; a null row or a missing path gives null. With
+/// `type` set, the value is cast (CastAppender) and the result has that type. With
+/// `type` null, the result is a canonical Variant struct array
+/// (VariantStorageType(kCanonical)) whose rows are the sub-values: a variant null at
+/// the path stays a variant null (as in Spark). The sub-value bytes are copied; the
+/// metadata child is the input's metadata child, shared without copying when it is a
+/// binary array without nulls (the sub-values refer to the same dictionary; unlike
+/// Spark, unused keys are not dropped from it).
+///
+/// Shredded input (a typed_value child) is not supported yet: NotImplemented.
+arrow::Result<std::shared_ptr<arrow::Array>> VariantGet(
+    const arrow::Array& variants, const VariantPath& path,
+    const std::shared_ptr<arrow::DataType>& type, const VariantGetOptions& options = {},
+    arrow::MemoryPool* pool = arrow::default_memory_pool());
+
+}  // namespace varshred

@@ -1,0 +1,183 @@
+#include "varshred/arrow/variant_get.h"
+
+#include <arrow/api.h>
+#include <arrow/json/from_string.h>
+
+#include "test_util.h"
+#include "varshred/arrow/variant_array.h"
+#include "varshred/builder.h"
+#include "varshred/json.h"
+
+namespace varshred {
+namespace {
+
+// A canonical Variant array from JSON documents; nullptr entries are SQL NULL rows.
+std::shared_ptr<arrow::Array> FromJson(const std::vector<const char*>& docs,
+                                       VariantLayout layout = VariantLayout::kCanonical) {
+  VariantArrayBuilder out;
+  JsonParser parser;
+  for (const char* doc : docs) {
+    if (doc == nullptr) {
+      EXPECT_TRUE(out.AppendNull().ok());
+      continue;
+    }
+    VariantBuilder b;
+    EXPECT_TRUE(parser.Parse(doc, &b).ok()) << doc;
+    std::string md, value;
+    EXPECT_TRUE(b.Finish(&md, &value).ok());
+    EXPECT_TRUE(out.Append(md, value).ok());
+  }
+  auto result = out.Finish(layout);
+  EXPECT_TRUE(result.ok()) << result.status().ToString();
+  return *result;
+}
+
+VariantPath P(std::string_view text) { return *VariantPath::Parse(text); }
+
+void ExpectArray(const std::shared_ptr<arrow::Array>& actual,
+                 const std::shared_ptr<arrow::DataType>& type, const char* json) {
+  auto expected = arrow::json::ArrayFromJSONString(type, json);
+  ASSERT_TRUE(expected.ok()) << expected.status().ToString();
+  VS_ASSERT_OK(actual->ValidateFull());
+  EXPECT_TRUE(actual->Equals(**expected))
+      << "actual: " << actual->ToString() << "\nexpected: " << (*expected)->ToString();
+}
+
+const std::vector<const char*> kDocs = {
+    R"({"id": 1, "nested": {"x": 3}})",
+    R"({"id": 2, "nested": {}})",         // missing key
+    nullptr,                              // SQL NULL
+    R"({"nested": {"x": null}})",         // variant null
+    R"({"nested": {"x": " 12 "}})",       // string that parses
+    R"({"nested": {"x": "abc"}})",        // failed cast
+    R"({"nested": {"x": 2.5}})",          // decimal, truncated
+    R"({"nested": [1, 2]})",              // key on an array
+    R"(7)",                               // key on a scalar
+};
+
+TEST(VariantGetTest, TryVariantGetGivesNullForMissesAndFailedCasts) {
+  auto array = FromJson(kDocs);
+  VS_ASSIGN_OR_FAIL(auto out, VariantGet(*array, P("$.nested.x"), arrow::int64()));
+  ExpectArray(out, arrow::int64(), "[3, null, null, null, 12, null, 2, null, null]");
+}
+
+TEST(VariantGetTest, VariantGetRaisesNamingRowPathValueAndTypes) {
+  auto array = FromJson(kDocs);
+  VariantGetOptions options;
+  options.errors = VariantGetErrors::kRaise;
+  auto out = VariantGet(*array, P("$.nested.x"), arrow::int64(), options);
+  ASSERT_FALSE(out.ok());
+  EXPECT_TRUE(out.status().IsInvalid());
+  EXPECT_EQ(out.status().message(),
+            "row 5, path $.nested.x: [INVALID_VARIANT_CAST] The variant value `\"abc\"` "
+            "(string) cannot be cast into \"BIGINT\". Use errors=\"null\" "
+            "(try_variant_get) to get NULL.");
+  // Without the failing row, raise mode succeeds and still maps misses to null.
+  auto head = array->Slice(0, 5);
+  VS_ASSIGN_OR_FAIL(auto ok, VariantGet(*head, P("$.nested.x"), arrow::int32(), options));
+  ExpectArray(ok, arrow::int32(), "[3, null, null, null, 12]");
+}
+
+TEST(VariantGetTest, CastsToEveryArrowTargetType) {
+  auto array = FromJson({R"({"a": 1.005, "s": "2024-02-29", "o": {"b": [1, "x"]}})",
+                         R"({"a": "-2.5", "s": "2024-01-01T12:34:56+02:00", "o": 5})",
+                         R"({"a": true, "s": "nope", "o": null})"});
+  struct Expect {
+    const char* path;
+    std::shared_ptr<arrow::DataType> type;
+    const char* json;
+  };
+  const Expect cases[] = {
+      {"$.a", arrow::boolean(), "[true, null, true]"},
+      {"$.a", arrow::int8(), "[1, null, 1]"},
+      {"$.a", arrow::int16(), "[1, null, 1]"},
+      {"$.a", arrow::float32(), "[1.005, -2.5, 1]"},
+      {"$.a", arrow::float64(), "[1.005, -2.5, 1]"},
+      {"$.a", arrow::decimal128(5, 2), R"(["1.01", "-2.50", "1.00"])"},
+      {"$.a", arrow::utf8(), R"(["1.005", "-2.5", "true"])"},
+      {"$.o", arrow::large_utf8(), R"(["{\"b\":[1,\"x\"]}", "5", null])"},
+      {"$.s", arrow::date32(), "[19782, 19723, null]"},
+      {"$.s", arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"),
+       "[1709164800000000, 1704105296000000, null]"},
+      {"$.s", arrow::timestamp(arrow::TimeUnit::MICRO),
+       "[1709164800000000, 1704112496000000, null]"},
+      {"$.s", arrow::binary(), R"(["2024-02-29", "2024-01-01T12:34:56+02:00", "nope"])"},
+      {"$.o.b[1]", arrow::large_binary(), R"(["x", null, null])"},
+  };
+  for (const Expect& c : cases) {
+    SCOPED_TRACE(std::string(c.path) + " as " + c.type->ToString());
+    VS_ASSIGN_OR_FAIL(auto out, VariantGet(*array, P(c.path), c.type));
+    ASSERT_TRUE(out->type()->Equals(*c.type)) << out->type()->ToString();
+    ExpectArray(out, c.type, c.json);
+  }
+}
+
+TEST(VariantGetTest, UnsupportedTypesAreTypeErrors) {
+  auto array = FromJson({"1"});
+  EXPECT_TRUE(VariantGet(*array, P("$"), arrow::uint32()).status().IsTypeError());
+  EXPECT_TRUE(VariantGet(*array, P("$"), arrow::timestamp(arrow::TimeUnit::NANO))
+                  .status()
+                  .IsTypeError());
+  EXPECT_TRUE(VariantGet(*array, P("$"), arrow::list(arrow::int64()))
+                  .status()
+                  .IsTypeError());
+}
+
+TEST(VariantGetTest, VariantOutputSharesMetadataAndKeepsVariantNulls) {
+  auto array = FromJson(kDocs);
+  VS_ASSIGN_OR_FAIL(auto out, VariantGet(*array, P("$.nested.x"), nullptr));
+  VS_ASSERT_OK(out->ValidateFull());
+  ASSERT_TRUE(out->type()->Equals(*VariantStorageType(VariantLayout::kCanonical)));
+  const auto& st = static_cast<const arrow::StructArray&>(*out);
+  const auto& in = static_cast<const arrow::StructArray&>(*array);
+  // Zero-copy: the metadata child is the input's.
+  EXPECT_EQ(st.field(0)->data()->buffers[2]->data(),
+            in.GetFieldByName("metadata")->data()->buffers[2]->data());
+  const auto& values = static_cast<const arrow::BinaryArray&>(*st.field(1));
+  // Row 0: int8 3; row 3: a variant null (a non-null row holding 00); row 4: a short
+  // string; misses and the SQL NULL row are null slots.
+  EXPECT_EQ(testing::ToHex(values.GetView(0)), "0c 03");
+  EXPECT_TRUE(st.IsValid(3));
+  EXPECT_EQ(testing::ToHex(values.GetView(3)), "00");
+  EXPECT_EQ(values.GetView(4), testing::Hex("11 20 31 32 20"));
+  for (int64_t row : {1, 2, 7, 8}) EXPECT_TRUE(st.IsNull(row)) << row;
+  EXPECT_EQ(out->null_count(), 4);
+  // The root path returns every row whole.
+  VS_ASSIGN_OR_FAIL(auto whole, VariantGet(*array, VariantPath(), nullptr));
+  const auto& whole_values = static_cast<const arrow::BinaryArray&>(
+      *static_cast<const arrow::StructArray&>(*whole).field(1));
+  const auto& in_values =
+      static_cast<const arrow::BinaryArray&>(*in.GetFieldByName("value"));
+  EXPECT_EQ(whole_values.GetView(0), in_values.GetView(0));
+}
+
+TEST(VariantGetTest, AcceptsSparkLayout) {
+  auto array = FromJson({R"({"a": "x"})", "null"}, VariantLayout::kSpark);
+  VS_ASSIGN_OR_FAIL(auto out, VariantGet(*array, P("$.a"), arrow::utf8()));
+  ExpectArray(out, arrow::utf8(), R"(["x", null])");
+}
+
+TEST(VariantGetTest, InvalidBytesAreAnErrorNamingTheRow) {
+  VariantArrayBuilder b;
+  VS_ASSERT_OK(b.Append(kEmptyMetadata, testing::Hex("0c 01")));
+  // An object header claiming 5 fields with nothing after it.
+  VS_ASSERT_OK(b.Append(kEmptyMetadata, testing::Hex("02 05")));
+  VS_ASSIGN_OR_FAIL(auto array, b.Finish());
+  auto out = VariantGet(*array, P("$.a"), arrow::int64());
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().message().rfind("row 1: ", 0), 0u) << out.status().ToString();
+}
+
+TEST(VariantGetTest, ShreddedInputIsNotImplementedYet) {
+  auto metadata = arrow::json::ArrayFromJSONString(arrow::binary(), R"(["\u0001\u0000\u0000"])");
+  auto typed = arrow::json::ArrayFromJSONString(arrow::int64(), "[1]");
+  ASSERT_TRUE(metadata.ok() && typed.ok());
+  auto array = arrow::StructArray::Make(arrow::ArrayVector{*metadata, *typed},
+                                        std::vector<std::string>{"metadata", "typed_value"});
+  ASSERT_TRUE(array.ok()) << array.status().ToString();
+  EXPECT_TRUE(
+      VariantGet(**array, P("$"), arrow::int64()).status().IsNotImplemented());
+}
+
+}  // namespace
+}  // namespace varshred
