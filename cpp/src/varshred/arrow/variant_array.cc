@@ -4,6 +4,7 @@
 
 #include <arrow/array/array_binary.h>
 #include <arrow/array/array_nested.h>
+#include <arrow/array/util.h>
 #include <arrow/buffer_builder.h>
 #include <arrow/type.h>
 #include <arrow/util/key_value_metadata.h>
@@ -183,12 +184,20 @@ arrow::Result<std::shared_ptr<arrow::Array>> ToLayout(
                          val->type_id() == arrow::Type::BINARY &&
                          md->null_count() == 0 && val->null_count() == 0;
   if (zero_copy) {
-    const auto type = VariantStorageType(layout);
+    // The struct keeps its own offset, so take the children unsliced (field() would
+    // apply the offset a second time).
+    const auto& type = *storage->type();
+    std::shared_ptr<arrow::Array> raw_md, raw_val;
+    for (int k = 0; k < type.num_fields(); ++k) {
+      auto child = arrow::MakeArray(storage->data()->child_data[k]);
+      if (type.field(k)->name() == "metadata") raw_md = child;
+      if (type.field(k)->name() == "value") raw_val = child;
+    }
     arrow::ArrayVector children = layout == VariantLayout::kSpark
-                                      ? arrow::ArrayVector{val, md}
-                                      : arrow::ArrayVector{md, val};
+                                      ? arrow::ArrayVector{raw_val, raw_md}
+                                      : arrow::ArrayVector{raw_md, raw_val};
     return std::make_shared<arrow::StructArray>(
-        type, storage->length(), std::move(children), storage->null_bitmap(),
+        VariantStorageType(layout), storage->length(), std::move(children), storage->null_bitmap(),
         storage->null_count(), storage->offset());
   }
   // Copy, so that no child is null inside a non-null row (Spark fails on that) and
