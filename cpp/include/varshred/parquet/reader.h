@@ -1,0 +1,72 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// Reading Parquet files with Variant columns, in any layout, back into Variant arrays.
+
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <arrow/memory_pool.h>
+#include <arrow/record_batch.h>
+#include <arrow/result.h>
+#include <arrow/table.h>
+
+#include "varshred/arrow/unshred.h"
+
+namespace varshred {
+
+/// \brief How a top-level Parquet column holds Variant data.
+enum class VariantColumnLayout : uint8_t {
+  kNone,        ///< not a Variant column
+  kUnshredded,  ///< {metadata, value}
+  kShredded,    ///< {metadata, value?, typed_value} (VariantShredding.md)
+  kLegacy,      ///< the seed draft: untyped_value / object / array / typed_value
+};
+
+/// \brief One top-level column of a Parquet file, as varshred sees it.
+struct ParquetColumnInfo {
+  std::string name;
+  VariantColumnLayout layout = VariantColumnLayout::kNone;
+  /// True when the group carries the VARIANT logical type annotation.
+  bool annotated = false;
+  /// Leaf column indexes of this column in the file, in order.
+  std::vector<int> leaves;
+};
+
+struct ParquetReadOptions {
+  /// Top-level columns to read, by name; empty reads all.
+  std::vector<std::string> columns;
+  /// Return shredded Variant columns as stored (raw struct) instead of reconstructing.
+  bool shredded = false;
+  /// Rows per batch for streaming reads.
+  int64_t batch_size = 64 * 1024;
+  /// Reconstruction of invalid data (error by default; typed-wins as parquet-java).
+  UnshredOptions unshred;
+};
+
+/// \brief The top-level columns of the file at `path` and their Variant layouts.
+/// Fails with a clear error when the file is not Parquet or is truncated.
+arrow::Result<std::vector<ParquetColumnInfo>> InspectParquet(const std::string& path);
+
+/// \brief Streams record batches from `path`, reconstructing Variant columns (canonical
+/// layout) batch by batch, so files larger than memory can be read.
+arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenParquetReader(
+    const std::string& path, const ParquetReadOptions& options = {},
+    arrow::MemoryPool* pool = arrow::default_memory_pool());
+
+/// \brief Reads the whole file (see OpenParquetReader).
+arrow::Result<std::shared_ptr<arrow::Table>> ReadParquet(
+    const std::string& path, const ParquetReadOptions& options = {},
+    arrow::MemoryPool* pool = arrow::default_memory_pool());
+
+/// \brief Reads only the given leaf columns (by index) of one top-level column and
+/// returns them as a (partial) struct column: the basis of path projection, which
+/// reads a path's typed_value leaf and the value columns on the way, not the rest.
+arrow::Result<std::shared_ptr<arrow::ChunkedArray>> ReadParquetLeaves(
+    const std::string& path, const std::vector<int>& leaves,
+    arrow::MemoryPool* pool = arrow::default_memory_pool());
+
+}  // namespace varshred

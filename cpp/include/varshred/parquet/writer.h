@@ -1,0 +1,94 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// Writing tables with Variant columns to Parquet, shredding them on the way.
+
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <arrow/memory_pool.h>
+#include <arrow/record_batch.h>
+#include <arrow/result.h>
+#include <arrow/table.h>
+#include <arrow/util/compression.h>
+
+#include "varshred/arrow/shred.h"
+#include "varshred/arrow/shredding_schema.h"
+
+namespace varshred {
+
+/// \brief How Variant columns reach the Parquet column writers.
+enum class ParquetWritePath : uint8_t {
+  /// varshred shreds straight into column chunks: it computes definition and
+  /// repetition levels itself and feeds Parquet C++'s typed column writers, without
+  /// building shredded Arrow arrays. Needs every non-Variant column to be flat; tables
+  /// with nested non-Variant columns take kArrow automatically.
+  kDirect,
+  /// Shred into Arrow arrays, then parquet::arrow::FileWriter with an annotated copy of
+  /// the Parquet schema. Kept as a benchmark comparison and a fallback.
+  kArrow,
+};
+
+struct ParquetWriteOptions {
+  arrow::Compression::type compression = arrow::Compression::ZSTD;
+  std::optional<int> compression_level;
+  /// Rows per row group.
+  int64_t row_group_size = 1 << 20;
+  /// Target size of a data page in bytes.
+  int64_t data_page_size = 1 << 20;
+  bool dictionary = true;
+  bool statistics = true;
+  /// Annotate Variant groups VARIANT(1). Spark and DuckDB need it; Polars 2.1 fails on
+  /// it (ECOSYSTEM.md C.5), so it can be turned off.
+  bool annotate = true;
+  NumericShredding numeric = NumericShredding::kLenient;
+  ParquetWritePath path = ParquetWritePath::kDirect;
+};
+
+/// \brief Writes record batches to one Parquet file, shredding Variant columns.
+///
+/// A column is a Variant column when it is a struct whose children are `metadata` and
+/// `value` binaries (any order: canonical or Spark layout) or a shredded Variant struct.
+/// Each is written as a group {required binary metadata; optional binary value;
+/// typed_value per its schema in `shredding`} (an unlisted Variant column, or one
+/// mapped to ShreddingSchema::ValueOnly(), is the plain group {metadata, value}).
+/// Other columns are written as Parquet C++ would.
+///
+/// The write is atomic: data go to a temporary file next to `path`, renamed to `path`
+/// by Close(). Abort(), a failed Close() or destroying an unclosed writer removes the
+/// temporary file, so no partial file ever appears under `path`.
+class ParquetWriter {
+ public:
+  static arrow::Result<std::unique_ptr<ParquetWriter>> Open(
+      const std::string& path, const std::shared_ptr<arrow::Schema>& schema,
+      std::map<std::string, ShreddingSchema> shredding,
+      const ParquetWriteOptions& options = {},
+      arrow::MemoryPool* pool = arrow::default_memory_pool());
+  virtual ~ParquetWriter();
+
+  /// \brief Writes the rows of `batch` (its schema must equal the writer's).
+  virtual arrow::Status Write(const arrow::RecordBatch& batch) = 0;
+  /// \brief Finishes the file and publishes it under its final name.
+  virtual arrow::Status Close() = 0;
+  /// \brief Drops everything written; no file remains.
+  virtual void Abort() = 0;
+  /// \brief Rows written so far.
+  virtual int64_t num_rows() const = 0;
+  /// \brief The path actually used (after Close(), the final file).
+  virtual const std::string& path() const = 0;
+};
+
+/// \brief Writes `table` to `path` in one call (see ParquetWriter).
+arrow::Status WriteParquet(const arrow::Table& table, const std::string& path,
+                           std::map<std::string, ShreddingSchema> shredding,
+                           const ParquetWriteOptions& options = {},
+                           arrow::MemoryPool* pool = arrow::default_memory_pool());
+
+/// \brief True when `type` is a Variant struct (children metadata + value and/or
+/// typed_value, matched by name).
+bool IsVariantType(const arrow::DataType& type);
+
+}  // namespace varshred

@@ -1,0 +1,207 @@
+// Licensed under the Apache License, Version 2.0.
+
+#include "varshred/parquet/reader.h"
+
+#include <algorithm>
+
+#include <arrow/array.h>
+#include <arrow/io/file.h>
+#include <arrow/type.h>
+#include <parquet/arrow/reader.h>
+#include <parquet/exception.h>
+#include <parquet/file_reader.h>
+#include <parquet/schema.h>
+
+#include "varshred/arrow/variant_array.h"
+
+namespace varshred {
+
+namespace pq = ::parquet;
+
+namespace {
+
+arrow::Result<std::unique_ptr<pq::arrow::FileReader>> OpenFile(const std::string& path,
+                                                               arrow::MemoryPool* pool) {
+  auto file = arrow::io::ReadableFile::Open(path, pool);
+  if (!file.ok()) return file.status().WithMessage(path, ": ", file.status().message());
+  std::unique_ptr<pq::arrow::FileReader> reader;
+  auto opened = pq::arrow::OpenFile(*file, pool);
+  if (!opened.ok()) {
+    return arrow::Status::Invalid(path, ": not a readable Parquet file (",
+                                  opened.status().message(), ")");
+  }
+  return std::move(opened).ValueOrDie();
+}
+
+bool HasChild(const pq::schema::GroupNode& g, const std::string& name) {
+  return g.FieldIndex(name) >= 0;
+}
+
+ParquetColumnInfo Classify(const pq::schema::Node& node) {
+  ParquetColumnInfo info;
+  info.name = node.name();
+  if (!node.is_group()) return info;
+  const auto& g = static_cast<const pq::schema::GroupNode&>(node);
+  info.annotated = node.logical_type() != nullptr && node.logical_type()->is_variant();
+  const bool metadata = HasChild(g, "metadata");
+  if (metadata && HasChild(g, "typed_value")) {
+    info.layout = VariantColumnLayout::kShredded;
+  } else if (metadata && HasChild(g, "value")) {
+    info.layout = VariantColumnLayout::kUnshredded;
+  } else if (!metadata && (HasChild(g, "untyped_value") || HasChild(g, "object") ||
+                           HasChild(g, "array"))) {
+    info.layout = VariantColumnLayout::kLegacy;
+  }
+  if (info.layout != VariantColumnLayout::kLegacy && info.annotated &&
+      info.layout == VariantColumnLayout::kNone) {
+    info.layout = VariantColumnLayout::kShredded;  // let reconstruction name the problem
+  }
+  return info;
+}
+
+std::vector<ParquetColumnInfo> Columns(const pq::SchemaDescriptor& schema) {
+  std::vector<ParquetColumnInfo> out;
+  const auto* root = schema.group_node();
+  for (int i = 0; i < root->field_count(); ++i) out.push_back(Classify(*root->field(i)));
+  for (int leaf = 0; leaf < schema.num_columns(); ++leaf) {
+    const pq::schema::Node* top = schema.GetColumnRoot(leaf);
+    for (int i = 0; i < root->field_count(); ++i) {
+      if (root->field(i).get() == top) out[i].leaves.push_back(leaf);
+    }
+  }
+  return out;
+}
+
+// Turns one stored column into an unshredded canonical Variant column.
+arrow::Result<std::shared_ptr<arrow::Array>> Reconstruct(
+    const ParquetColumnInfo& info, const std::shared_ptr<arrow::Array>& column,
+    const ParquetReadOptions& options, arrow::MemoryPool* pool) {
+  UnshredOptions unshred = options.unshred;
+  unshred.layout = VariantLayout::kCanonical;
+  if (info.layout == VariantColumnLayout::kLegacy) {
+    return arrow::Status::NotImplemented("LEGACY-PENDING");
+  }
+  return Unshred(*column, unshred, pool);
+}
+
+class VariantBatchReader : public arrow::RecordBatchReader {
+ public:
+  VariantBatchReader(std::unique_ptr<pq::arrow::FileReader> file,
+                     std::shared_ptr<arrow::RecordBatchReader> inner,
+                     std::vector<ParquetColumnInfo> infos, ParquetReadOptions options,
+                     std::string path, arrow::MemoryPool* pool)
+      : file_(std::move(file)), inner_(std::move(inner)), infos_(std::move(infos)),
+        options_(std::move(options)), path_(std::move(path)), pool_(pool) {
+    arrow::FieldVector fields = inner_->schema()->fields();
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (Converts(i)) {
+        fields[i] = arrow::field(fields[i]->name(),
+                                 VariantStorageType(VariantLayout::kCanonical),
+                                 fields[i]->nullable());
+      }
+    }
+    schema_ = arrow::schema(fields, inner_->schema()->metadata());
+  }
+
+  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
+
+  arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* out) override {
+    std::shared_ptr<arrow::RecordBatch> batch;
+    auto st = inner_->ReadNext(&batch);
+    if (!st.ok()) return st.WithMessage(path_, ": ", st.message());
+    if (!batch) {
+      *out = nullptr;
+      return arrow::Status::OK();
+    }
+    arrow::ArrayVector columns = batch->columns();
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (!Converts(i)) continue;
+      auto rebuilt = Reconstruct(infos_[i], columns[i], options_, pool_);
+      if (!rebuilt.ok()) {
+        return rebuilt.status().WithMessage(path_, ": column \"", infos_[i].name, "\", rows ",
+                                            rows_, "+: ", rebuilt.status().message());
+      }
+      columns[i] = *rebuilt;
+    }
+    rows_ += batch->num_rows();
+    *out = arrow::RecordBatch::Make(schema_, batch->num_rows(), std::move(columns));
+    return arrow::Status::OK();
+  }
+
+ private:
+  bool Converts(size_t i) const {
+    return infos_[i].layout != VariantColumnLayout::kNone &&
+           (!options_.shredded || infos_[i].layout == VariantColumnLayout::kLegacy);
+  }
+
+  std::unique_ptr<pq::arrow::FileReader> file_;  // keeps the inner reader's source alive
+  std::shared_ptr<arrow::RecordBatchReader> inner_;
+  std::vector<ParquetColumnInfo> infos_;
+  ParquetReadOptions options_;
+  std::string path_;
+  arrow::MemoryPool* pool_;
+  std::shared_ptr<arrow::Schema> schema_;
+  int64_t rows_ = 0;
+};
+
+}  // namespace
+
+arrow::Result<std::vector<ParquetColumnInfo>> InspectParquet(const std::string& path) {
+  ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, arrow::default_memory_pool()));
+  return Columns(*reader->parquet_reader()->metadata()->schema());
+}
+
+arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenParquetReader(
+    const std::string& path, const ParquetReadOptions& options, arrow::MemoryPool* pool) {
+  ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, pool));
+  const auto all = Columns(*reader->parquet_reader()->metadata()->schema());
+  std::vector<ParquetColumnInfo> selected;
+  if (options.columns.empty()) {
+    selected = all;
+  } else {
+    for (const auto& name : options.columns) {
+      auto it = std::find_if(all.begin(), all.end(),
+                             [&](const ParquetColumnInfo& c) { return c.name == name; });
+      if (it == all.end()) {
+        return arrow::Status::KeyError(path, ": no column named \"", name, "\"");
+      }
+      selected.push_back(*it);
+    }
+  }
+  std::vector<int> leaves;
+  for (const auto& c : selected) leaves.insert(leaves.end(), c.leaves.begin(), c.leaves.end());
+  std::vector<int> row_groups(reader->num_row_groups());
+  for (int i = 0; i < reader->num_row_groups(); ++i) row_groups[i] = i;
+  reader->set_batch_size(options.batch_size);
+  auto inner = reader->GetRecordBatchReader(row_groups, leaves);
+  if (!inner.ok()) return inner.status().WithMessage(path, ": ", inner.status().message());
+  std::shared_ptr<arrow::RecordBatchReader> inner_reader = std::move(inner).ValueOrDie();
+  // Columns come back in file order; keep the infos in the same order.
+  std::sort(selected.begin(), selected.end(),
+            [](const ParquetColumnInfo& a, const ParquetColumnInfo& b) {
+              return a.leaves.front() < b.leaves.front();
+            });
+  return std::make_shared<VariantBatchReader>(std::move(reader), std::move(inner_reader),
+                                              std::move(selected), options, path, pool);
+}
+
+arrow::Result<std::shared_ptr<arrow::Table>> ReadParquet(const std::string& path,
+                                                         const ParquetReadOptions& options,
+                                                         arrow::MemoryPool* pool) {
+  ARROW_ASSIGN_OR_RAISE(auto reader, OpenParquetReader(path, options, pool));
+  return reader->ToTable();
+}
+
+arrow::Result<std::shared_ptr<arrow::ChunkedArray>> ReadParquetLeaves(
+    const std::string& path, const std::vector<int>& leaves, arrow::MemoryPool* pool) {
+  ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, pool));
+  auto read = reader->ReadTable(leaves);
+  if (!read.ok()) return read.status().WithMessage(path, ": ", read.status().message());
+  std::shared_ptr<arrow::Table> table = std::move(read).ValueOrDie();
+  if (table->num_columns() != 1) {
+    return arrow::Status::Invalid("leaves ", "must belong to one top-level column");
+  }
+  return table->column(0);
+}
+
+}  // namespace varshred

@@ -1,0 +1,215 @@
+// Writing shredded Variant columns to Parquet and reading them back.
+
+#include <filesystem>
+#include <fstream>
+
+#include <arrow/array.h>
+#include <arrow/array/concatenate.h>
+#include <arrow/builder.h>
+#include <arrow/table.h>
+
+#include "test_util.h"
+#include "shredding_rules.h"
+#include "variant_equal.h"
+#include "varshred/arrow/json_kernels.h"
+#include "varshred/arrow/variant_array.h"
+#include "varshred/parquet/reader.h"
+#include "varshred/parquet/writer.h"
+
+namespace varshred {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ParquetIoTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("varshred_pq_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // Rows covering typed values, mismatches, missing fields, residual fields, arrays
+  // with null elements, Variant nulls and SQL NULLs.
+  static std::shared_ptr<arrow::Array> Events() {
+    arrow::StringBuilder b;
+    const char* docs[] = {
+        R"({"id": 1, "name": "a", "score": 8.5, "tags": ["x", "y"], "nested": {"x": 3, "flag": true}})",
+        R"({"id": "two", "name": null, "tags": [], "nested": {"x": 1.5, "extra": [1]}})",
+        nullptr,
+        R"([1, 2, 3])",
+        R"({"id": 4, "tags": ["p", null, 7], "more": {"deep": {"k": "v"}}})",
+        R"(null)",
+        R"({"nested": "not an object", "tags": "not an array"})",
+        R"({})",
+        R"({"id": 9223372036854775807, "score": 123456.78, "name": "long name that needs more than sixty-four bytes to store in a variant"})",
+        R"("just a string")",
+    };
+    for (int r = 0; r < 3; ++r) {
+      for (const char* d : docs) {
+        if (d) (void)b.Append(d); else (void)b.AppendNull();
+      }
+    }
+    std::shared_ptr<arrow::Array> strings;
+    (void)b.Finish(&strings);
+    return *JsonToVariant(*strings);
+  }
+
+  static std::shared_ptr<arrow::Table> Table(const std::shared_ptr<arrow::Array>& v) {
+    arrow::Int64Builder ids;
+    for (int64_t i = 0; i < v->length(); ++i) (void)ids.Append(i * 10);
+    std::shared_ptr<arrow::Array> id;
+    (void)ids.Finish(&id);
+    auto schema = arrow::schema({arrow::field("row", arrow::int64(), false),
+                                 arrow::field("v", v->type(), true)});
+    return arrow::Table::Make(schema, {id, v});
+  }
+
+  static void ExpectSameVariants(const std::shared_ptr<arrow::Array>& expected,
+                                 const std::shared_ptr<arrow::Array>& actual) {
+    ASSERT_EQ(expected->length(), actual->length());
+    auto e = *VariantArrayView::Make(expected);
+    auto a = *VariantArrayView::Make(actual);
+    for (int64_t i = 0; i < e.length(); ++i) {
+      ASSERT_EQ(e.IsNull(i), a.IsNull(i)) << "row " << i;
+      if (e.IsNull(i)) continue;
+      auto em = MetadataView::MakeUnchecked(e.metadata(i));
+      auto am = MetadataView::MakeUnchecked(a.metadata(i));
+      // Lenient shredding widens numbers inside Exact Numeric (int8 -> int64).
+      EXPECT_TRUE(testing::NumericEquivalent(VariantView::MakeUnchecked(em, e.value(i)),
+                                             VariantView::MakeUnchecked(am, a.value(i))))
+          << "row " << i;
+    }
+  }
+
+  fs::path dir_;
+};
+
+ShreddingSchema EventSchema() {
+  return *ShreddingSchema::Parse(
+      "struct<id: bigint, name: string, score: decimal(9,2), tags: array<string>, "
+      "nested: struct<x: int, flag: boolean>>");
+}
+
+TEST_F(ParquetIoTest, BothWritePathsRoundTripAndAgree) {
+  auto variants = Events();
+  auto table = Table(variants);
+  for (auto path : {ParquetWritePath::kDirect, ParquetWritePath::kArrow}) {
+    ParquetWriteOptions options;
+    options.path = path;
+    options.row_group_size = 7;  // several row groups
+    const std::string file = Path(path == ParquetWritePath::kDirect ? "direct.parquet"
+                                                                     : "arrow.parquet");
+    VS_ASSERT_OK(WriteParquet(*table, file, {{"v", EventSchema()}}, options));
+    VS_ASSIGN_OR_FAIL(auto info, InspectParquet(file));
+    ASSERT_EQ(info.size(), 2u);
+    EXPECT_EQ(info[1].layout, VariantColumnLayout::kShredded);
+    EXPECT_TRUE(info[1].annotated);
+    VS_ASSIGN_OR_FAIL(auto back, ReadParquet(file));
+    ASSERT_EQ(back->num_rows(), table->num_rows());
+    auto v = *arrow::Concatenate(back->column(1)->chunks());
+    ExpectSameVariants(variants, v);
+    auto row = *arrow::Concatenate(back->column(0)->chunks());
+    EXPECT_TRUE(row->Equals(*table->column(0)->chunk(0)));
+  }
+  // The raw shredded columns of both paths are identical.
+  ParquetReadOptions raw;
+  raw.shredded = true;
+  VS_ASSIGN_OR_FAIL(auto direct, ReadParquet(Path("direct.parquet"), raw));
+  VS_ASSIGN_OR_FAIL(auto via_arrow, ReadParquet(Path("arrow.parquet"), raw));
+  EXPECT_TRUE(direct->column(1)->Equals(*via_arrow->column(1)))
+      << direct->column(1)->ToString() << "\n" << via_arrow->column(1)->ToString();
+}
+
+TEST_F(ParquetIoTest, UnshreddedColumnsAreThePlainAnnotatedGroup) {
+  auto table = Table(Events());
+  VS_ASSERT_OK(WriteParquet(*table, Path("plain.parquet"), {}));
+  VS_ASSIGN_OR_FAIL(auto info, InspectParquet(Path("plain.parquet")));
+  EXPECT_EQ(info[1].layout, VariantColumnLayout::kUnshredded);
+  EXPECT_TRUE(info[1].annotated);
+  EXPECT_EQ(info[1].leaves.size(), 2u);
+  VS_ASSIGN_OR_FAIL(auto back, ReadParquet(Path("plain.parquet")));
+  ExpectSameVariants(table->column(1)->chunk(0), *arrow::Concatenate(back->column(1)->chunks()));
+}
+
+TEST_F(ParquetIoTest, SparkLayoutInputIsAccepted) {
+  auto variants = *ToLayout(Events(), VariantLayout::kSpark);
+  auto table = Table(variants);
+  VS_ASSERT_OK(WriteParquet(*table, Path("spark.parquet"), {{"v", EventSchema()}}));
+  VS_ASSIGN_OR_FAIL(auto back, ReadParquet(Path("spark.parquet")));
+  ExpectSameVariants(variants, *arrow::Concatenate(back->column(1)->chunks()));
+}
+
+TEST_F(ParquetIoTest, StreamingReadsHonourBatchSize) {
+  auto table = Table(Events());
+  ParquetWriteOptions options;
+  options.row_group_size = 11;
+  VS_ASSERT_OK(WriteParquet(*table, Path("s.parquet"), {{"v", EventSchema()}}, options));
+  ParquetReadOptions read;
+  read.batch_size = 4;
+  VS_ASSIGN_OR_FAIL(auto reader, OpenParquetReader(Path("s.parquet"), read));
+  int64_t rows = 0;
+  int batches = 0;
+  std::shared_ptr<arrow::RecordBatch> batch;
+  while (true) {
+    VS_ASSERT_OK(reader->ReadNext(&batch));
+    if (!batch) break;
+    EXPECT_LE(batch->num_rows(), 4);
+    rows += batch->num_rows();
+    ++batches;
+  }
+  EXPECT_EQ(rows, table->num_rows());
+  EXPECT_GE(batches, 8);
+}
+
+TEST_F(ParquetIoTest, FailedWriteLeavesNoFile) {
+  // Row 1 holds bytes that are not a Variant: the write fails and nothing remains.
+  VariantArrayBuilder b;
+  VS_ASSERT_OK(b.Append(kEmptyMetadata, kNullValue));
+  VS_ASSERT_OK(b.Append(kEmptyMetadata, std::string("\x02\x05", 2)));
+  VS_ASSIGN_OR_FAIL(auto bad, b.Finish());
+  auto table = Table(bad);
+  const std::string file = Path("bad.parquet");
+  auto st = WriteParquet(*table, file, {{"v", EventSchema()}});
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("row 1"), std::string::npos) << st.ToString();
+  EXPECT_TRUE(fs::is_empty(dir_)) << "a partial file was left behind";
+}
+
+TEST_F(ParquetIoTest, AbortedWriterLeavesNoFile) {
+  auto table = Table(Events());
+  VS_ASSIGN_OR_FAIL(auto writer,
+                    ParquetWriter::Open(Path("x.parquet"), table->schema(), {}));
+  auto batch = *table->CombineChunksToBatch();
+  VS_ASSERT_OK(writer->Write(*batch));
+  writer->Abort();
+  writer.reset();
+  EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+TEST_F(ParquetIoTest, BadFilesGiveClearErrors) {
+  {
+    std::ofstream(Path("text.parquet")) << "this is not parquet at all";
+  }
+  auto st = ReadParquet(Path("text.parquet")).status();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("text.parquet"), std::string::npos) << st.ToString();
+
+  auto table = Table(Events());
+  VS_ASSERT_OK(WriteParquet(*table, Path("good.parquet"), {{"v", EventSchema()}}));
+  const std::string bytes = testing::ReadFile(Path("good.parquet"));
+  {
+    std::ofstream out(Path("truncated.parquet"), std::ios::binary);
+    out << bytes.substr(0, bytes.size() / 2);
+  }
+  EXPECT_FALSE(ReadParquet(Path("truncated.parquet")).ok());
+  EXPECT_FALSE(ReadParquet(Path("missing.parquet")).ok());
+}
+
+}  // namespace
+}  // namespace varshred
