@@ -1,0 +1,66 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// JSON text columns <-> Variant columns, one flat function each.
+
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include <arrow/array/array_base.h>
+#include <arrow/memory_pool.h>
+#include <arrow/result.h>
+
+#include "varshred/arrow/variant_array.h"
+#include "varshred/json.h"
+
+namespace varshred {
+
+/// \brief What JsonToVariant() does with a row that is not valid JSON.
+enum class JsonErrorPolicy : uint8_t {
+  kRaise,  ///< fail the call, naming the row (Spark's parse_json)
+  kNull,   ///< make the row a SQL NULL (Spark's try_parse_json)
+};
+
+struct JsonToVariantOptions {
+  /// Number encoding, duplicate keys, depth limit (json.h).
+  JsonParseOptions parse;
+  JsonErrorPolicy errors = JsonErrorPolicy::kRaise;
+  /// Field order and tagging of the output struct.
+  VariantLayout layout = VariantLayout::kCanonical;
+};
+
+/// \brief The output of JsonToVariantWithStats().
+struct JsonToVariantResult {
+  std::shared_ptr<arrow::Array> variants;
+  /// Rows that failed to parse and became SQL NULL (JsonErrorPolicy::kNull only).
+  int64_t invalid_rows = 0;
+};
+
+/// \brief Parses a string, large_string or string_view array of JSON documents into an
+/// unshredded Variant struct array in `options.layout`. A null string is a SQL NULL
+/// row; JSON `null` is a Variant null (value 00). Each row gets its own metadata, keys
+/// in first-seen order, as Spark's parse_json writes them.
+///
+/// Errors name the row: `Invalid: row 17: ...` (the parser's message follows).
+arrow::Result<std::shared_ptr<arrow::Array>> JsonToVariant(
+    const arrow::Array& strings, const JsonToVariantOptions& options = {},
+    arrow::MemoryPool* pool = arrow::default_memory_pool());
+
+/// \brief As JsonToVariant(), and also counts the rows made SQL NULL by
+/// JsonErrorPolicy::kNull.
+arrow::Result<JsonToVariantResult> JsonToVariantWithStats(
+    const arrow::Array& strings, const JsonToVariantOptions& options = {},
+    arrow::MemoryPool* pool = arrow::default_memory_pool());
+
+/// \brief Prints each row of an unshredded Variant struct array (canonical or Spark
+/// layout, children matched by name) as JSON text, as Spark's to_json does. SQL NULL
+/// rows stay null. Every row is validated first (validate.h), so any input bytes give
+/// either text or an error naming the row, never a crash.
+///
+/// Shredded input (a `typed_value` child) is rejected with Invalid: unshred it first.
+arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
+    const arrow::Array& variants, const JsonWriteOptions& options = {},
+    arrow::MemoryPool* pool = arrow::default_memory_pool());
+
+}  // namespace varshred

@@ -1,0 +1,169 @@
+// Tests for varshred/arrow/json_kernels.h.
+
+#include "varshred/arrow/json_kernels.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <arrow/array/array_binary.h>
+#include <arrow/array/builder_binary.h>
+#include <arrow/type.h>
+
+#include "test_util.h"
+#include "varshred/format.h"
+
+namespace varshred {
+namespace {
+
+using testing::ToHex;
+using Cells = std::vector<std::optional<std::string>>;
+
+template <typename BuilderType = arrow::StringBuilder>
+std::shared_ptr<arrow::Array> Strings(const Cells& cells) {
+  BuilderType builder;
+  for (const auto& cell : cells) {
+    EXPECT_TRUE((cell ? builder.Append(*cell) : builder.AppendNull()).ok());
+  }
+  return builder.Finish().ValueOrDie();
+}
+
+std::vector<std::optional<std::string>> Texts(const arrow::Array& array) {
+  const auto& strings = static_cast<const arrow::StringArray&>(array);
+  std::vector<std::optional<std::string>> out;
+  for (int64_t i = 0; i < strings.length(); ++i) {
+    if (strings.IsNull(i)) {
+      out.emplace_back(std::nullopt);
+    } else {
+      out.emplace_back(std::string(strings.GetView(i)));
+    }
+  }
+  return out;
+}
+
+TEST(JsonToVariantTest, WritesExactBytesAndKeepsSqlNulls) {
+  auto input = Strings({R"({"b":1,"a":null})", std::nullopt, "null", "1.5"});
+  VS_ASSIGN_OR_FAIL(auto out, JsonToVariant(*input));
+  EXPECT_TRUE(out->type()->Equals(VariantStorageType(VariantLayout::kCanonical)));
+  VS_ASSERT_OK(out->ValidateFull());
+  ASSERT_EQ(out->length(), 4);
+  EXPECT_EQ(out->null_count(), 1);
+  VS_ASSIGN_OR_FAIL(auto view, VariantArrayView::Make(out));
+  EXPECT_EQ(ToHex(view.metadata(0)), "01 02 00 01 02 62 61");
+  EXPECT_EQ(ToHex(view.value(0)), "02 02 01 00 02 00 03 0c 01 00");
+  EXPECT_TRUE(view.IsNull(1));
+  EXPECT_EQ(ToHex(view.metadata(2)), "01 00 00");
+  EXPECT_EQ(ToHex(view.value(2)), "00");
+  EXPECT_EQ(ToHex(view.value(3)), "20 01 0f 00 00 00");  // decimal4 15, scale 1
+}
+
+TEST(JsonToVariantTest, HonoursNumberAndDuplicateKeyOptions) {
+  auto input = Strings({"1.5", R"({"a":1,"a":2})"});
+  JsonToVariantOptions options;
+  options.parse.numbers = JsonNumbers::kDouble;
+  options.parse.duplicate_keys = DuplicateKeyPolicy::kLastWins;
+  VS_ASSIGN_OR_FAIL(auto out, JsonToVariant(*input, options));
+  VS_ASSIGN_OR_FAIL(auto view, VariantArrayView::Make(out));
+  EXPECT_EQ(ToHex(view.value(0)), "1c 00 00 00 00 00 00 f8 3f");
+  EXPECT_EQ(ToHex(view.value(1)), "02 01 00 00 02 0c 02");
+
+  auto st = JsonToVariant(*Strings({"1", R"({"a":1,"a":2})"})).status();
+  ASSERT_TRUE(st.IsInvalid()) << st.ToString();
+  EXPECT_EQ(st.message().rfind("row 1: ", 0), 0u) << st.message();
+}
+
+TEST(JsonToVariantTest, ErrorsNameTheRowOrBecomeNulls) {
+  auto input = Strings({"[1]", "{", std::nullopt, "tru", "2"});
+  auto st = JsonToVariant(*input).status();
+  ASSERT_TRUE(st.IsInvalid());
+  EXPECT_EQ(st.message().rfind("row 1: ", 0), 0u) << st.message();
+
+  JsonToVariantOptions options;
+  options.errors = JsonErrorPolicy::kNull;
+  options.layout = VariantLayout::kSpark;
+  VS_ASSIGN_OR_FAIL(auto result, JsonToVariantWithStats(*input, options));
+  EXPECT_EQ(result.invalid_rows, 2);
+  EXPECT_TRUE(result.variants->type()->Equals(VariantStorageType(VariantLayout::kSpark)));
+  EXPECT_EQ(result.variants->null_count(), 3);
+  VS_ASSIGN_OR_FAIL(auto view, VariantArrayView::Make(result.variants));
+  EXPECT_EQ(ToHex(view.value(4)), "0c 02");
+  // The parser recovers: rows after a bad one are correct.
+  EXPECT_EQ(ToHex(view.value(0)), "03 01 00 02 0c 01");
+}
+
+TEST(JsonToVariantTest, AcceptsEveryStringTypeAndRejectsOthers) {
+  const Cells cells = {R"({"k":"v"})", std::nullopt};
+  arrow::ArrayVector inputs = {Strings<arrow::StringBuilder>(cells),
+                               Strings<arrow::LargeStringBuilder>(cells),
+                               Strings<arrow::StringViewBuilder>(cells)};
+  VS_ASSIGN_OR_FAIL(auto expected, JsonToVariant(*inputs[0]));
+  for (const auto& input : inputs) {
+    SCOPED_TRACE(input->type()->ToString());
+    VS_ASSIGN_OR_FAIL(auto out, JsonToVariant(*input));
+    EXPECT_TRUE(out->Equals(*expected));
+  }
+  auto binary = Strings<arrow::BinaryBuilder>(cells);
+  auto st = JsonToVariant(*binary).status();
+  EXPECT_TRUE(st.IsTypeError());
+  EXPECT_NE(st.message().find("got binary"), std::string::npos);
+}
+
+TEST(JsonToVariantTest, SlicedInputUsesItsOwnRows) {
+  auto input = Strings({"1", "{", "[2]", "3"})->Slice(2, 2);
+  VS_ASSIGN_OR_FAIL(auto out, JsonToVariant(*input));
+  VS_ASSIGN_OR_FAIL(auto text, VariantToJson(*out));
+  EXPECT_EQ(Texts(*text), (Cells{"[2]", "3"}));
+}
+
+TEST(VariantToJsonTest, PrintsBothLayoutsAndKeepsNulls) {
+  auto input = Strings({R"({"b":[true,null,"x"],"a":-1})", std::nullopt, R"("é")"});
+  for (auto layout : {VariantLayout::kCanonical, VariantLayout::kSpark}) {
+    JsonToVariantOptions options;
+    options.layout = layout;
+    VS_ASSIGN_OR_FAIL(auto variants, JsonToVariant(*input, options));
+    VS_ASSIGN_OR_FAIL(auto text, VariantToJson(*variants));
+    EXPECT_TRUE(text->type()->Equals(arrow::utf8()));
+    EXPECT_EQ(Texts(*text), (Cells{R"({"a":-1,"b":[true,null,"x"]})", std::nullopt,
+                                   R"("é")"}));
+  }
+}
+
+TEST(VariantToJsonTest, HonoursTheTimeZone) {
+  VariantArrayBuilder builder;
+  std::string value(1, static_cast<char>(PrimitiveHeader(PrimitiveType::kTimestampMicros)));
+  value.append(8, '\0');  // 1970-01-01T00:00:00Z
+  VS_ASSERT_OK(builder.Append(kEmptyMetadata, value));
+  VS_ASSIGN_OR_FAIL(auto variants, builder.Finish());
+  VS_ASSIGN_OR_FAIL(auto utc, VariantToJson(*variants));
+  JsonWriteOptions options;
+  options.timezone = "+05:30";
+  VS_ASSIGN_OR_FAIL(auto shifted, VariantToJson(*variants, options));
+  EXPECT_NE(Texts(*utc)[0], Texts(*shifted)[0]);
+  EXPECT_NE(Texts(*shifted)[0]->find("05:30"), std::string::npos) << *Texts(*shifted)[0];
+
+  options.timezone = "Not/AZone";
+  EXPECT_FALSE(VariantToJson(*variants, options).ok());
+}
+
+TEST(VariantToJsonTest, RejectsBadBytesWithTheRowAndShreddedInput) {
+  VariantArrayBuilder builder;
+  VS_ASSERT_OK(builder.Append(kEmptyMetadata, kNullValue));
+  VS_ASSERT_OK(builder.Append(kEmptyMetadata, std::string("\x09\x61", 2)));  // truncated
+  VS_ASSIGN_OR_FAIL(auto bad, builder.Finish());
+  auto st = VariantToJson(*bad).status();
+  ASSERT_TRUE(st.IsInvalid());
+  EXPECT_EQ(st.message().rfind("row 1: $: ", 0), 0u) << st.message();
+
+  auto md = Strings<arrow::BinaryBuilder>({std::string(kEmptyMetadata)});
+  auto typed = Strings<arrow::StringBuilder>({"x"});
+  auto shredded = std::make_shared<arrow::StructArray>(
+      arrow::struct_({arrow::field("metadata", arrow::binary()),
+                      arrow::field("typed_value", arrow::utf8())}),
+      1, arrow::ArrayVector{md, typed});
+  st = VariantToJson(*shredded).status();
+  ASSERT_TRUE(st.IsInvalid());
+  EXPECT_NE(st.message().find("unshred it first"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace varshred
