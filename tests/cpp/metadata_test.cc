@@ -22,7 +22,8 @@ using testing::ToHex;
 }
 
 TEST(MetadataTest, EmptyMetadataIsThreeBytes) {
-  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(Hex("01 00 00")));
+  const std::string md_bytes = Hex("01 00 00");
+  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(md_bytes));
   EXPECT_EQ(md.size(), 0u);
   EXPECT_FALSE(md.sorted());
   EXPECT_EQ(md.bytes().size(), 3u);
@@ -38,7 +39,8 @@ TEST(MetadataTest, AbbreviatedTwoByteEmptyMetadataIsRejected) {
 }
 
 TEST(MetadataTest, SortedDictionaryExample) {
-  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(Hex("11 02 00 01 02 61 62")));
+  const std::string md_bytes = Hex("11 02 00 01 02 61 62");
+  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(md_bytes));
   EXPECT_TRUE(md.sorted());
   ASSERT_EQ(md.size(), 2u);
   EXPECT_EQ(md.key(0), "a");
@@ -51,8 +53,8 @@ TEST(MetadataTest, SortedDictionaryExample) {
 
 TEST(MetadataTest, UnsortedDictionaryMayRepeatKeysAndFindReturnsFirst) {
   // Keys "b", "a", "b": allowed when the sorted bit is clear.
-  VS_ASSIGN_OR_FAIL(MetadataView md,
-                    MetadataView::Make(Hex("01 03 00 01 02 03 62 61 62")));
+  const std::string md_bytes = Hex("01 03 00 01 02 03 62 61 62");
+  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(md_bytes));
   EXPECT_EQ(md.size(), 3u);
   EXPECT_EQ(md.Find("b"), 0u);
   EXPECT_EQ(md.Find("a"), 1u);
@@ -60,7 +62,8 @@ TEST(MetadataTest, UnsortedDictionaryMayRepeatKeysAndFindReturnsFirst) {
 }
 
 TEST(MetadataTest, EmptyKeyIsAllowed) {
-  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(Hex("11 02 00 00 01 61")));
+  const std::string md_bytes = Hex("11 02 00 00 01 61");
+  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(md_bytes));
   EXPECT_EQ(md.key(0), "");
   EXPECT_EQ(md.key(1), "a");
   EXPECT_EQ(md.Find(""), 0u);
@@ -86,13 +89,15 @@ TEST(MetadataTest, WideOffsetsTwoThreeAndFourBytes) {
 
 TEST(MetadataTest, ReservedBitIsIgnored) {
   // Bit 5 (0x20) is reserved: readers ignore it.
-  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(Hex("21 01 00 01 61")));
+  const std::string md_bytes = Hex("21 01 00 01 61");
+  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(md_bytes));
   EXPECT_EQ(md.key(0), "a");
   EXPECT_FALSE(md.sorted());
 }
 
 TEST(MetadataTest, TrailingBytesAreExcludedFromTheView) {
-  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(Hex("01 01 00 01 61 0c 2a")));
+  const std::string md_bytes = Hex("01 01 00 01 61 0c 2a");
+  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(md_bytes));
   EXPECT_EQ(ToHex(md.bytes()), "01 01 00 01 61");
   VS_ASSIGN_OR_FAIL(size_t size, MetadataView::MeasureSize(Hex("01 01 00 01 61 0c 2a")));
   EXPECT_EQ(size, 5u);
@@ -159,8 +164,8 @@ TEST(MetadataTest, RejectsSortedBitWithUnsortedOrDuplicateKeys) {
 
 TEST(MetadataTest, SortedOrderIsUnsignedBytes) {
   // "z" (7A) < "é" (C3 A9) in unsigned byte order; signed char order would flip them.
-  VS_ASSIGN_OR_FAIL(MetadataView md,
-                    MetadataView::Make(Hex("11 02 00 01 03 7a c3 a9")));
+  const std::string md_bytes = Hex("11 02 00 01 03 7a c3 a9");
+  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(md_bytes));
   EXPECT_EQ(md.Find("\xc3\xa9"), 1u);
   EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("11 02 00 02 03 c3 a9 7a")).status(),
                         "marked sorted"));

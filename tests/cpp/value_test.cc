@@ -288,7 +288,8 @@ TEST(ValueTest, MakeValidates) {
   const std::string md(kEmptyMetadata);
   VS_ASSIGN_OR_FAIL(MetadataView mv, MetadataView::Make(md));
   EXPECT_TRUE(VariantView::Make(mv, Hex("0c")).status().IsInvalid());
-  VS_ASSIGN_OR_FAIL(VariantView v, VariantView::Make(mv, Hex("0c 05")));
+  const std::string bytes = Hex("0c 05");
+  VS_ASSIGN_OR_FAIL(VariantView v, VariantView::Make(mv, bytes));
   EXPECT_EQ(v.GetInt8(), 5);
 }
 
