@@ -1,0 +1,40 @@
+# Licensed under the Apache License, Version 2.0.
+"""varshred: the Parquet Variant format for Arrow and PySpark.
+
+>>> import varshred as vs
+>>> v = vs.from_json(['{"a": 1}', None])
+>>> vs.to_json(v).to_pylist()
+['{"a":1}', None]
+"""
+
+from importlib import metadata as _metadata
+
+import pyarrow  # noqa: F401  (loads libarrow before the extension module)
+
+from varshred.core import (
+    from_json,
+    from_python,
+    to_json,
+    to_layout,
+    to_python,
+    validate,
+    variant_type,
+)
+from varshred.errors import VariantError
+
+try:
+    __version__ = _metadata.version("varshred")
+except _metadata.PackageNotFoundError:  # running from a source tree
+    __version__ = "0.0.0"
+
+__all__ = [
+    "VariantError",
+    "__version__",
+    "from_json",
+    "from_python",
+    "to_json",
+    "to_layout",
+    "to_python",
+    "validate",
+    "variant_type",
+]

@@ -1,0 +1,268 @@
+# Licensed under the Apache License, Version 2.0.
+#
+# Declarations mirroring the C++ headers, one block per header (STYLE.md rule 11).
+# C++ types keep their names with a C prefix where they would clash with Python ones.
+
+# distutils: language = c++
+
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libcpp cimport bool as cbool
+from libcpp.memory cimport shared_ptr
+from libcpp.string cimport string
+from libcpp.string_view cimport string_view
+from libcpp.vector cimport vector
+
+
+# ---- Arrow: status, result, arrays, C Data Interface ------------------------
+
+cdef extern from "arrow/status.h" namespace "arrow" nogil:
+    cdef cppclass CStatus "arrow::Status":
+        CStatus()
+        cbool ok()
+        string message()
+        string ToString()
+
+cdef extern from "arrow/result.h" namespace "arrow" nogil:
+    cdef cppclass CResult "arrow::Result"[T]:
+        CResult()
+        cbool ok()
+        CStatus status()
+        T& operator*()
+
+cdef extern from "arrow/type.h" namespace "arrow" nogil:
+    cdef cppclass CDataType "arrow::DataType":
+        string ToString()
+    shared_ptr[CDataType] c_utf8 "arrow::utf8"()
+
+cdef extern from "arrow/array.h" namespace "arrow" nogil:
+    cdef cppclass CArray "arrow::Array":
+        int64_t length()
+        int64_t null_count()
+        shared_ptr[CDataType] type()
+
+cdef extern from "arrow/chunked_array.h" namespace "arrow" nogil:
+    cdef cppclass CChunkedArray "arrow::ChunkedArray":
+        int num_chunks()
+        shared_ptr[CArray] chunk(int i)
+        shared_ptr[CDataType] type()
+        @staticmethod
+        CResult[shared_ptr[CChunkedArray]] Make(vector[shared_ptr[CArray]] chunks,
+                                                shared_ptr[CDataType] type)
+
+cdef extern from "arrow/memory_pool.h" namespace "arrow" nogil:
+    cdef cppclass CMemoryPool "arrow::MemoryPool":
+        pass
+    CMemoryPool* c_default_memory_pool "arrow::default_memory_pool"()
+
+cdef extern from "arrow/c/abi.h" nogil:
+    cdef struct ArrowSchema:
+        void (*release)(ArrowSchema*)
+    cdef struct ArrowArray:
+        void (*release)(ArrowArray*)
+    cdef struct ArrowArrayStream:
+        void (*release)(ArrowArrayStream*)
+
+cdef extern from "arrow/c/bridge.h" namespace "arrow" nogil:
+    CResult[shared_ptr[CArray]] ImportArray(ArrowArray* array, ArrowSchema* schema)
+    CResult[shared_ptr[CChunkedArray]] ImportChunkedArray(ArrowArrayStream* stream)
+    CStatus ExportArray(const CArray& array, ArrowArray* out, ArrowSchema* out_schema)
+    CStatus ExportType(const CDataType& type, ArrowSchema* out)
+    CStatus ExportChunkedArray(shared_ptr[CChunkedArray] chunked, ArrowArrayStream* out)
+
+
+# ---- varshred/format.h -------------------------------------------------------
+
+cdef extern from "varshred/format.h" namespace "varshred" nogil:
+    cdef enum class VariantType "varshred::VariantType":
+        kNull
+        kBoolean
+        kInt8
+        kInt16
+        kInt32
+        kInt64
+        kFloat
+        kDouble
+        kDecimal4
+        kDecimal8
+        kDecimal16
+        kDate
+        kTimestampMicros
+        kTimestampNtzMicros
+        kTimeNtzMicros
+        kTimestampNanos
+        kTimestampNtzNanos
+        kBinary
+        kString
+        kUuid
+        kObject
+        kArray
+    string_view VariantTypeName(VariantType type)
+
+
+# ---- varshred/metadata.h -----------------------------------------------------
+
+cdef extern from "varshred/metadata.h" namespace "varshred" nogil:
+    cdef cppclass MetadataView:
+        MetadataView()
+        @staticmethod
+        MetadataView MakeUnchecked(string_view bytes)
+        uint32_t size()
+        string_view key(uint32_t id)
+
+
+# ---- varshred/value.h --------------------------------------------------------
+
+cdef extern from "varshred/value.h" namespace "varshred" nogil:
+    cdef cppclass Decimal:
+        uint8_t scale
+
+    cdef cppclass ValidateOptions:
+        int max_depth
+        uint64_t max_size
+        cbool allow_unsorted_keys
+
+    cdef cppclass ObjectView
+    cdef cppclass ArrayView
+
+    cdef cppclass VariantView:
+        VariantView()
+        @staticmethod
+        VariantView MakeUnchecked(MetadataView metadata, string_view value)
+        VariantType type()
+        cbool GetBool()
+        int64_t GetInteger()
+        float GetFloat()
+        double GetDouble()
+        Decimal GetDecimal()
+        int32_t GetDate()
+        int64_t GetTimeValue()
+        string_view GetString()
+        string_view GetBinary()
+        string_view GetUuid()
+        ObjectView GetObject()
+        ArrayView GetArray()
+
+    cdef cppclass ObjectView:
+        uint32_t num_fields()
+        string_view key(uint32_t i)
+        VariantView value(uint32_t i)
+
+    cdef cppclass ArrayView:
+        uint32_t size()
+        VariantView element(uint32_t i)
+
+
+# ---- varshred/builder.h ------------------------------------------------------
+
+cdef extern from "varshred/builder.h" namespace "varshred" nogil:
+    cdef enum class DuplicateKeyPolicy "varshred::DuplicateKeyPolicy":
+        kError
+        kLastWins
+
+    cdef cppclass VariantBuilder:
+        VariantBuilder()
+        VariantBuilder(DuplicateKeyPolicy duplicates)
+        void AppendNull()
+        void AppendBool(cbool v)
+        void AppendInt(int64_t v)
+        void AppendDouble(double v)
+        void AppendDecimal(Decimal d)
+        void AppendDate(int32_t days)
+        void AppendTimestampMicros(int64_t v)
+        void AppendTimestampNtzMicros(int64_t v)
+        void AppendTimeMicros(int64_t v)
+        void AppendString(string_view v)
+        void AppendBinary(string_view v)
+        void AppendUuid(string_view bytes16)
+        void StartObject()
+        void AddKey(string_view key)
+        CStatus EndObject()
+        void StartArray()
+        void EndArray()
+        CStatus Finish(string* metadata, string* value)
+        void Reset()
+
+
+# ---- varshred/validate.h -----------------------------------------------------
+
+cdef extern from "varshred/validate.h" namespace "varshred" nogil:
+    CStatus Validate(string_view metadata, string_view value,
+                     const ValidateOptions& options)
+
+
+# ---- varshred/json.h ---------------------------------------------------------
+
+cdef extern from "varshred/json.h" namespace "varshred" nogil:
+    cdef enum class JsonNumbers "varshred::JsonNumbers":
+        kDecimal
+        kDouble
+
+    cdef cppclass JsonParseOptions:
+        JsonNumbers numbers
+        DuplicateKeyPolicy duplicate_keys
+        int max_depth
+
+    cdef cppclass JsonWriteOptions:
+        string timezone
+
+
+# ---- varshred/arrow/variant_array.h -----------------------------------------
+
+cdef extern from "varshred/arrow/variant_array.h" namespace "varshred" nogil:
+    cdef enum class VariantLayout "varshred::VariantLayout":
+        kCanonical
+        kSpark
+
+    shared_ptr[CDataType] VariantStorageType(VariantLayout layout)
+
+    cdef cppclass BinaryColumn:
+        cbool IsNull(int64_t i)
+
+    cdef cppclass VariantArrayView:
+        @staticmethod
+        CResult[VariantArrayView] Make(const shared_ptr[CArray]& array)
+        int64_t length()
+        cbool IsNull(int64_t i)
+        string_view metadata(int64_t i)
+        cbool value_is_null(int64_t i)
+        string_view value(int64_t i)
+        const shared_ptr[CArray]& typed_value()
+        const BinaryColumn& metadata_column()
+
+    cdef cppclass VariantArrayBuilder:
+        VariantArrayBuilder()
+        VariantArrayBuilder(CMemoryPool* pool)
+        CStatus Append(string_view metadata, string_view value)
+        CStatus AppendNull()
+        CStatus Reserve(int64_t rows, int64_t bytes)
+        int64_t length()
+        CResult[shared_ptr[CArray]] Finish(VariantLayout layout)
+
+    CResult[shared_ptr[CArray]] ToLayout(const shared_ptr[CArray]& array,
+                                         VariantLayout layout, CMemoryPool* pool)
+
+
+# ---- varshred/arrow/json_kernels.h ------------------------------------------
+
+cdef extern from "varshred/arrow/json_kernels.h" namespace "varshred" nogil:
+    cdef enum class JsonErrorPolicy "varshred::JsonErrorPolicy":
+        kRaise
+        kNull
+
+    cdef cppclass JsonToVariantOptions:
+        JsonParseOptions parse
+        JsonErrorPolicy errors
+        VariantLayout layout
+
+    CResult[shared_ptr[CArray]] JsonToVariant(const CArray& strings,
+                                              const JsonToVariantOptions& options,
+                                              CMemoryPool* pool)
+    CResult[shared_ptr[CArray]] VariantToJson(const CArray& variants,
+                                              const JsonWriteOptions& options,
+                                              CMemoryPool* pool)
+
+
+# ---- varshred/arrow/validate_kernel.h ---------------------------------------
+
+cdef extern from "varshred/arrow/validate_kernel.h" namespace "varshred" nogil:
+    CStatus ValidateVariants(const CArray& variants, const ValidateOptions& options)

@@ -1,0 +1,648 @@
+# Licensed under the Apache License, Version 2.0.
+#
+# cython: language_level=3, boundscheck=False, wraparound=False, embedsignature=True
+# distutils: language = c++
+"""Low-level bindings: Arrow data in through the PyCapsule protocol, C++ kernels with
+the GIL released, Arrow data out as capsules that pyarrow imports.
+
+Only marshalling lives here; argument coercion and chunked fan-out live in
+``varshred.core``. Every C++ status goes through :func:`check_status`.
+"""
+
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_New
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from cython.operator cimport dereference as deref
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libcpp.memory cimport shared_ptr
+from libcpp.string cimport string
+from libcpp.string_view cimport string_view
+from libcpp.vector cimport vector
+
+import datetime as _dt
+import decimal as _decimal
+import re as _re
+import uuid as _uuid
+
+import pyarrow as _pa
+
+from varshred.errors import VariantError
+
+cdef extern from *:
+    """
+    #include <cstdint>
+    #include <arrow/status.h>
+    #include "varshred/value.h"
+
+    static inline int vs_status_code(const arrow::Status& s) {
+      return static_cast<int>(s.code());
+    }
+    static inline int64_t vs_decimal_hi(const varshred::Decimal& d) {
+      return static_cast<int64_t>(d.unscaled >> 64);
+    }
+    static inline uint64_t vs_decimal_lo(const varshred::Decimal& d) {
+      return static_cast<uint64_t>(d.unscaled);
+    }
+    static inline varshred::Decimal vs_make_decimal(int64_t hi, uint64_t lo,
+                                                    uint8_t scale) {
+      varshred::Decimal d;
+      d.unscaled = static_cast<varshred::int128_t>(
+          (static_cast<unsigned __int128>(static_cast<uint64_t>(hi)) << 64) | lo);
+      d.scale = scale;
+      return d;
+    }
+    """
+    int vs_status_code(const CStatus& s)
+    int64_t vs_decimal_hi(const Decimal& d)
+    uint64_t vs_decimal_lo(const Decimal& d)
+    Decimal vs_make_decimal(int64_t hi, uint64_t lo, uint8_t scale)
+
+
+# ----------------------------------------------------------------------------
+# Status -> exception: the single translation point (STYLE.md rule 12)
+
+# arrow::StatusCode values (arrow/status.h).
+_EXCEPTIONS = {
+    1: MemoryError,          # OutOfMemory
+    2: KeyError,             # KeyError
+    3: TypeError,            # TypeError
+    4: VariantError,         # Invalid
+    5: OSError,              # IOError
+    6: VariantError,         # CapacityError
+    7: IndexError,           # IndexError
+    10: NotImplementedError,  # NotImplemented
+}
+
+_ROW_PREFIX = _re.compile(r"^row (\d+)")
+
+
+cdef int check_status(const CStatus& status, int64_t row_offset=0) except -1:
+    """Raises the exception for a failed status. ``row_offset`` is added to a leading
+    ``row N`` so that rows count across the chunks of a chunked array."""
+    if status.ok():
+        return 0
+    message = status.message().decode("utf-8", "replace")
+    if row_offset:
+        message = _ROW_PREFIX.sub(lambda m: f"row {int(m.group(1)) + row_offset}",
+                                  message, count=1)
+    raise _EXCEPTIONS.get(vs_status_code(status), RuntimeError)(message)
+
+
+# ----------------------------------------------------------------------------
+# Arrow C Data Interface: import from and export to PyCapsules
+
+cdef void _release_schema_capsule(object capsule) noexcept:
+    cdef ArrowSchema* schema = <ArrowSchema*>PyCapsule_GetPointer(capsule, "arrow_schema")
+    if schema != NULL:
+        if schema.release != NULL:
+            schema.release(schema)
+        free(schema)
+
+
+cdef void _release_array_capsule(object capsule) noexcept:
+    cdef ArrowArray* array = <ArrowArray*>PyCapsule_GetPointer(capsule, "arrow_array")
+    if array != NULL:
+        if array.release != NULL:
+            array.release(array)
+        free(array)
+
+
+cdef void _release_stream_capsule(object capsule) noexcept:
+    cdef ArrowArrayStream* stream = <ArrowArrayStream*>PyCapsule_GetPointer(
+        capsule, "arrow_array_stream")
+    if stream != NULL:
+        if stream.release != NULL:
+            stream.release(stream)
+        free(stream)
+
+
+cdef shared_ptr[CArray] _import_array(object obj) except *:
+    schema_capsule, array_capsule = obj.__arrow_c_array__()
+    cdef ArrowSchema* schema = <ArrowSchema*>PyCapsule_GetPointer(
+        schema_capsule, "arrow_schema")
+    cdef ArrowArray* array = <ArrowArray*>PyCapsule_GetPointer(array_capsule, "arrow_array")
+    cdef CResult[shared_ptr[CArray]] result
+    # Moves the array out of its capsule and releases the schema (the capsules'
+    # destructors then see release == NULL).
+    with nogil:
+        result = ImportArray(array, schema)
+    check_status(result.status())
+    return deref(result)
+
+
+cdef shared_ptr[CChunkedArray] _import_stream(object obj) except *:
+    capsule = obj.__arrow_c_stream__()
+    cdef ArrowArrayStream* stream = <ArrowArrayStream*>PyCapsule_GetPointer(
+        capsule, "arrow_array_stream")
+    cdef CResult[shared_ptr[CChunkedArray]] result
+    with nogil:
+        result = ImportChunkedArray(stream)
+    check_status(result.status())
+    return deref(result)
+
+
+cdef vector[shared_ptr[CArray]] _import_chunks(object obj, bint* chunked) except *:
+    """The chunks of any object implementing the Arrow PyCapsule protocol: one for
+    ``__arrow_c_array__``, all of them for ``__arrow_c_stream__``."""
+    cdef vector[shared_ptr[CArray]] chunks
+    cdef shared_ptr[CChunkedArray] stream
+    cdef int i
+    if hasattr(obj, "__arrow_c_array__"):
+        chunked[0] = False
+        chunks.push_back(_import_array(obj))
+    elif hasattr(obj, "__arrow_c_stream__"):
+        chunked[0] = True
+        stream = _import_stream(obj)
+        for i in range(deref(stream).num_chunks()):
+            chunks.push_back(deref(stream).chunk(i))
+    else:
+        raise TypeError(
+            f"expected Arrow data (an object with __arrow_c_array__ or "
+            f"__arrow_c_stream__), got {type(obj).__name__}")
+    return chunks
+
+
+cdef object _export_array(const shared_ptr[CArray]& array):
+    cdef ArrowSchema* schema = <ArrowSchema*>malloc(sizeof(ArrowSchema))
+    cdef ArrowArray* c_array = <ArrowArray*>malloc(sizeof(ArrowArray))
+    if schema == NULL or c_array == NULL:
+        free(schema)
+        free(c_array)
+        raise MemoryError()
+    schema.release = NULL
+    c_array.release = NULL
+    # The capsules own the structs from here on, whatever happens next.
+    schema_capsule = PyCapsule_New(schema, "arrow_schema", _release_schema_capsule)
+    array_capsule = PyCapsule_New(c_array, "arrow_array", _release_array_capsule)
+    check_status(ExportArray(deref(array), c_array, schema))
+    return _pa.Array._import_from_c_capsule(schema_capsule, array_capsule)
+
+
+cdef object _export_chunked(const vector[shared_ptr[CArray]]& chunks,
+                            const shared_ptr[CDataType]& type):
+    cdef CResult[shared_ptr[CChunkedArray]] made = CChunkedArray.Make(chunks, type)
+    check_status(made.status())
+    cdef ArrowArrayStream* stream = <ArrowArrayStream*>malloc(sizeof(ArrowArrayStream))
+    if stream == NULL:
+        raise MemoryError()
+    stream.release = NULL
+    capsule = PyCapsule_New(stream, "arrow_array_stream", _release_stream_capsule)
+    check_status(ExportChunkedArray(deref(made), stream))
+    return _pa.ChunkedArray._import_from_c_capsule(capsule)
+
+
+cdef object _export_type(const shared_ptr[CDataType]& type):
+    cdef ArrowSchema* schema = <ArrowSchema*>malloc(sizeof(ArrowSchema))
+    if schema == NULL:
+        raise MemoryError()
+    schema.release = NULL
+    capsule = PyCapsule_New(schema, "arrow_schema", _release_schema_capsule)
+    check_status(ExportType(deref(type), schema))
+    return _pa.DataType._import_from_c_capsule(capsule)
+
+
+cdef object _export_result(const vector[shared_ptr[CArray]]& chunks, bint chunked,
+                           const shared_ptr[CDataType]& type):
+    if chunked:
+        return _export_chunked(chunks, type)
+    return _export_array(chunks[0])
+
+
+# ----------------------------------------------------------------------------
+# Option parsing
+
+cdef VariantLayout _layout(str layout) except *:
+    if layout == "canonical":
+        return VariantLayout.kCanonical
+    if layout == "spark":
+        return VariantLayout.kSpark
+    raise ValueError(f"layout must be 'canonical' or 'spark', got {layout!r}")
+
+
+def variant_type(str layout="canonical"):
+    """The pyarrow type of an unshredded Variant column in ``layout``."""
+    return _export_type(VariantStorageType(_layout(layout)))
+
+
+# ----------------------------------------------------------------------------
+# Kernels over Arrow arrays
+
+def from_json(data, *, str numbers="decimal", str duplicate_keys="error",
+              str errors="raise", str layout="canonical"):
+    """JSON strings (Arrow string/large_string/string_view data) -> Variant."""
+    cdef JsonToVariantOptions options
+    if numbers == "decimal":
+        options.parse.numbers = JsonNumbers.kDecimal
+    elif numbers == "double":
+        options.parse.numbers = JsonNumbers.kDouble
+    else:
+        raise ValueError(f"numbers must be 'decimal' or 'double', got {numbers!r}")
+    if duplicate_keys == "error":
+        options.parse.duplicate_keys = DuplicateKeyPolicy.kError
+    elif duplicate_keys == "last":
+        options.parse.duplicate_keys = DuplicateKeyPolicy.kLastWins
+    else:
+        raise ValueError(f"duplicate_keys must be 'error' or 'last', got {duplicate_keys!r}")
+    if errors == "raise":
+        options.errors = JsonErrorPolicy.kRaise
+    elif errors == "null":
+        options.errors = JsonErrorPolicy.kNull
+    else:
+        raise ValueError(f"errors must be 'raise' or 'null', got {errors!r}")
+    options.layout = _layout(layout)
+
+    cdef bint chunked = False
+    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
+    cdef vector[shared_ptr[CArray]] out
+    cdef CResult[shared_ptr[CArray]] result
+    cdef int64_t offset = 0
+    cdef size_t i
+    for i in range(chunks.size()):
+        with nogil:
+            result = JsonToVariant(deref(chunks[i]), options, c_default_memory_pool())
+        check_status(result.status(), offset)
+        out.push_back(deref(result))
+        offset += deref(chunks[i]).length()
+    return _export_result(out, chunked, VariantStorageType(options.layout))
+
+
+def to_json(data, *, str timezone="UTC"):
+    """Variant (canonical or Spark layout) -> JSON strings."""
+    cdef JsonWriteOptions options
+    options.timezone = timezone.encode("utf-8")
+    cdef bint chunked = False
+    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
+    cdef vector[shared_ptr[CArray]] out
+    cdef CResult[shared_ptr[CArray]] result
+    cdef int64_t offset = 0
+    cdef size_t i
+    for i in range(chunks.size()):
+        with nogil:
+            result = VariantToJson(deref(chunks[i]), options, c_default_memory_pool())
+        check_status(result.status(), offset)
+        out.push_back(deref(result))
+        offset += deref(chunks[i]).length()
+    return _export_result(out, chunked, c_utf8())
+
+
+def validate(data, *, int max_depth=500, uint64_t max_size=128 << 20,
+             bint allow_unsorted_keys=False):
+    """Raises VariantError naming the first bad row and path; returns None."""
+    cdef ValidateOptions options
+    options.max_depth = max_depth
+    options.max_size = max_size
+    options.allow_unsorted_keys = allow_unsorted_keys
+    cdef bint chunked = False
+    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
+    cdef CStatus status
+    cdef int64_t offset = 0
+    cdef size_t i
+    for i in range(chunks.size()):
+        with nogil:
+            status = ValidateVariants(deref(chunks[i]), options)
+        check_status(status, offset)
+        offset += deref(chunks[i]).length()
+
+
+def to_layout(data, str layout="canonical"):
+    """An unshredded Variant column in ``layout`` (zero-copy where possible)."""
+    cdef VariantLayout c_layout = _layout(layout)
+    cdef bint chunked = False
+    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
+    cdef vector[shared_ptr[CArray]] out
+    cdef CResult[shared_ptr[CArray]] result
+    cdef size_t i
+    for i in range(chunks.size()):
+        with nogil:
+            result = ToLayout(chunks[i], c_layout, c_default_memory_pool())
+        check_status(result.status())
+        out.push_back(deref(result))
+    return _export_result(out, chunked, VariantStorageType(c_layout))
+
+
+# ----------------------------------------------------------------------------
+# Python objects -> Variant
+
+class _ConvertError(Exception):
+    """Internal: carries an error out of a nested value, collecting the path on the
+    way up (so the happy path pays nothing for path tracking)."""
+
+    def __init__(self, exc_type, message):
+        self.exc_type = exc_type
+        self.message = message
+        self.path = []
+
+    def render(self, row):
+        path = "$" + "".join(reversed(self.path))
+        return self.exc_type(f"row {row}: {path}: {self.message}")
+
+
+cdef object _EPOCH_NAIVE = _dt.datetime(1970, 1, 1)
+cdef object _EPOCH_UTC = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+cdef object _ONE_MICRO = _dt.timedelta(microseconds=1)
+cdef object _INT128_LIMIT = 10 ** 38
+cdef int64_t _EPOCH_ORDINAL = 719163  # date(1970, 1, 1).toordinal()
+
+
+cdef inline string_view _utf8(object s) except *:
+    try:
+        data = (<str>s).encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise _ConvertError(VariantError, f"string is not valid UTF-8: {e.reason}")
+    return string_view(<const char*>(<bytes>data), len(<bytes>data))
+
+
+cdef int _append_decimal(VariantBuilder* b, object value) except -1:
+    sign, digits, exponent = value.as_tuple()
+    if not isinstance(exponent, int):
+        raise _ConvertError(VariantError, f"{value} cannot be stored as a Variant decimal")
+    cdef int scale
+    if exponent > 0:
+        unscaled = int(value)
+        scale = 0
+    else:
+        unscaled = int("".join(map(str, digits)) or "0")
+        if sign:
+            unscaled = -unscaled
+        scale = -exponent
+    if scale > 38 or abs(unscaled) >= _INT128_LIMIT:
+        raise _ConvertError(
+            VariantError, f"decimal {value} needs precision > 38 (the Variant maximum)")
+    b.AppendDecimal(vs_make_decimal(unscaled >> 64, unscaled & 0xFFFFFFFFFFFFFFFF,
+                                    <uint8_t>scale))
+    return 0
+
+
+cdef int _append_int(VariantBuilder* b, object value) except -1:
+    if -(1 << 63) <= value < (1 << 63):
+        b.AppendInt(<int64_t>value)
+        return 0
+    if -_INT128_LIMIT < value < _INT128_LIMIT:
+        # Larger than int64: an integral decimal, as Spark stores a BigInteger.
+        b.AppendDecimal(vs_make_decimal(value >> 64, value & 0xFFFFFFFFFFFFFFFF, 0))
+        return 0
+    raise _ConvertError(VariantError,
+                        f"integer {value} has more than 38 digits (the Variant maximum)")
+
+
+cdef int _append_object(VariantBuilder* b, object value) except -1:
+    cdef string_view key_view
+    cdef CStatus status
+    b.StartObject()
+    for key, item in (<dict>value).items():
+        if type(key) is not str and not isinstance(key, str):
+            raise _ConvertError(
+                TypeError, f"object keys must be str, got {type(key).__name__}")
+        key_view = _utf8(key)
+        b.AddKey(key_view)
+        try:
+            _append(b, item)
+        except _ConvertError as e:
+            e.path.append("." + key if key.isidentifier() else "[" + repr(key) + "]")
+            raise
+    status = b.EndObject()
+    if not status.ok():
+        raise _ConvertError(VariantError, status.message().decode("utf-8", "replace"))
+    return 0
+
+
+cdef int _append_array(VariantBuilder* b, object value) except -1:
+    cdef Py_ssize_t i = 0
+    b.StartArray()
+    for item in value:
+        try:
+            _append(b, item)
+        except _ConvertError as e:
+            e.path.append(f"[{i}]")
+            raise
+        i += 1
+    b.EndArray()
+    return 0
+
+
+cdef int _append(VariantBuilder* b, object value) except -1:
+    cdef type t = type(value)
+    cdef int64_t micros
+    if value is None:
+        b.AppendNull()
+    elif t is bool:
+        b.AppendBool(value is True)
+    elif t is int:
+        _append_int(b, value)
+    elif t is float:
+        b.AppendDouble(<double>value)
+    elif t is str:
+        b.AppendString(_utf8(value))
+    elif t is dict:
+        _append_object(b, value)
+    elif t is list or t is tuple:
+        _append_array(b, value)
+    elif t is bytes:
+        b.AppendBinary(string_view(<const char*>(<bytes>value), len(<bytes>value)))
+    # Subclasses and the less common types.
+    elif isinstance(value, bool):
+        b.AppendBool(bool(value))
+    elif isinstance(value, int):
+        _append_int(b, int(value))
+    elif isinstance(value, float):
+        b.AppendDouble(float(value))
+    elif isinstance(value, str):
+        b.AppendString(_utf8(str(value)))
+    elif isinstance(value, _decimal.Decimal):
+        _append_decimal(b, value)
+    elif isinstance(value, _dt.datetime):
+        if value.tzinfo is None or value.utcoffset() is None:
+            micros = (value - _EPOCH_NAIVE) // _ONE_MICRO
+            b.AppendTimestampNtzMicros(micros)
+        else:
+            micros = (value - _EPOCH_UTC) // _ONE_MICRO
+            b.AppendTimestampMicros(micros)
+    elif isinstance(value, _dt.date):
+        b.AppendDate(<int32_t>(value.toordinal() - _EPOCH_ORDINAL))
+    elif isinstance(value, _dt.time):
+        if value.tzinfo is not None:
+            raise _ConvertError(TypeError, "a time with tzinfo cannot be a Variant "
+                                "(Variant time has no time zone)")
+        micros = ((value.hour * 60 + value.minute) * 60 + value.second) * 1000000
+        b.AppendTimeMicros(micros + value.microsecond)
+    elif isinstance(value, _uuid.UUID):
+        data = value.bytes
+        b.AppendUuid(string_view(<const char*>(<bytes>data), 16))
+    elif isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+        b.AppendBinary(string_view(<const char*>(<bytes>data), len(<bytes>data)))
+    elif isinstance(value, dict):
+        _append_object(b, value)
+    elif isinstance(value, (list, tuple)):
+        _append_array(b, value)
+    else:
+        raise _ConvertError(TypeError,
+                            f"cannot convert {t.__name__} to a Variant value")
+    return 0
+
+
+def from_python(objects, str layout="canonical"):
+    """Python values -> one Variant array. A top-level None is a SQL NULL row."""
+    cdef VariantLayout c_layout = _layout(layout)
+    cdef VariantBuilder builder
+    cdef VariantArrayBuilder out
+    cdef string metadata
+    cdef string value
+    cdef Py_ssize_t row = 0
+    for obj in objects:
+        if obj is None:
+            check_status(out.AppendNull())
+            row += 1
+            continue
+        try:
+            _append(&builder, obj)
+        except _ConvertError as e:
+            builder.Reset()
+            raise e.render(row) from None
+        except RecursionError:
+            builder.Reset()
+            raise VariantError(f"row {row}: value nested too deeply") from None
+        metadata.clear()
+        value.clear()
+        check_status(builder.Finish(&metadata, &value))
+        check_status(out.Append(string_view(metadata.data(), metadata.size()),
+                                string_view(value.data(), value.size())))
+        row += 1
+    cdef CResult[shared_ptr[CArray]] result = out.Finish(c_layout)
+    check_status(result.status())
+    return _export_array(deref(result))
+
+
+# ----------------------------------------------------------------------------
+# Variant -> Python objects
+
+cdef inline object _bytes(string_view v):
+    return PyBytes_FromStringAndSize(v.data(), v.size())
+
+
+cdef object _decimal_to_py(const Decimal& d):
+    unscaled = (<object>vs_decimal_hi(d) << 64) | <object>vs_decimal_lo(d)
+    # The string constructor is exact (no context rounding).
+    return _decimal.Decimal(f"{unscaled}E-{d.scale}")
+
+
+cdef object _to_py(const VariantView& v):
+    cdef VariantType t = v.type()
+    cdef ObjectView obj
+    cdef ArrayView arr
+    cdef uint32_t i
+    cdef string_view s
+    cdef int64_t x
+    if t == VariantType.kNull:
+        return None
+    if t == VariantType.kBoolean:
+        return v.GetBool()
+    if (t == VariantType.kInt8 or t == VariantType.kInt16 or t == VariantType.kInt32
+            or t == VariantType.kInt64):
+        return v.GetInteger()
+    if t == VariantType.kString:
+        s = v.GetString()
+        return PyUnicode_DecodeUTF8(s.data(), s.size(), NULL)
+    if t == VariantType.kObject:
+        obj = v.GetObject()
+        result = {}
+        for i in range(obj.num_fields()):
+            s = obj.key(i)
+            key = PyUnicode_DecodeUTF8(s.data(), s.size(), NULL)
+            try:
+                result[key] = _to_py(obj.value(i))
+            except _ConvertError as e:
+                e.path.append("." + key if key.isidentifier() else "[" + repr(key) + "]")
+                raise
+        return result
+    if t == VariantType.kArray:
+        arr = v.GetArray()
+        items = []
+        for i in range(arr.size()):
+            try:
+                items.append(_to_py(arr.element(i)))
+            except _ConvertError as e:
+                e.path.append(f"[{i}]")
+                raise
+        return items
+    if t == VariantType.kDouble:
+        return v.GetDouble()
+    if t == VariantType.kFloat:
+        return <double>v.GetFloat()
+    if t == VariantType.kDecimal4 or t == VariantType.kDecimal8 or t == VariantType.kDecimal16:
+        return _decimal_to_py(v.GetDecimal())
+    if t == VariantType.kBinary:
+        return _bytes(v.GetBinary())
+    if t == VariantType.kUuid:
+        return _uuid.UUID(bytes=_bytes(v.GetUuid()))
+    try:
+        if t == VariantType.kDate:
+            return _dt.date.fromordinal(v.GetDate() + _EPOCH_ORDINAL)
+        x = v.GetTimeValue()
+        if t == VariantType.kTimestampNanos or t == VariantType.kTimestampNtzNanos:
+            # Python datetimes hold microseconds: nanoseconds are truncated (floor).
+            x = x // 1000 if x >= 0 else -((-x + 999) // 1000)
+        if t == VariantType.kTimestampMicros or t == VariantType.kTimestampNanos:
+            return _EPOCH_UTC + _dt.timedelta(microseconds=x)
+        if t == VariantType.kTimestampNtzMicros or t == VariantType.kTimestampNtzNanos:
+            return _EPOCH_NAIVE + _dt.timedelta(microseconds=x)
+        if t == VariantType.kTimeNtzMicros:
+            if x < 0 or x >= 86400000000:
+                raise ValueError(f"time of {x} microseconds is outside one day")
+            return _dt.time(x // 3600000000, x // 60000000 % 60, x // 1000000 % 60,
+                            x % 1000000)
+    except (ValueError, OverflowError) as e:
+        type_name = VariantTypeName(t)
+        raise _ConvertError(
+            VariantError,
+            f"{type_name.data()[:type_name.size()].decode()} value out of Python's "
+            f"range: {e}")
+    raise _ConvertError(NotImplementedError, "unsupported Variant type")
+
+
+def to_python(data):
+    """Variant array (canonical or Spark layout) -> list of Python values."""
+    cdef bint chunked = False
+    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
+    cdef CResult[VariantArrayView] made
+    cdef VariantArrayView view
+    cdef ValidateOptions options
+    cdef CStatus status
+    cdef string_view metadata
+    cdef string_view value
+    cdef int64_t offset = 0
+    cdef int64_t row
+    cdef size_t c
+    out = []
+    for c in range(chunks.size()):
+        made = VariantArrayView.Make(chunks[c])
+        check_status(made.status())
+        view = deref(made)
+        if view.typed_value().get() != NULL:
+            raise VariantError("to_python: the Variant column is shredded (it has a "
+                               "typed_value child); unshred it first")
+        for row in range(view.length()):
+            if view.IsNull(row):
+                out.append(None)
+                continue
+            if view.metadata_column().IsNull(row):
+                raise VariantError(f"row {offset + row}: metadata is null in a "
+                                   f"non-null row")
+            metadata = view.metadata(row)
+            if view.value_is_null(row):
+                out.append(None)  # a missing value reads as Variant null
+                continue
+            value = view.value(row)
+            # Untrusted bytes: validate before walking them.
+            status = Validate(metadata, value, options)
+            if not status.ok():
+                raise VariantError(f"row {offset + row}: "
+                                   + status.message().decode("utf-8", "replace"))
+            try:
+                out.append(_to_py(VariantView.MakeUnchecked(
+                    MetadataView.MakeUnchecked(metadata), value)))
+            except _ConvertError as e:
+                raise e.render(offset + row) from None
+        offset += view.length()
+    return out

@@ -1,0 +1,151 @@
+# Licensed under the Apache License, Version 2.0.
+"""User-facing conversions between JSON text, Python values and Variant columns.
+
+A Variant column is a pyarrow ``StructArray`` with binary ``metadata`` and ``value``
+children (matched by name, so both the canonical layout and Spark's value-first layout
+are accepted). A null struct slot is a SQL NULL and stays null through every
+function here. A ``ChunkedArray`` (or any object with ``__arrow_c_stream__``) gives a
+``ChunkedArray`` back, one output chunk per input chunk; error messages then count
+rows across chunks.
+
+Inputs are taken through the Arrow PyCapsule protocol: a pyarrow ``Array`` or
+``ChunkedArray``, or any object implementing ``__arrow_c_array__`` or
+``__arrow_c_stream__`` (nanoarrow, polars, ...).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Literal
+
+import pyarrow as pa
+
+from varshred import _lib
+
+__all__ = ["from_json", "to_json", "from_python", "to_python", "validate", "to_layout",
+           "variant_type"]
+
+Layout = Literal["canonical", "spark"]
+
+
+def _is_arrow(data: Any) -> bool:
+    return hasattr(data, "__arrow_c_array__") or hasattr(data, "__arrow_c_stream__")
+
+
+def _arrow_input(data: Any, what: str) -> Any:
+    if _is_arrow(data):
+        return data
+    raise TypeError(
+        f"{what} must be Arrow data (pyarrow Array/ChunkedArray or an object with "
+        f"__arrow_c_array__ / __arrow_c_stream__), got {type(data).__name__}")
+
+
+def variant_type(layout: Layout = "canonical") -> pa.DataType:
+    """The pyarrow type of an unshredded Variant column.
+
+    ``"canonical"``: ``struct<metadata: binary not null, value: binary not null>``;
+    ``"spark"``: ``struct<value, metadata>`` with the metadata field tagged
+    ``variant=true``, as Spark's ``mapInArrow`` expects for ``VariantType``.
+    """
+    return _lib.variant_type(layout)
+
+
+def from_json(strings: Any, *, numbers: Literal["decimal", "double"] = "decimal",
+              duplicate_keys: Literal["error", "last"] = "error",
+              errors: Literal["raise", "null"] = "raise",
+              layout: Layout = "canonical") -> pa.Array | pa.ChunkedArray:
+    """Parses JSON text into Variant values, byte for byte as Spark's ``parse_json``.
+
+    Args:
+        strings: Arrow string data (string, large_string or string_view), or a Python
+            list of ``str`` / ``None``. A null string gives a SQL NULL row.
+        numbers: ``"decimal"`` (Spark): a number with a fraction becomes the smallest
+            exact decimal, falling back to double; ``"double"``: always double.
+        duplicate_keys: ``"error"`` (Spark's default) or ``"last"`` (last value wins).
+        errors: ``"raise"``: invalid JSON raises :class:`VariantError` naming the row;
+            ``"null"``: invalid rows become SQL NULL (as ``try_parse_json``).
+        layout: ``"canonical"`` or ``"spark"`` (see :func:`variant_type`).
+    """
+    if isinstance(strings, (list, tuple)):
+        strings = pa.array(strings, type=pa.string())
+    return _lib.from_json(_arrow_input(strings, "strings"), numbers=numbers,
+                          duplicate_keys=duplicate_keys, errors=errors, layout=layout)
+
+
+def to_json(variants: Any, *, timezone: str = "UTC") -> pa.Array | pa.ChunkedArray:
+    """Prints Variant values as JSON text, as Spark's ``to_json`` does (keys sorted,
+    decimals without trailing zeros, timestamps in ``timezone``). SQL NULL rows give
+    null strings. Shredded input is rejected: unshred it first.
+
+    Args:
+        timezone: zone for timestamps with time zone: ``"UTC"``, a fixed offset such
+            as ``"+05:30"``, or an IANA name (``"America/Los_Angeles"``).
+    """
+    return _lib.to_json(_arrow_input(variants, "variants"), timezone=timezone)
+
+
+def from_python(objects: Iterable[Any], *, layout: Layout = "canonical") -> pa.Array:
+    """Builds a Variant column from Python values, one row per item.
+
+    ========================================  =========================================
+    Python                                    Variant
+    ========================================  =========================================
+    ``None`` (top level)                      SQL NULL row
+    ``None`` (nested)                         null
+    ``bool``                                  boolean
+    ``int`` in int64 range                    int8/16/32/64, the smallest that fits
+    larger ``int`` (up to 38 digits)          decimal, scale 0
+    ``float``                                 double
+    ``decimal.Decimal``                       smallest decimal (precision <= 38)
+    ``str``                                   string
+    ``bytes`` / ``bytearray`` / ``memoryview``  binary
+    ``datetime.date``                         date
+    ``datetime.datetime`` (naive)             timestamp_ntz, microseconds
+    ``datetime.datetime`` (aware)             timestamp (UTC), microseconds
+    ``datetime.time`` (naive)                 time, microseconds
+    ``uuid.UUID``                             uuid
+    ``list`` / ``tuple``                      array
+    ``dict`` with ``str`` keys                object
+    ========================================  =========================================
+
+    Anything else raises :class:`TypeError`; values out of range raise
+    :class:`VariantError`. Both name the row and the path (``row 2: $.a[1]: ...``).
+    """
+    if isinstance(objects, (str, bytes)) or _is_arrow(objects):
+        raise TypeError("from_python expects an iterable of Python values, one per row, "
+                        f"got {type(objects).__name__}")
+    return _lib.from_python(objects, layout)
+
+
+def to_python(variants: Any) -> list[Any]:
+    """Converts a Variant column to Python values (the inverse of
+    :func:`from_python`).
+
+    Both a Variant null and a SQL NULL row give ``None``. Objects become ``dict``,
+    arrays ``list``, decimals ``decimal.Decimal``, timestamps aware (UTC) or naive
+    ``datetime``, time ``datetime.time``, uuid ``uuid.UUID``, binary ``bytes``, float
+    and double ``float``.
+
+    Lossy: nanosecond timestamps are truncated to microseconds (Python's ``datetime``
+    resolution), and dates or timestamps outside years 1-9999 raise
+    :class:`VariantError`.
+    """
+    return _lib.to_python(_arrow_input(variants, "variants"))
+
+
+def validate(variants: Any, *, max_depth: int = 500, max_size: int = 128 << 20,
+             allow_unsorted_keys: bool = False) -> None:
+    """Checks every row's bytes against the Variant spec.
+
+    Raises :class:`VariantError` for the first bad row, naming it and the path inside
+    the value (``row 3: $.a[2]: ...``); :class:`TypeError` if the input is not a
+    Variant struct column. Shredded columns are accepted: rows whose value lives in
+    ``typed_value`` get only their metadata checked.
+    """
+    _lib.validate(_arrow_input(variants, "variants"), max_depth=max_depth,
+                  max_size=max_size, allow_unsorted_keys=allow_unsorted_keys)
+
+
+def to_layout(variants: Any, layout: Layout = "canonical") -> pa.Array | pa.ChunkedArray:
+    """Returns an unshredded Variant column in ``layout``, sharing buffers when the
+    children are already plain binary without nulls."""
+    return _lib.to_layout(_arrow_input(variants, "variants"), layout)

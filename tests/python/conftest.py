@@ -1,0 +1,79 @@
+# Licensed under the Apache License, Version 2.0.
+"""Shared fixtures: the parquet-testing corpus, a seeded RNG, hypothesis profiles and
+one local SparkSession for the whole run."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import random
+import sys
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SEED = 20240917
+
+# Deterministic by default so failures reproduce; HYPOTHESIS_PROFILE=explore to search.
+settings.register_profile("default", derandomize=True, max_examples=150, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("explore", max_examples=2000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "spark: needs a local SparkSession (pyspark and Java); skipped when "
+        "pyspark is missing, except under CI=true where that is a failure")
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI") == "true"
+
+
+def skip_or_fail(reason: str):
+    """Outside CI a missing optional dependency skips; under CI it fails."""
+    if in_ci():
+        pytest.fail(f"{reason} (CI=true: never skipped)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> pathlib.Path:
+    env = os.environ.get("PARQUET_TEST_DATA")
+    path = pathlib.Path(env) if env else ROOT.parent / "shared" / "parquet-testing"
+    if not (path / "variant").is_dir():
+        skip_or_fail(f"parquet-testing corpus not found at {path}")
+    return path
+
+
+@pytest.fixture
+def rng() -> random.Random:
+    return random.Random(SEED)
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local SparkSession per test run (ECOSYSTEM.md B.1): startup takes 15-20 s."""
+    try:
+        import pyspark  # noqa: F401
+        from pyspark.sql import SparkSession
+    except ImportError:
+        skip_or_fail("pyspark is not installed")
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    session = (SparkSession.builder.master("local[2]")
+               .appName("varshred-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.driver.bindAddress", "127.0.0.1")
+               .config("spark.driver.host", "127.0.0.1")
+               .config("spark.driver.memory", "2g")
+               .config("spark.sql.shuffle.partitions", "2")
+               .config("spark.sql.session.timeZone", "UTC")
+               .config("spark.ui.showConsoleProgress", "false")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("OFF")
+    yield session
+    session.stop()
