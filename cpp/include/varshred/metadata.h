@@ -5,10 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include <arrow/result.h>
@@ -82,13 +82,23 @@ class MetadataBuilder {
   void Reset();
 
  private:
-  struct KeyHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  // Node-based map: its keys never move, so keys_ may point into them.
-  std::unordered_map<std::string, uint32_t, KeyHash, std::equal_to<>> ids_;
+  // Small dictionaries (most JSON rows) are searched linearly; past kLinearLimit keys a
+  // hash table of ids is kept. Key bytes live in blocks that never move, so the views
+  // in keys_ stay valid until Reset(); memory is kept across Reset() for reuse.
+  static constexpr uint32_t kLinearLimit = 16;
+  std::string_view Store(std::string_view key);
+  void Index(uint32_t id);
+  void Rehash(size_t capacity);
+
   std::vector<std::string_view> keys_;
+  struct Block {
+    std::unique_ptr<char[]> data;
+    size_t size = 0;
+    size_t capacity = 0;
+  };
+  std::vector<Block> blocks_;
+  size_t block_ = 0;                 // the block being filled
+  std::vector<uint32_t> table_;      // id + 1 per slot, 0 = empty; empty while linear
   size_t total_key_bytes_ = 0;
 };
 

@@ -189,6 +189,31 @@ arrow::Status VariantBuilder::DropDuplicates(const Frame& frame, size_t* count) 
   return arrow::Status::OK();
 }
 
+namespace {
+
+// Stable sort by key bytes. Objects are small and often nearly sorted, so insertion
+// sort wins there and allocates nothing; ties keep insertion order (last-wins relies
+// on it).
+template <typename FieldT>
+void SortByKey(FieldT* fields, size_t n) {
+  if (n > 32) {
+    std::stable_sort(fields, fields + n,
+                     [](const FieldT& a, const FieldT& b) { return a.key < b.key; });
+    return;
+  }
+  for (size_t i = 1; i < n; ++i) {
+    FieldT f = fields[i];
+    size_t j = i;
+    while (j > 0 && f.key < fields[j - 1].key) {
+      fields[j] = fields[j - 1];
+      --j;
+    }
+    fields[j] = f;
+  }
+}
+
+}  // namespace
+
 arrow::Status VariantBuilder::EndObject() {
   if (frames_.empty() || !frames_.back().is_object) {
     return arrow::Status::Invalid("VariantBuilder::EndObject without an open object");
@@ -202,8 +227,7 @@ arrow::Status VariantBuilder::EndObject() {
   size_t n = fields_.size() - frame.first_entry;
   auto begin = fields_.begin() + static_cast<ptrdiff_t>(frame.first_entry);
   // VariantEncoding.md: ids and offsets are listed in key order (unsigned bytes).
-  std::stable_sort(begin, fields_.end(),
-                   [](const Field& a, const Field& b) { return a.key < b.key; });
+  if (n > 1) SortByKey(fields_.data() + frame.first_entry, n);
   ARROW_RETURN_NOT_OK(DropDuplicates(frame, &n));
   begin = fields_.begin() + static_cast<ptrdiff_t>(frame.first_entry);
 

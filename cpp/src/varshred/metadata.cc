@@ -3,6 +3,7 @@
 #include "varshred/metadata.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "varshred/format.h"
 #include "varshred/endian_internal.h"
@@ -122,14 +123,67 @@ std::optional<uint32_t> MetadataView::Find(std::string_view key) const {
 // ----------------------------------------------------------------------
 // MetadataBuilder
 
+namespace {
+inline size_t HashKey(std::string_view key) { return std::hash<std::string_view>{}(key); }
+}  // namespace
+
 uint32_t MetadataBuilder::Add(std::string_view key) {
-  auto it = ids_.find(key);
-  if (it != ids_.end()) return it->second;
+  if (table_.empty()) {
+    for (uint32_t i = 0; i < keys_.size(); ++i) {
+      if (keys_[i].size() == key.size() && keys_[i] == key) return i;
+    }
+  } else {
+    const size_t mask = table_.size() - 1;
+    for (size_t slot = HashKey(key) & mask;; slot = (slot + 1) & mask) {
+      const uint32_t entry = table_[slot];
+      if (entry == 0) break;
+      if (keys_[entry - 1] == key) return entry - 1;
+    }
+  }
   const auto id = static_cast<uint32_t>(keys_.size());
-  auto [pos, inserted] = ids_.emplace(std::string(key), id);
-  keys_.push_back(pos->first);
+  keys_.push_back(Store(key));
   total_key_bytes_ += key.size();
+  if (!table_.empty() || keys_.size() > kLinearLimit) Index(id);
   return id;
+}
+
+std::string_view MetadataBuilder::Store(std::string_view key) {
+  while (block_ < blocks_.size() &&
+         blocks_[block_].capacity - blocks_[block_].size < key.size()) {
+    ++block_;
+  }
+  if (block_ == blocks_.size()) {
+    Block b;
+    b.capacity = std::max<size_t>(key.size(), 4096);
+    b.data.reset(new char[b.capacity]);
+    blocks_.push_back(std::move(b));
+  }
+  Block& b = blocks_[block_];
+  char* at = b.data.get() + b.size;
+  if (!key.empty()) std::memcpy(at, key.data(), key.size());
+  b.size += key.size();
+  return {at, key.size()};
+}
+
+void MetadataBuilder::Index(uint32_t id) {
+  if (table_.empty() || keys_.size() * 2 > table_.size()) {
+    Rehash(std::max<size_t>(64, table_.size() * 2));
+    return;  // Rehash indexes every key, `id` included
+  }
+  const size_t mask = table_.size() - 1;
+  size_t slot = HashKey(keys_[id]) & mask;
+  while (table_[slot] != 0) slot = (slot + 1) & mask;
+  table_[slot] = id + 1;
+}
+
+void MetadataBuilder::Rehash(size_t capacity) {
+  table_.assign(capacity, 0);
+  const size_t mask = capacity - 1;
+  for (uint32_t i = 0; i < keys_.size(); ++i) {
+    size_t slot = HashKey(keys_[i]) & mask;
+    while (table_[slot] != 0) slot = (slot + 1) & mask;
+    table_[slot] = i + 1;
+  }
 }
 
 void MetadataBuilder::Finish(std::string* out) const {
@@ -149,16 +203,22 @@ void MetadataBuilder::Finish(std::string* out) const {
 }
 
 void MetadataBuilder::Truncate(uint32_t size) {
+  if (keys_.size() <= size) return;
   while (keys_.size() > size) {
     total_key_bytes_ -= keys_.back().size();
-    ids_.erase(ids_.find(keys_.back()));
     keys_.pop_back();
+  }
+  // The dropped keys' bytes stay in their block until Reset(); rare (rollback) path.
+  if (!table_.empty()) {
+    if (keys_.size() > kLinearLimit) Rehash(table_.size()); else table_.clear();
   }
 }
 
 void MetadataBuilder::Reset() {
-  ids_.clear();
   keys_.clear();
+  for (auto& b : blocks_) b.size = 0;  // keeps the memory
+  block_ = 0;
+  table_.clear();
   total_key_bytes_ = 0;
 }
 
