@@ -12,6 +12,7 @@
 #include <parquet/file_reader.h>
 #include <parquet/schema.h>
 
+#include "varshred/arrow/legacy.h"
 #include "varshred/arrow/variant_array.h"
 
 namespace varshred {
@@ -79,7 +80,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> Reconstruct(
   UnshredOptions unshred = options.unshred;
   unshred.layout = VariantLayout::kCanonical;
   if (info.layout == VariantColumnLayout::kLegacy) {
-    return arrow::Status::NotImplemented("LEGACY-PENDING");
+    return FromLegacyShredded(*column, pool);  // the draft layout, rebuilt directly
   }
   return Unshred(*column, unshred, pool);
 }
