@@ -120,7 +120,8 @@ def to_python(variants: Any) -> list[Any]:
     """Converts a Variant column to Python values (the inverse of
     :func:`from_python`).
 
-    Both a Variant null and a SQL NULL row give ``None``. Objects become ``dict``,
+    Both a Variant null and a SQL NULL row give ``None``. Objects with unsorted field
+    ids (written by DuckDB, or by Spark for some non-BMP keys) are accepted. Objects become ``dict``,
     arrays ``list``, decimals ``decimal.Decimal``, timestamps aware (UTC) or naive
     ``datetime``, time ``datetime.time``, uuid ``uuid.UUID``, binary ``bytes``, float
     and double ``float``.

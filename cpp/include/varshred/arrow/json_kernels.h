@@ -55,8 +55,9 @@ arrow::Result<JsonToVariantResult> JsonToVariantWithStats(
 
 /// \brief Prints each row of an unshredded Variant struct array (canonical or Spark
 /// layout, children matched by name) as JSON text, as Spark's to_json does. SQL NULL
-/// rows stay null. Every row is validated first (validate.h), so any input bytes give
-/// either text or an error naming the row, never a crash.
+/// rows stay null. Every row is validated first (validate.h, accepting unsorted field
+/// ids as readers should), so any input bytes give either text or an error naming the
+/// row, never a crash.
 ///
 /// Shredded input (a `typed_value` child) is rejected with Invalid: unshred it first.
 arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(

@@ -134,6 +134,10 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
   ARROW_ASSIGN_OR_RAISE(JsonWriter writer, JsonWriter::Make(options));
   arrow::StringBuilder out(pool);
   ARROW_RETURN_NOT_OK(out.Reserve(view.length()));
+  // Readers are lenient about field-id order (SPEC.md 1.5): DuckDB writes unsorted ids,
+  // and Spark orders supplementary-plane keys by UTF-16.
+  ValidateOptions read_options;
+  read_options.allow_unsorted_keys = true;
   std::string text;
   for (int64_t i = 0; i < view.length(); ++i) {
     if (view.IsNull(i)) {
@@ -146,7 +150,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
     const std::string_view metadata = view.metadata(i);
     // VariantShredding.md: a value missing where one is required reads as null.
     const std::string_view value = view.value_is_null(i) ? kNullValue : view.value(i);
-    arrow::Status st = Validate(metadata, value);
+    arrow::Status st = Validate(metadata, value, read_options);
     if (st.ok()) {
       text.clear();
       st = writer.Write(
