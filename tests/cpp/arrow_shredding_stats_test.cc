@@ -208,6 +208,17 @@ std::vector<std::string> MixedDocuments(int n, uint64_t seed) {
   return docs;
 }
 
+TEST(ShreddingStatsTest, TrustedScanMatchesValidatedScan) {
+  auto column = JsonStrings(MixedDocuments(200, 5));
+  ShreddingStatsOptions trusted;
+  trusted.validate = false;
+  ShreddingStats a, b(trusted);
+  VS_ASSERT_OK(a.Add(*column));
+  VS_ASSERT_OK(b.Add(*column));
+  EXPECT_EQ(a.Serialize(), b.Serialize());
+  EXPECT_EQ(a.rows(), 200);
+}
+
 TEST(ShreddingStatsTest, MergeEqualsScanOfConcatenation) {
   auto docs = MixedDocuments(300, 1);
   std::vector<std::string> first(docs.begin(), docs.begin() + 120);
