@@ -21,6 +21,9 @@ from varshred.core import (
     variant_type,
 )
 from varshred.errors import VariantError
+from varshred.get import variant_get
+from varshred.shredding import ShreddingSchema, from_legacy_shredded, shred, unshred
+from varshred import parquet  # noqa: E402  (vs.parquet.*)
 
 try:
     __version__ = _metadata.version("varshred")
@@ -28,7 +31,13 @@ except _metadata.PackageNotFoundError:  # running from a source tree
     __version__ = "0.0.0"
 
 __all__ = [
+    "ShreddingSchema",
     "VariantError",
+    "from_legacy_shredded",
+    "parquet",
+    "shred",
+    "unshred",
+    "variant_get",
     "__version__",
     "from_json",
     "from_python",
@@ -38,3 +47,12 @@ __all__ = [
     "validate",
     "variant_type",
 ]
+
+
+def __getattr__(name: str):
+    # vs.spark imports pyspark, so it is loaded only when used.
+    if name == "spark":
+        import importlib
+
+        return importlib.import_module("varshred.spark")
+    raise AttributeError(f"module 'varshred' has no attribute {name!r}")

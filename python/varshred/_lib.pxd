@@ -7,7 +7,10 @@
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libcpp cimport bool as cbool
-from libcpp.memory cimport shared_ptr
+from libcpp.map cimport map as cmap
+from libcpp.memory cimport shared_ptr, unique_ptr
+from libcpp.optional cimport optional
+from libcpp.utility cimport pair
 from libcpp.string cimport string
 from libcpp.string_view cimport string_view
 from libcpp.vector cimport vector
@@ -266,3 +269,155 @@ cdef extern from "varshred/arrow/json_kernels.h" namespace "varshred" nogil:
 
 cdef extern from "varshred/arrow/validate_kernel.h" namespace "varshred" nogil:
     CStatus ValidateVariants(const CArray& variants, const ValidateOptions& options)
+
+
+# ---- varshred/arrow/shredding_schema.h --------------------------------------
+
+cdef extern from "varshred/arrow/shredding_schema.h" namespace "varshred" nogil:
+    cdef cppclass ShreddingSchema:
+        ShreddingSchema()
+        @staticmethod
+        CResult[ShreddingSchema] Parse(string_view ddl)
+        @staticmethod
+        CResult[ShreddingSchema] FromArrow(const CDataType& typed_value)
+        @staticmethod
+        CResult[ShreddingSchema] FromPaths(const vector[pair[string, string]]& paths)
+        @staticmethod
+        ShreddingSchema ValueOnly()
+        string ToDdl()
+        shared_ptr[CDataType] ToArrow()
+        shared_ptr[CDataType] TypedValueArrowType()
+        cbool has_typed_value()
+        cbool Equals(const ShreddingSchema& other)
+
+
+# ---- varshred/arrow/shred.h, unshred.h, legacy.h ----------------------------
+
+cdef extern from "varshred/arrow/shred.h" namespace "varshred" nogil:
+    cdef enum class NumericShredding "varshred::NumericShredding":
+        kLenient
+        kStrict
+
+    cdef cppclass ShredOptions:
+        NumericShredding numeric
+
+    CResult[shared_ptr[CArray]] Shred(const CArray& variants, const ShreddingSchema& schema,
+                                      const ShredOptions& options, CMemoryPool* pool)
+
+cdef extern from "varshred/arrow/unshred.h" namespace "varshred" nogil:
+    cdef enum class ConflictPolicy "varshred::ConflictPolicy":
+        kError
+        kTypedWins
+
+    cdef cppclass UnshredOptions:
+        ConflictPolicy on_conflict
+        VariantLayout layout
+
+    CResult[shared_ptr[CArray]] Unshred(const CArray& shredded,
+                                        const UnshredOptions& options, CMemoryPool* pool)
+
+cdef extern from "varshred/arrow/legacy.h" namespace "varshred" nogil:
+    CResult[shared_ptr[CArray]] FromLegacyShredded(const CArray& legacy, CMemoryPool* pool)
+
+
+# ---- varshred/path.h, arrow/variant_get.h -----------------------------------
+
+cdef extern from "varshred/path.h" namespace "varshred" nogil:
+    cdef cppclass VariantPath:
+        VariantPath()
+        @staticmethod
+        CResult[VariantPath] Parse(string_view path)
+        string ToString()
+
+cdef extern from "varshred/arrow/variant_get.h" namespace "varshred" nogil:
+    cdef enum class VariantGetErrors "varshred::VariantGetErrors":
+        kNull
+        kRaise
+
+    cdef cppclass VariantGetOptions:
+        VariantGetErrors errors
+        string timezone
+
+    CResult[shared_ptr[CArray]] VariantGet(const CArray& variants, const VariantPath& path,
+                                           const shared_ptr[CDataType]& type,
+                                           const VariantGetOptions& options,
+                                           CMemoryPool* pool)
+
+
+# ---- Arrow: schemas, record batches, readers ---------------------------------
+
+cdef extern from "arrow/api.h" namespace "arrow" nogil:
+    cdef cppclass CSchema "arrow::Schema":
+        pass
+    cdef cppclass CRecordBatch "arrow::RecordBatch":
+        int64_t num_rows()
+    cdef cppclass CRecordBatchReader "arrow::RecordBatchReader":
+        pass
+    cdef enum CCompressionType "arrow::Compression::type":
+        pass
+    CResult[CCompressionType] GetCompressionType \
+        "arrow::util::Codec::GetCompressionType"(const string& name)
+
+cdef extern from "arrow/c/bridge.h" namespace "arrow" nogil:
+    CResult[shared_ptr[CSchema]] ImportSchema(ArrowSchema* schema)
+    CResult[shared_ptr[CDataType]] ImportType(ArrowSchema* schema)
+    CResult[shared_ptr[CRecordBatch]] ImportRecordBatch(ArrowArray* array,
+                                                       ArrowSchema* schema)
+    CStatus ExportRecordBatchReader(shared_ptr[CRecordBatchReader] reader,
+                                    ArrowArrayStream* out)
+
+
+# ---- varshred/parquet/writer.h, reader.h ------------------------------------
+
+cdef extern from "varshred/parquet/writer.h" namespace "varshred" nogil:
+    cdef enum class ParquetWritePath "varshred::ParquetWritePath":
+        kDirect
+        kArrow
+
+    cdef cppclass ParquetWriteOptions:
+        CCompressionType compression
+        optional[int] compression_level
+        int64_t row_group_size
+        int64_t data_page_size
+        cbool dictionary
+        cbool statistics
+        cbool annotate
+        NumericShredding numeric
+        ParquetWritePath path
+
+    cdef cppclass ParquetWriter:
+        @staticmethod
+        CResult[unique_ptr[ParquetWriter]] Open(const string& path,
+                                                const shared_ptr[CSchema]& schema,
+                                                cmap[string, ShreddingSchema] shredding,
+                                                const ParquetWriteOptions& options,
+                                                CMemoryPool* pool)
+        CStatus Write(const CRecordBatch& batch)
+        CStatus Close()
+        void Abort()
+        int64_t num_rows()
+
+cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
+    cdef enum class VariantColumnLayout "varshred::VariantColumnLayout":
+        kNone
+        kUnshredded
+        kShredded
+        kLegacy
+
+    cdef cppclass ParquetColumnInfo:
+        string name
+        VariantColumnLayout layout
+        cbool annotated
+        vector[int] leaves
+
+    cdef cppclass ParquetReadOptions:
+        vector[string] columns
+        cbool shredded
+        int64_t batch_size
+        UnshredOptions unshred
+
+    CResult[vector[ParquetColumnInfo]] InspectParquet(const string& path)
+    CResult[shared_ptr[CRecordBatchReader]] OpenParquetReader(
+        const string& path, const ParquetReadOptions& options, CMemoryPool* pool)
+    CResult[shared_ptr[CChunkedArray]] ReadParquetLeaves(
+        const string& path, const vector[int]& leaves, CMemoryPool* pool)

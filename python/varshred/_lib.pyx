@@ -15,7 +15,9 @@ from cpython.unicode cimport PyUnicode_DecodeUTF8
 from cython.operator cimport dereference as deref
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libcpp.memory cimport shared_ptr
+from libcpp.memory cimport shared_ptr, unique_ptr
+from libcpp.map cimport map as cmap
+from libcpp.utility cimport move, pair
 from libcpp.string cimport string
 from libcpp.string_view cimport string_view
 from libcpp.vector cimport vector
@@ -648,3 +650,323 @@ def to_python(data):
                 raise e.render(offset + row) from None
         offset += view.length()
     return out
+
+
+# ----------------------------------------------------------------------------
+# Shredding schemas, shred / unshred, legacy layout
+
+cdef class ShreddingSchemaHandle:
+    """Holds one C++ ShreddingSchema; the Python class ``vs.ShreddingSchema`` wraps it."""
+    cdef ShreddingSchema schema
+
+    def to_ddl(self):
+        return self.schema.ToDdl().decode("utf-8")
+
+    def to_arrow(self):
+        if not self.schema.has_typed_value():
+            return _export_type(VariantStorageType(VariantLayout.kCanonical))
+        return _export_type(self.schema.ToArrow())
+
+    def typed_value_type(self):
+        if not self.schema.has_typed_value():
+            return None
+        return _export_type(self.schema.TypedValueArrowType())
+
+    def equals(self, ShreddingSchemaHandle other):
+        return self.schema.Equals(other.schema)
+
+
+cdef ShreddingSchemaHandle _handle(CResult[ShreddingSchema]& result):
+    check_status(result.status())
+    cdef ShreddingSchemaHandle h = ShreddingSchemaHandle.__new__(ShreddingSchemaHandle)
+    h.schema = deref(result)
+    return h
+
+
+def schema_parse(str ddl):
+    cdef string text = ddl.encode("utf-8")
+    cdef CResult[ShreddingSchema] result = ShreddingSchema.Parse(string_view(text.data(), text.size()))
+    return _handle(result)
+
+
+def schema_value_only():
+    cdef ShreddingSchemaHandle h = ShreddingSchemaHandle.__new__(ShreddingSchemaHandle)
+    h.schema = ShreddingSchema.ValueOnly()
+    return h
+
+
+def schema_from_paths(pairs):
+    cdef vector[pair[string, string]] paths
+    for path, type_name in pairs:
+        paths.push_back(pair[string, string](str(path).encode("utf-8"),
+                                             str(type_name).encode("utf-8")))
+    cdef CResult[ShreddingSchema] result = ShreddingSchema.FromPaths(paths)
+    return _handle(result)
+
+
+cdef shared_ptr[CDataType] _import_type(object type_obj) except *:
+    capsule = type_obj.__arrow_c_schema__()
+    cdef ArrowSchema* schema = <ArrowSchema*>PyCapsule_GetPointer(capsule, "arrow_schema")
+    cdef CResult[shared_ptr[CDataType]] result = ImportType(schema)
+    check_status(result.status())
+    return deref(result)
+
+
+def schema_from_arrow(type_obj):
+    cdef shared_ptr[CDataType] t = _import_type(type_obj)
+    cdef CResult[ShreddingSchema] result = ShreddingSchema.FromArrow(deref(t))
+    return _handle(result)
+
+
+cdef NumericShredding _numeric(str numeric) except *:
+    if numeric == "lenient":
+        return NumericShredding.kLenient
+    if numeric == "strict":
+        return NumericShredding.kStrict
+    raise ValueError(f"numeric must be 'lenient' or 'strict', got {numeric!r}")
+
+
+cdef ConflictPolicy _conflict(str on_conflict) except *:
+    if on_conflict == "error":
+        return ConflictPolicy.kError
+    if on_conflict == "typed-wins":
+        return ConflictPolicy.kTypedWins
+    raise ValueError(f"on_conflict must be 'error' or 'typed-wins', got {on_conflict!r}")
+
+
+def shred(data, ShreddingSchemaHandle schema, *, str numeric="lenient"):
+    """Variant -> struct<metadata, value, typed_value> per ``schema``."""
+    cdef ShredOptions options
+    options.numeric = _numeric(numeric)
+    cdef bint chunked = False
+    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
+    cdef vector[shared_ptr[CArray]] out
+    cdef CResult[shared_ptr[CArray]] result
+    cdef int64_t offset = 0
+    cdef size_t i
+    for i in range(chunks.size()):
+        with nogil:
+            result = Shred(deref(chunks[i]), schema.schema, options, c_default_memory_pool())
+        check_status(result.status(), offset)
+        out.push_back(deref(result))
+        offset += deref(chunks[i]).length()
+    if out.empty():
+        return _export_result(out, chunked, schema.schema.ToArrow())
+    return _export_result(out, chunked, deref(out[0]).type())
+
+
+def unshred(data, *, str on_conflict="error", str layout="canonical"):
+    """Shredded Variant (any layout the spec allows) -> struct<metadata, value>."""
+    cdef UnshredOptions options
+    options.on_conflict = _conflict(on_conflict)
+    options.layout = _layout(layout)
+    cdef bint chunked = False
+    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
+    cdef vector[shared_ptr[CArray]] out
+    cdef CResult[shared_ptr[CArray]] result
+    cdef int64_t offset = 0
+    cdef size_t i
+    for i in range(chunks.size()):
+        with nogil:
+            result = Unshred(deref(chunks[i]), options, c_default_memory_pool())
+        check_status(result.status(), offset)
+        out.push_back(deref(result))
+        offset += deref(chunks[i]).length()
+    return _export_result(out, chunked, VariantStorageType(options.layout))
+
+
+def from_legacy_shredded(data):
+    """The seed draft's shredded layout -> struct<metadata, value>."""
+    cdef bint chunked = False
+    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
+    cdef vector[shared_ptr[CArray]] out
+    cdef CResult[shared_ptr[CArray]] result
+    cdef int64_t offset = 0
+    cdef size_t i
+    for i in range(chunks.size()):
+        with nogil:
+            result = FromLegacyShredded(deref(chunks[i]), c_default_memory_pool())
+        check_status(result.status(), offset)
+        out.push_back(deref(result))
+        offset += deref(chunks[i]).length()
+    return _export_result(out, chunked, VariantStorageType(VariantLayout.kCanonical))
+
+
+# ----------------------------------------------------------------------------
+# variant_get
+
+def variant_get(data, str path, type_obj=None, *, str errors="null", str timezone="UTC"):
+    """The value at ``path``, cast to ``type_obj`` (a pyarrow type) or as a Variant."""
+    cdef string path_text = path.encode("utf-8")
+    cdef CResult[VariantPath] parsed = VariantPath.Parse(
+        string_view(path_text.data(), path_text.size()))
+    check_status(parsed.status())
+    cdef VariantPath c_path = deref(parsed)
+    cdef shared_ptr[CDataType] c_type
+    if type_obj is not None:
+        c_type = _import_type(type_obj)
+    cdef VariantGetOptions options
+    if errors == "null":
+        options.errors = VariantGetErrors.kNull
+    elif errors == "raise":
+        options.errors = VariantGetErrors.kRaise
+    else:
+        raise ValueError(f"errors must be 'null' or 'raise', got {errors!r}")
+    options.timezone = timezone.encode("utf-8")
+    cdef bint chunked = False
+    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
+    cdef vector[shared_ptr[CArray]] out
+    cdef CResult[shared_ptr[CArray]] result
+    cdef int64_t offset = 0
+    cdef size_t i
+    for i in range(chunks.size()):
+        with nogil:
+            result = VariantGet(deref(chunks[i]), c_path, c_type, options,
+                                c_default_memory_pool())
+        check_status(result.status(), offset)
+        out.push_back(deref(result))
+        offset += deref(chunks[i]).length()
+    if type_obj is None:
+        c_type = VariantStorageType(VariantLayout.kCanonical)
+    return _export_result(out, chunked, c_type)
+
+
+# ----------------------------------------------------------------------------
+# Parquet
+
+cdef class ParquetFileWriter:
+    """One Parquet file being written by varshred's C++ writer (see varshred.parquet)."""
+    cdef unique_ptr[ParquetWriter] writer
+
+    def __init__(self, str path, schema, dict shredding, *, str compression="zstd",
+                 compression_level=None, int64_t row_group_size=1 << 20,
+                 int64_t data_page_size=1 << 20, bint dictionary=True,
+                 bint statistics=True, bint annotate=True, str numeric="lenient",
+                 str write_path="direct"):
+        cdef ParquetWriteOptions options
+        cdef CResult[CCompressionType] codec = GetCompressionType(compression.encode())
+        check_status(codec.status())
+        options.compression = deref(codec)
+        if compression_level is not None:
+            options.compression_level = <int>compression_level
+        options.row_group_size = row_group_size
+        options.data_page_size = data_page_size
+        options.dictionary = dictionary
+        options.statistics = statistics
+        options.annotate = annotate
+        options.numeric = _numeric(numeric)
+        if write_path == "direct":
+            options.path = ParquetWritePath.kDirect
+        elif write_path == "arrow":
+            options.path = ParquetWritePath.kArrow
+        else:
+            raise ValueError(f"write_path must be 'direct' or 'arrow', got {write_path!r}")
+        cdef cmap[string, ShreddingSchema] c_shredding
+        cdef ShreddingSchemaHandle h
+        for name, handle in shredding.items():
+            h = handle
+            c_shredding[name.encode("utf-8")] = h.schema
+        capsule = schema.__arrow_c_schema__()
+        cdef ArrowSchema* c_schema = <ArrowSchema*>PyCapsule_GetPointer(capsule, "arrow_schema")
+        cdef CResult[shared_ptr[CSchema]] imported = ImportSchema(c_schema)
+        check_status(imported.status())
+        cdef string c_path = path.encode("utf-8")
+        cdef CResult[unique_ptr[ParquetWriter]] opened
+        with nogil:
+            opened = ParquetWriter.Open(c_path, deref(imported), c_shredding, options,
+                                        c_default_memory_pool())
+        check_status(opened.status())
+        self.writer = move(deref(opened))
+
+    def write_batch(self, batch):
+        if not self.writer:
+            raise VariantError("the ParquetWriter is closed")
+        schema_capsule, array_capsule = batch.__arrow_c_array__()
+        cdef ArrowSchema* c_schema = <ArrowSchema*>PyCapsule_GetPointer(
+            schema_capsule, "arrow_schema")
+        cdef ArrowArray* c_array = <ArrowArray*>PyCapsule_GetPointer(array_capsule,
+                                                                     "arrow_array")
+        cdef CResult[shared_ptr[CRecordBatch]] imported = ImportRecordBatch(c_array, c_schema)
+        check_status(imported.status())
+        cdef CStatus status
+        with nogil:
+            status = deref(self.writer).Write(deref(deref(imported)))
+        if not status.ok():
+            self.writer.reset()
+        check_status(status)
+
+    def close(self):
+        if not self.writer:
+            return
+        cdef CStatus status
+        with nogil:
+            status = deref(self.writer).Close()
+        self.writer.reset()
+        check_status(status)
+
+    def abort(self):
+        if self.writer:
+            deref(self.writer).Abort()
+            self.writer.reset()
+
+    @property
+    def num_rows(self):
+        return deref(self.writer).num_rows() if self.writer else 0
+
+    def __dealloc__(self):
+        # An unclosed writer removes its temporary file (no partial output).
+        self.writer.reset()
+
+
+_LAYOUT_NAMES = {0: None, 1: "unshredded", 2: "shredded", 3: "legacy"}
+
+
+def parquet_inspect(str path):
+    cdef CResult[vector[ParquetColumnInfo]] result
+    cdef string c_path = path.encode("utf-8")
+    with nogil:
+        result = InspectParquet(c_path)
+    check_status(result.status())
+    out = []
+    cdef size_t i
+    for i in range(deref(result).size()):
+        info = deref(result)[i]
+        out.append((info.name.decode("utf-8"), _LAYOUT_NAMES[<int>info.layout],
+                    bool(info.annotated), list(info.leaves)))
+    return out
+
+
+def parquet_reader(str path, columns=None, *, bint shredded=False,
+                   int64_t batch_size=65536, str on_conflict="error"):
+    cdef ParquetReadOptions options
+    for c in (columns or []):
+        options.columns.push_back(c.encode("utf-8"))
+    options.shredded = shredded
+    options.batch_size = batch_size
+    options.unshred.on_conflict = _conflict(on_conflict)
+    cdef string c_path = path.encode("utf-8")
+    cdef CResult[shared_ptr[CRecordBatchReader]] result
+    with nogil:
+        result = OpenParquetReader(c_path, options, c_default_memory_pool())
+    check_status(result.status())
+    cdef ArrowArrayStream* stream = <ArrowArrayStream*>malloc(sizeof(ArrowArrayStream))
+    if stream == NULL:
+        raise MemoryError()
+    stream.release = NULL
+    capsule = PyCapsule_New(stream, "arrow_array_stream", _release_stream_capsule)
+    check_status(ExportRecordBatchReader(deref(result), stream))
+    return _pa.RecordBatchReader._import_from_c_capsule(capsule)
+
+
+def parquet_read_leaves(str path, leaves):
+    cdef vector[int] c_leaves = leaves
+    cdef string c_path = path.encode("utf-8")
+    cdef CResult[shared_ptr[CChunkedArray]] result
+    with nogil:
+        result = ReadParquetLeaves(c_path, c_leaves, c_default_memory_pool())
+    check_status(result.status())
+    cdef vector[shared_ptr[CArray]] chunks
+    cdef int i
+    for i in range(deref(deref(result)).num_chunks()):
+        chunks.push_back(deref(deref(result)).chunk(i))
+    return _export_chunked(chunks, deref(deref(result)).type())

@@ -1,0 +1,311 @@
+# Licensed under the Apache License, Version 2.0.
+"""Parquet files with Variant columns: shredded writes, reconstructing reads,
+path projection and row-group pruning.
+
+>>> import varshred as vs
+>>> vs.parquet.write_table(table, "events.parquet", shredding={"v": "id bigint, tags array<string>"})
+>>> vs.parquet.read_table("events.parquet")                       # Variant columns rebuilt
+>>> vs.parquet.read_paths("events.parquet", "v", {"id": "bigint"})  # only the chunks it needs
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from dataclasses import dataclass
+from typing import Any, Iterator, Mapping
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from varshred import _lib
+from varshred.errors import VariantError
+from varshred.get import variant_get
+from varshred.shredding import ShreddingSchema, unshred
+
+__all__ = [
+    "ColumnInfo",
+    "ParquetWriter",
+    "inspect",
+    "iter_batches",
+    "prunable_row_groups",
+    "read_paths",
+    "read_table",
+    "write_table",
+]
+
+
+def _shredding(shredding: Mapping[str, Any] | None) -> dict:
+    out = {}
+    for column, schema in (shredding or {}).items():
+        if isinstance(schema, str):
+            schema = ShreddingSchema.parse(schema)
+        if not isinstance(schema, ShreddingSchema):
+            raise TypeError(f"shredding[{column!r}] must be a ShreddingSchema, a DDL string "
+                            f"or 'none', got {type(schema).__name__}")
+        out[column] = schema._handle
+    return out
+
+
+class ParquetWriter:
+    """Writes record batches to one Parquet file, shredding Variant columns straight
+    into column chunks.
+
+    A Variant column is a struct of binary ``metadata`` and ``value`` (either order).
+    ``shredding`` maps column names to a :class:`ShreddingSchema`, a DDL string, or
+    ``"none"`` (the plain annotated ``{metadata, value}`` group, also used for Variant
+    columns not named). The file appears under ``path`` only when :meth:`close`
+    succeeds; an error, :meth:`abort` or leaving a ``with`` block by an exception leaves
+    nothing behind.
+    """
+
+    def __init__(self, path: str, schema: pa.Schema, *, shredding: Mapping[str, Any] | None = None,
+                 compression: str = "zstd", compression_level: int | None = None,
+                 row_group_size: int = 1 << 20, data_page_size: int = 1 << 20,
+                 dictionary: bool = True, statistics: bool = True, annotate: bool = True,
+                 numeric: str = "lenient", write_path: str = "direct"):
+        self.path = str(path)
+        self.schema = schema
+        self._writer = _lib.ParquetFileWriter(
+            self.path, schema, _shredding(shredding), compression=compression,
+            compression_level=compression_level, row_group_size=row_group_size,
+            data_page_size=data_page_size, dictionary=dictionary, statistics=statistics,
+            annotate=annotate, numeric=numeric, write_path=write_path)
+
+    def write_batch(self, batch: pa.RecordBatch) -> None:
+        self._writer.write_batch(batch)
+
+    def write_table(self, table: pa.Table) -> None:
+        for batch in table.to_batches():
+            self.write_batch(batch)
+
+    def write(self, data: pa.Table | pa.RecordBatch) -> None:
+        if isinstance(data, pa.Table):
+            self.write_table(data)
+        else:
+            self.write_batch(data)
+
+    def close(self) -> None:
+        self._writer.close()
+
+    def abort(self) -> None:
+        self._writer.abort()
+
+    @property
+    def num_rows(self) -> int:
+        return self._writer.num_rows
+
+    def __enter__(self) -> "ParquetWriter":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
+
+
+def write_table(table: pa.Table, path: str, *, shredding: Mapping[str, Any] | None = None,
+                **options: Any) -> None:
+    """Writes ``table`` to ``path`` (see :class:`ParquetWriter` for the options)."""
+    with ParquetWriter(path, table.schema, shredding=shredding, **options) as w:
+        w.write_table(table)
+
+
+@dataclass(frozen=True)
+class ColumnInfo:
+    """A top-level column of a Parquet file as varshred sees it."""
+
+    name: str
+    layout: str | None  # None, "unshredded", "shredded" or "legacy"
+    annotated: bool
+    leaves: tuple
+
+    @property
+    def is_variant(self) -> bool:
+        return self.layout is not None
+
+
+def inspect(path: str) -> list[ColumnInfo]:
+    """The top-level columns of ``path`` with their Variant layout."""
+    return [ColumnInfo(n, layout, annotated, tuple(leaves))
+            for n, layout, annotated, leaves in _lib.parquet_inspect(str(path))]
+
+
+def iter_batches(path: str, *, columns: list[str] | None = None, batch_size: int = 65536,
+                 shredded: bool = False, on_conflict: str = "error") -> Iterator[pa.RecordBatch]:
+    """Streams record batches, reconstructing Variant columns batch by batch (files
+    larger than memory are fine)."""
+    reader = _lib.parquet_reader(str(path), columns, shredded=shredded,
+                                 batch_size=batch_size, on_conflict=on_conflict)
+    yield from reader
+
+
+def read_table(path: str, columns: list[str] | None = None, *, shredded: bool = False,
+               on_conflict: str = "error") -> pa.Table:
+    """Reads ``path``; Variant columns in any layout (varshred's, Spark's, DuckDB's,
+    un-annotated shredded structs, the legacy draft) come back as
+    ``struct<metadata, value>``. ``shredded=True`` returns shredded columns as stored."""
+    reader = _lib.parquet_reader(str(path), columns, shredded=shredded,
+                                 on_conflict=on_conflict)
+    return reader.read_all()
+
+
+# ----------------------------------------------------------------------------
+# Projection: a path reads only its own column chunks
+
+_SEGMENT = re.compile(r"\[\]|\[(\d+)\]|\.?([^.\[\]]+)")
+
+
+def _segments(path: str) -> list[str | int | None]:
+    """``"a.b[]"`` -> ["a", "b", None]; ``"a[2]"`` -> ["a", 2]. None is "every element"."""
+    path = path[1:] if path.startswith("$") else path
+    out: list[str | int | None] = []
+    pos = 0
+    while pos < len(path):
+        m = _SEGMENT.match(path, pos)
+        if not m or m.end() == pos:
+            raise VariantError(f"invalid path {path!r} at offset {pos}")
+        if m.group(0) == "[]":
+            out.append(None)
+        elif m.group(1) is not None:
+            out.append(int(m.group(1)))
+        else:
+            out.append(m.group(2))
+        pos = m.end()
+    return out
+
+
+def _spark_path(segments: list) -> str:
+    out = "$"
+    for s in segments:
+        out += f"[{s}]" if isinstance(s, int) else f"['{s}']" if not s.isidentifier() else f".{s}"
+    return out
+
+
+@dataclass
+class _PathColumns:
+    leaves: list[int]       # metadata, value columns on the way, the typed subtree
+    value_paths: list[str]  # the value columns on the way (for pruning)
+    typed_path: str | None  # the typed_value leaf at the end, when the path is shredded
+
+
+def _path_columns(path: str, column: str, segments: list) -> _PathColumns:
+    schema = pq.ParquetFile(path).schema
+    names = [schema.column(i).path for i in range(len(schema))]
+    index = {n: i for i, n in enumerate(names)}
+    if f"{column}.metadata" not in index:
+        raise VariantError(f"{path}: column {column!r} is not a Variant column")
+    leaves = [index[f"{column}.metadata"]]
+    value_paths = []
+    prefix = column
+    typed_path = None
+    for depth, seg in enumerate(segments + ["$end"]):
+        if f"{prefix}.value" in index:
+            leaves.append(index[f"{prefix}.value"])
+            value_paths.append(f"{prefix}.value")
+        if seg == "$end":
+            subtree = [i for n, i in index.items() if n.startswith(f"{prefix}.typed_value")]
+            leaves += subtree
+            if f"{prefix}.typed_value" in index:
+                typed_path = f"{prefix}.typed_value"
+            break
+        if isinstance(seg, str):
+            nxt = f"{prefix}.typed_value.{seg}"
+        else:  # an element: arrays are shredded as a 3-level LIST
+            nxt = f"{prefix}.typed_value.list.element"
+        if not any(n.startswith(nxt + ".") for n in index):
+            break  # not shredded below here: the residual values on the way suffice
+        prefix = nxt
+    return _PathColumns(sorted(set(leaves)), value_paths, typed_path)
+
+
+def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
+               errors: str = "null") -> pa.Table:
+    """One Arrow column per ``{path: type}`` entry (types as Spark names or pyarrow
+    types; ``None`` for Variant), reading only the column chunks each path needs: its
+    typed_value leaf and the value columns on the way. Rows whose value did not land in
+    the typed column are read from the residual values."""
+    path = str(path)
+    out = {}
+    for p, type_name in paths.items():
+        segments = _segments(p)
+        cols = _path_columns(path, column, segments)
+        partial = _lib.parquet_read_leaves(path, cols.leaves)
+        variants = unshred(partial) if _has_child(partial.type, "typed_value") else partial
+        if any(s is None for s in segments):
+            raise VariantError(f"path {p!r}: '[]' is for shredding schemas; use an index")
+        out[p] = variant_get(variants, _spark_path(segments), type_name, errors=errors)
+    return pa.table(out)
+
+
+def _has_child(t: pa.DataType, name: str) -> bool:
+    return isinstance(t, pa.StructType) and t.get_field_index(name) >= 0
+
+
+# ----------------------------------------------------------------------------
+# Row-group pruning (SPEC.md §2.6)
+
+_OPS = {"==": operator.eq, "=": operator.eq, "<": operator.lt, "<=": operator.le,
+        ">": operator.gt, ">=": operator.ge}
+
+
+def prunable_row_groups(path: str, column: str, variant_path: str, op: str,
+                        literal: Any) -> list[int]:
+    """Row groups in which no row can satisfy ``variant_get(column, variant_path) <op>
+    literal``, so a reader may skip them.
+
+    Sound by SPEC.md §2.6: typed statistics are used only where every ``value`` column
+    on the way to the typed leaf is all-null in the row group (then every present value
+    has the typed type); a row group where any of them holds a value is never skipped.
+    ``op`` is one of ``== < <= > >=``.
+    """
+    if op not in _OPS:
+        raise ValueError(f"op must be one of {sorted(_OPS)}, got {op!r}")
+    path = str(path)
+    segments = _segments(variant_path)
+    if any(s is None or isinstance(s, int) for s in segments):
+        return []  # statistics of list elements do not bound a single element
+    cols = _path_columns(path, column, segments)
+    if cols.typed_path is None:
+        return []
+    md = pq.ParquetFile(path).metadata
+    names = {md.schema.column(i).path: i for i in range(md.num_columns)}
+    if cols.typed_path not in names:
+        return []  # an object at the end: no single typed leaf
+    out = []
+    for g in range(md.num_row_groups):
+        rg = md.row_group(g)
+        if not all(_all_null(rg.column(names[v])) for v in cols.value_paths):
+            continue
+        typed = rg.column(names[cols.typed_path])
+        if _all_null(typed):
+            out.append(g)  # every row is missing or SQL NULL: the comparison is never true
+            continue
+        stats = typed.statistics
+        if stats is None or not stats.has_min_max:
+            continue
+        if _excludes(op, stats.min, stats.max, literal):
+            out.append(g)
+    return out
+
+
+def _all_null(chunk) -> bool:
+    stats = chunk.statistics
+    return (stats is not None and stats.null_count is not None
+            and stats.null_count == chunk.num_values)
+
+
+def _excludes(op: str, lo: Any, hi: Any, literal: Any) -> bool:
+    try:
+        if op in ("==", "="):
+            return literal < lo or literal > hi
+        if op == "<":
+            return lo >= literal
+        if op == "<=":
+            return lo > literal
+        if op == ">":
+            return hi <= literal
+        return hi < literal  # ">="
+    except TypeError:
+        return False  # incomparable types: never skip

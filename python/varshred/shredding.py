@@ -1,0 +1,113 @@
+# Licensed under the Apache License, Version 2.0.
+"""Shredding schemas, shredding and reconstruction of Variant columns.
+
+>>> import varshred as vs
+>>> schema = vs.ShreddingSchema.parse("struct<id: bigint, tags: array<string>>")
+>>> shredded = vs.shred(variants, schema)      # struct<metadata, value, typed_value>
+>>> vs.unshred(shredded)                       # struct<metadata, value> again
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Literal
+
+import pyarrow as pa
+
+from varshred import _lib
+
+__all__ = ["ShreddingSchema", "shred", "unshred", "from_legacy_shredded"]
+
+
+class ShreddingSchema:
+    """The typed shape a Variant column is shredded into: typed leaves, objects (named
+    fields) and arrays (one element), any of which may be value-only (``variant``).
+
+    Build one from a Spark-style DDL string (:meth:`parse`), from the Arrow type of a
+    ``typed_value`` column (:meth:`from_arrow`) or from ``(path, type)`` pairs
+    (:meth:`from_paths`). It prints back as DDL, pickles as DDL, and gives the Arrow
+    type of the shredded column (:meth:`to_arrow`).
+    """
+
+    __slots__ = ("_handle",)
+
+    def __init__(self, handle: Any):
+        self._handle = handle
+
+    @classmethod
+    def parse(cls, ddl: str) -> "ShreddingSchema":
+        """``"struct<id: bigint, name: string, tags: array<string>>"``, the bare form
+        ``"id bigint, name string"``, a single type (``"bigint"``) or ``"variant"``."""
+        if ddl.strip().lower() in ("none", "variant"):
+            return cls(_lib.schema_value_only())
+        return cls(_lib.schema_parse(ddl))
+
+    @classmethod
+    def from_arrow(cls, typed_value: pa.DataType) -> "ShreddingSchema":
+        """From the Arrow type of a ``typed_value`` column (SPEC.md §2.8 mapping)."""
+        return cls(_lib.schema_from_arrow(typed_value))
+
+    @classmethod
+    def from_paths(cls, pairs: Iterable[tuple[str, str]]) -> "ShreddingSchema":
+        """``[("id", "bigint"), ("nested.x", "int"), ("tags[]", "string")]``."""
+        return cls(_lib.schema_from_paths(list(pairs)))
+
+    @classmethod
+    def value_only(cls) -> "ShreddingSchema":
+        """No typed columns: the plain ``{metadata, value}`` layout."""
+        return cls(_lib.schema_value_only())
+
+    def to_ddl(self) -> str:
+        return self._handle.to_ddl()
+
+    def to_arrow(self) -> pa.DataType:
+        """The Arrow type of the whole shredded column ``struct<metadata, value, typed_value>``."""
+        return self._handle.to_arrow()
+
+    def typed_value_type(self) -> pa.DataType | None:
+        return self._handle.typed_value_type()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ShreddingSchema) and self._handle.equals(other._handle)
+
+    def __hash__(self) -> int:
+        return hash(self.to_ddl())
+
+    def __repr__(self) -> str:
+        return f"ShreddingSchema.parse({self.to_ddl()!r})"
+
+    def __str__(self) -> str:
+        return self.to_ddl()
+
+    def __reduce__(self):
+        return (ShreddingSchema.parse, (self.to_ddl(),))
+
+
+def _schema(schema: "ShreddingSchema | str") -> ShreddingSchema:
+    return schema if isinstance(schema, ShreddingSchema) else ShreddingSchema.parse(schema)
+
+
+def shred(variants: Any, schema: "ShreddingSchema | str", *,
+          numeric: Literal["lenient", "strict"] = "lenient") -> pa.Array | pa.ChunkedArray:
+    """Shreds a Variant column into ``struct<metadata, value, typed_value>``.
+
+    ``numeric="lenient"`` (default, as Spark) puts any Exact Numeric value into a
+    numeric column when that is lossless; ``"strict"`` (as parquet-java) takes only the
+    exact Variant type. The metadata child is shared with the input (zero-copy).
+    """
+    return _lib.shred(variants, _schema(schema)._handle, numeric=numeric)
+
+
+def unshred(shredded: Any, *, on_conflict: Literal["error", "typed-wins"] = "error",
+            layout: Literal["canonical", "spark"] = "canonical") -> pa.Array | pa.ChunkedArray:
+    """Rebuilds ``struct<metadata, value>`` from any shredded layout the spec allows.
+
+    Invalid data raises :class:`VariantError` naming the row and path; with
+    ``on_conflict="typed-wins"`` it is read as parquet-java reads it instead.
+    """
+    return _lib.unshred(shredded, on_conflict=on_conflict, layout=layout)
+
+
+def from_legacy_shredded(array: Any) -> pa.Array | pa.ChunkedArray:
+    """Rebuilds Variants stored in the seed draft's layout (``untyped_value``,
+    ``object``, ``array``, ``typed_value``)."""
+    return _lib.from_legacy_shredded(array)
