@@ -60,7 +60,11 @@ void BM_InferScan(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * events->length());
   state.SetBytesProcessed(state.iterations() * TotalBytes(*events));
 }
-BENCHMARK(BM_InferScan)->ArgName("validate")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_InferScan)
+    ->ArgName("validate")
+    ->Arg(1)
+    ->Arg(0)
+    ->Unit(benchmark::kMillisecond);
 
 // The whole inference: scan, Serialize/Deserialize (a Spark task shipping its
 // result), Merge, DeriveSchema and Report.

@@ -104,7 +104,8 @@ TEST(ShreddingStatsTest, CountsTypesRangesAndMissingExactly) {
 }
 
 TEST(ShreddingStatsTest, TracksNestedPathsAndQuotedNames) {
-  auto stats = Scan({R"({"e": [{"k": "x"}, {"k": "y", "v": 1.5e300}], "a.b": {"c": true}})"});
+  auto stats =
+      Scan({R"({"e": [{"k": "x"}, {"k": "y", "v": 1.5e300}], "a.b": {"c": true}})"});
   const PathStats* k = stats.Find("e[].k");
   ASSERT_NE(k, nullptr);
   EXPECT_EQ(k->count(VariantType::kString), 2);
@@ -265,7 +266,8 @@ TEST(ShreddingStatsTest, SerializeRoundTripsExactly) {
   VS_ASSIGN_OR_FAIL(auto s2, back.DeriveSchema());
   EXPECT_EQ(s1.ToDdl(), s2.ToDdl());
   // Empty stats round-trip too.
-  VS_ASSIGN_OR_FAIL(auto empty, ShreddingStats::Deserialize(ShreddingStats().Serialize()));
+  VS_ASSIGN_OR_FAIL(auto empty,
+                    ShreddingStats::Deserialize(ShreddingStats().Serialize()));
   EXPECT_EQ(empty.rows(), 0);
 }
 
@@ -323,7 +325,8 @@ TEST(ShreddingStatsDeriveTest, IntegersWidenToBigintOrNarrowest) {
 }
 
 TEST(ShreddingStatsDeriveTest, DecimalsTakeTheUnionOfDigitsAndScale) {
-  EXPECT_EQ(Derive(Scan({R"({"x": 1.5})", R"({"x": 123.25})"})), "struct<x: decimal(5,2)>");
+  EXPECT_EQ(Derive(Scan({R"({"x": 1.5})", R"({"x": 123.25})"})),
+            "struct<x: decimal(5,2)>");
   // Integers join as scale-0 decimals.
   EXPECT_EQ(Derive(Scan({R"({"x": 12345})", R"({"x": 0.125})"})),
             "struct<x: decimal(8,3)>");
@@ -427,7 +430,7 @@ TEST(ShreddingStatsDeriveTest, TopLevelDriftStillShredsTheDominantShape) {
   EXPECT_EQ(report.paths[0].residual, 5);
 }
 
-// ---- report ----------------------------------------------------------------------------
+// ---- report ------------------------------------------------------------------------
 
 TEST(ShreddingStatsReportTest, ToStringRendersATable) {
   auto stats = Scan({R"({"a": 1, "b": "x"})", R"({"a": "s"})", nullptr, R"({"a": 3})"});
@@ -506,7 +509,8 @@ void CountCells(const ShreddingSchema& schema, const arrow::Array* value,
 }
 
 void ExpectReportMatchesShred(const std::shared_ptr<arrow::Array>& column,
-                              const ShreddingStats& stats, const ShreddingSchema& schema) {
+                              const ShreddingStats& stats,
+                              const ShreddingSchema& schema) {
   VS_ASSIGN_OR_FAIL(auto report, stats.Report(schema));
   VS_ASSIGN_OR_FAIL(auto shredded, Shred(*column, schema));
   const auto& top = static_cast<const arrow::StructArray&>(*shredded);

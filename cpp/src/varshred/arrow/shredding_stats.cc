@@ -68,18 +68,10 @@ int CountDigits(uint64_t v) {
 
 // Smallest of int8 (0), int16 (1), int32 (2), int64 (3) holding x; 4 for none.
 int IntegerWidth(int128_t x) {
-  if (x >= std::numeric_limits<int8_t>::min() && x <= std::numeric_limits<int8_t>::max()) {
-    return 0;
-  }
-  if (x >= std::numeric_limits<int16_t>::min() && x <= std::numeric_limits<int16_t>::max()) {
-    return 1;
-  }
-  if (x >= std::numeric_limits<int32_t>::min() && x <= std::numeric_limits<int32_t>::max()) {
-    return 2;
-  }
-  if (x >= std::numeric_limits<int64_t>::min() && x <= std::numeric_limits<int64_t>::max()) {
-    return 3;
-  }
+  if (x >= INT8_MIN && x <= INT8_MAX) return 0;
+  if (x >= INT16_MIN && x <= INT16_MAX) return 1;
+  if (x >= INT32_MIN && x <= INT32_MAX) return 2;
+  if (x >= INT64_MIN && x <= INT64_MAX) return 3;
   return 4;
 }
 
@@ -119,7 +111,7 @@ std::string JoinElement(const std::string& parent) {
 
 }  // namespace
 
-// ---- PathStats -------------------------------------------------------------------------
+// ---- PathStats --------------------------------------------------------------------
 
 PathStats::PathStats()
     : int_min_(std::numeric_limits<int64_t>::max()),
@@ -190,7 +182,9 @@ struct ShreddingStatsAccess {
   }
 
   static std::array<int64_t, 78>& Histograms(PathStats& n) {
-    if (!n.numeric_histograms_) n.numeric_histograms_ = std::make_unique<std::array<int64_t, 78>>();
+    if (!n.numeric_histograms_) {
+      n.numeric_histograms_ = std::make_unique<std::array<int64_t, 78>>();
+    }
     return *n.numeric_histograms_;
   }
 
@@ -207,7 +201,8 @@ struct ShreddingStatsAccess {
           unscaled <= std::numeric_limits<int64_t>::max()) {
         int64_t u = static_cast<int64_t>(unscaled);
         while (min_scale > 0 && u % 10 == 0) u /= 10, --min_scale;
-        const uint64_t mag = u < 0 ? 0 - static_cast<uint64_t>(u) : static_cast<uint64_t>(u);
+        const uint64_t mag =
+            u < 0 ? 0 - static_cast<uint64_t>(u) : static_cast<uint64_t>(u);
         int_digits = CountDigits(mag) - min_scale;
         unscaled = u;
       } else {
@@ -292,8 +287,8 @@ struct ShreddingStatsAccess {
             const std::string_view key = o.key(i);
             PathStats* child = Lookup(n, key);
             if (child == nullptr) {
-              if (static_cast<int64_t>(n.fields_.size()) >= options.max_fields_per_object ||
-                  !CanAddPath()) {
+              const auto tracked = static_cast<int64_t>(n.fields_.size());
+              if (tracked >= options.max_fields_per_object || !CanAddPath()) {
                 ++n.untracked_field_values_;
                 continue;
               }
@@ -312,7 +307,9 @@ struct ShreddingStatsAccess {
             n.element_ = std::make_unique<PathStats>();
             ++*num_paths;
           }
-          for (uint32_t i = 0; i < a.size(); ++i) Record(*n.element_, a.element(i), depth + 1);
+          for (uint32_t i = 0; i < a.size(); ++i) {
+            Record(*n.element_, a.element(i), depth + 1);
+          }
           break;
         }
         default:
@@ -325,7 +322,8 @@ struct ShreddingStatsAccess {
   static void MergeNode(ShreddingStats& stats, PathStats& a, const PathStats& b,
                         int depth) {
     if (b.strings() > 0) {
-      a.string_min_ = a.strings() == 0 ? b.string_min_ : std::min(a.string_min_, b.string_min_);
+      a.string_min_ =
+          a.strings() == 0 ? b.string_min_ : std::min(a.string_min_, b.string_min_);
     }
     for (size_t i = 0; i < kNumTypes; ++i) a.type_counts_[i] += b.type_counts_[i];
     a.present_ += b.present_;
@@ -396,7 +394,9 @@ struct ShreddingStatsAccess {
     }
     PutVarint(out, mask);
     for (size_t i = 0; i < kNumTypes; ++i) {
-      if (n.type_counts_[i] != 0) PutVarint(out, static_cast<uint64_t>(n.type_counts_[i]));
+      if (n.type_counts_[i] != 0) {
+        PutVarint(out, static_cast<uint64_t>(n.type_counts_[i]));
+      }
     }
     if (n.integers() > 0) {
       PutSigned(out, n.int_min_);
@@ -625,7 +625,7 @@ struct ShreddingStatsAccess {
   };
 };
 
-// ---- ShreddingStats: scan, merge, serialization ----------------------------------------
+// ---- ShreddingStats: scan, merge, serialization ------------------------------------
 
 ShreddingStats::ShreddingStats(ShreddingStatsOptions options)
     : options_(options), root_(std::make_unique<PathStats>()) {}
@@ -696,11 +696,12 @@ arrow::Status ShreddingStats::Merge(const ShreddingStats& other) {
 std::string ShreddingStats::Serialize() const {
   std::string out = "VSST";
   out.push_back(1);
-  ShreddingStatsAccess::PutVarint(&out, static_cast<uint64_t>(options_.max_fields_per_object));
-  ShreddingStatsAccess::PutVarint(&out, static_cast<uint64_t>(options_.max_total_paths));
-  ShreddingStatsAccess::PutVarint(&out, static_cast<uint64_t>(options_.max_depth));
-  ShreddingStatsAccess::PutVarint(&out, static_cast<uint64_t>(rows_));
-  ShreddingStatsAccess::PutVarint(&out, static_cast<uint64_t>(sql_null_rows_));
+  using A = ShreddingStatsAccess;
+  A::PutVarint(&out, static_cast<uint64_t>(options_.max_fields_per_object));
+  A::PutVarint(&out, static_cast<uint64_t>(options_.max_total_paths));
+  A::PutVarint(&out, static_cast<uint64_t>(options_.max_depth));
+  A::PutVarint(&out, static_cast<uint64_t>(rows_));
+  A::PutVarint(&out, static_cast<uint64_t>(sql_null_rows_));
   ShreddingStatsAccess::WriteNode(&out, *root_);
   return out;
 }
@@ -831,8 +832,8 @@ Choice ChooseType(const PathStats& s, const InferOptions& options, int depth) {
         if (s.integral_by_width(w) > 0) width = w;
       }
     }
-    consider(ChoiceKind::kPrimitive, ShreddingSchema::Primitive(IntegerTypeOfWidth(width)),
-             ints);
+    consider(ChoiceKind::kPrimitive,
+             ShreddingSchema::Primitive(IntegerTypeOfWidth(width)), ints);
   } else if (decs > 0) {
     const int scale = s.max_scale();
     const int precision = std::max(1, s.max_integer_digits() + scale);
@@ -861,7 +862,8 @@ Choice ChooseType(const PathStats& s, const InferOptions& options, int depth) {
     consider(ChoiceKind::kPrimitive, ShreddingSchema::Primitive(t), s.count(t));
   }
   if (best_count == 0 ||
-      static_cast<double>(best_count) < options.min_typed_fraction * static_cast<double>(non_null)) {
+      static_cast<double>(best_count) <
+          options.min_typed_fraction * static_cast<double>(non_null)) {
     return Choice{};
   }
   return best;
@@ -1061,7 +1063,8 @@ std::string Share(int64_t n, int64_t of, bool exact) {
 
 }  // namespace
 
-arrow::Result<ShreddingReport> ShreddingStats::Report(const ShreddingSchema& schema) const {
+arrow::Result<ShreddingReport> ShreddingStats::Report(
+    const ShreddingSchema& schema) const {
   ShreddingReport report;
   report.rows = rows_;
   report.sql_null_rows = sql_null_rows_;
@@ -1074,7 +1077,8 @@ std::string ShreddingReport::ToString() const {
   cells.push_back({"path", "type", "typed", "residual", "missing"});
   for (const Row& r : paths) {
     cells.push_back({r.path, r.type, Share(r.typed, r.slots, r.exact),
-                     Share(r.residual, r.slots, r.exact), Share(r.missing, r.slots, true)});
+                     Share(r.residual, r.slots, r.exact),
+                     Share(r.missing, r.slots, true)});
   }
   std::array<size_t, 5> width{};
   for (const auto& line : cells) {
