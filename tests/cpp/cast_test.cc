@@ -120,7 +120,7 @@ std::string ResultText(const VariantCaster& caster, const VariantView& v) {
   std::string text;
   switch (caster.target().type) {
     case CastTargetType::kBoolean: {
-      bool out;
+      bool out = false;
       r = caster.CastBoolean(v, &out);
       text = out ? "true" : "false";
       break;

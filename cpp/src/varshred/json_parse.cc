@@ -97,7 +97,8 @@ bool ScanNumber(std::string_view token, ScannedNumber* out) {
   int int_sig = 0;
   auto add_digit = [&](char c) {
     if (sig == 0 && c == '0') return;
-    if (sig < 39) mag = mag * 10 + (c - '0');
+    // Only 38 digits matter (more means precision > 38: a double); 39 would overflow.
+    if (sig < 38) mag = mag * 10 + (c - '0');
     ++sig;
   };
   if (*p == '0') {
