@@ -309,3 +309,12 @@ def _excludes(op: str, lo: Any, hi: Any, literal: Any) -> bool:
         return hi < literal  # ">="
     except TypeError:
         return False  # incomparable types: never skip
+
+
+def is_variant_type(t: pa.DataType) -> bool:
+    """True for a Variant struct (``metadata`` plus ``value`` and/or ``typed_value``)."""
+    if not isinstance(t, pa.StructType):
+        return False
+    names = {f.name for f in t}
+    return "metadata" in names and bool(names & {"value", "typed_value"}) and \
+        names <= {"metadata", "value", "typed_value"}
