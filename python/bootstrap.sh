@@ -40,8 +40,12 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "${deps[*]}" ]; then
   echo "${deps[*]}" > "$stamp"
 fi
 # Build and install varshred itself (incremental: scikit-build-core keeps build/).
-"${PIP[@]}" install --no-build-isolation --no-deps "$ROOT" 2>&1 | grep -v "^WARNING: Location" >&2 || {
-  echo "bootstrap: building varshred failed" >&2; exit 1; }
+build_log="$VENV/.varshred-build.log"
+if ! "${PIP[@]}" install --no-build-isolation --no-deps "$ROOT" >"$build_log" 2>&1; then
+  grep -v "^WARNING: Location" "$build_log" >&2 || true
+  echo "bootstrap: building varshred failed (log: $build_log)" >&2
+  exit 1
+fi
 
 if [ $# -gt 0 ]; then
   export PATH="$VENV/bin:$PATH"
