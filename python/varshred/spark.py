@@ -342,8 +342,13 @@ class VarshredDataSource(DataSource):
     def name(cls) -> str:
         return "varshred"
 
+    def _paths_option(self):
+        # Spark refuses option("paths") together with load(path); "variant_paths" is the
+        # same option under a name Spark does not reserve.
+        return self.options.get("variant_paths") or self.options.get("paths")
+
     def schema(self):
-        spec = self.options.get("paths")
+        spec = self._paths_option()
         if not spec:
             raise vs.VariantError('reading format("varshred") needs option("paths", '
                                   '"id:bigint,nested.x:int")')
@@ -353,7 +358,7 @@ class VarshredDataSource(DataSource):
         return ", ".join(fields)
 
     def reader(self, schema):
-        return _PathReader(self.options, _parse_paths(self.options["paths"]))
+        return _PathReader(self.options, _parse_paths(self._paths_option()))
 
     def writer(self, schema, overwrite: bool):
         return _ArrowWriter(dict(self.options), overwrite)

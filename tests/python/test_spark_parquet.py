@@ -1,0 +1,142 @@
+# Licensed under the Apache License, Version 2.0.
+"""Parquet files written by varshred, read by a real local Spark, and the reverse; the
+varshred data source and the demo pipeline end to end."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pyarrow as pa
+import pytest
+
+import varshred as vs
+from varshred.cli import sample_events
+
+pytestmark = pytest.mark.spark
+
+DOCS = [
+    '{"id": 1, "name": "a", "score": 8.5, "tags": ["x", "y"], "nested": {"x": 3, "flag": true}}',
+    '{"id": "two", "tags": [], "nested": {"x": 1.5, "extra": [1, {"k": null}]}}',
+    None,
+    "[1, 2, 3]",
+    '{"id": 4, "tags": ["p", null, 7], "when": "2024-01-02"}',
+    "null",
+    '{"nested": "flat", "tags": "not an array"}',
+    "{}",
+    '{"id": 9223372036854775807, "score": 123456.78}',
+    '"just a string"',
+]
+SCHEMA = ("struct<id: bigint, name: string, score: decimal(9,2), tags: array<string>, "
+          "nested: struct<x: int, flag: boolean>>")
+
+
+def _table(n_copies=30):
+    docs = DOCS * n_copies
+    return pa.table({"k": pa.array(range(len(docs)), pa.int64()),
+                     "v": vs.from_json(docs)}), docs
+
+
+def _logical(text):
+    return None if text is None else json.loads(text)
+
+
+@pytest.mark.parametrize("write_path", ["direct", "arrow"])
+def test_spark_reads_varshred_files_natively(spark, tmp_path, write_path):
+    table, docs = _table()
+    path = str(tmp_path / "v.parquet")
+    vs.parquet.write_table(table, path, shredding={"v": SCHEMA}, row_group_size=64,
+                           write_path=write_path)
+    df = spark.read.parquet(path)  # no schema hint: the VARIANT(1) annotation suffices
+    assert df.schema["v"].dataType.typeName() == "variant"
+    rows = df.selectExpr("k", "to_json(v) as j",
+                         "try_variant_get(v, '$.id', 'bigint') as id",
+                         "try_variant_get(v, '$.nested.x', 'int') as x",
+                         "try_variant_get(v, '$.tags[0]', 'string') as t0").orderBy("k").collect()
+    expected = vs.to_json(table["v"]).to_pylist()
+    assert [_logical(r.j) for r in rows] == [_logical(e) for e in expected]
+    # variant_get on the shredded file equals variant_get on the unshredded data.
+    for name, path_expr, t in [("id", "$.id", "bigint"), ("x", "$.nested.x", "int"),
+                               ("t0", "$.tags[0]", "string")]:
+        ours = vs.variant_get(table["v"], path_expr, t).to_pylist()
+        assert [getattr(r, name) for r in rows] == ours, name
+    # and varshred reads its own file back equal.
+    back = vs.parquet.read_table(path)
+    assert vs.to_json(back["v"]).to_pylist() == vs.to_json(table["v"]).to_pylist()
+
+
+@pytest.mark.parametrize("mode", ["infer", "forced"])
+def test_varshred_reads_spark_shredded_files(spark, tmp_path, mode):
+    # Spark's inference drops shredding for a whole file when a top-level row is not an
+    # object (ECOSYSTEM.md B.4), so the inferred case uses objects only.
+    docs = sample_events(600)
+    if mode == "forced":
+        docs = [d for d in DOCS if d is not None] * 20 + docs
+    df = spark.createDataFrame([(i, d) for i, d in enumerate(docs)], "k long, j string")
+    out = str(tmp_path / mode)
+    conf = {"spark.sql.variant.writeShredding.enabled": "true"}
+    if mode == "forced":
+        conf.update({"spark.sql.variant.inferShreddingSchema": "false",
+                     "spark.sql.variant.forceShreddingSchemaForTest":
+                         "id bigint, kind string, tags array<string>"})
+    for key, value in conf.items():
+        spark.conf.set(key, value)
+    try:
+        (df.selectExpr("k", "parse_json(j) as v").repartition(2).write.mode("overwrite")
+         .parquet(out))
+        expected = {r.k: r.j for r in spark.read.parquet(out)
+                    .selectExpr("k", "to_json(v) as j").collect()}
+    finally:
+        for key in conf:
+            spark.conf.unset(key)
+    files = [os.path.join(out, f) for f in os.listdir(out) if f.endswith(".parquet")]
+    layouts = set()
+    got = {}
+    for f in files:
+        layouts |= {c.layout for c in vs.parquet.inspect(f) if c.is_variant}
+        t = vs.parquet.read_table(f)
+        for k, j in zip(t["k"].to_pylist(), vs.to_json(t["v"]).to_pylist()):
+            got[k] = j
+    assert "shredded" in layouts
+    assert got == expected
+
+
+def test_data_source_writes_and_reads_paths(spark, tmp_path):
+    vs.spark.register(spark)
+    docs = sample_events(2000)
+    lines = spark.createDataFrame([(d,) for d in docs], "json string").repartition(3)
+    events = vs.spark.parse_json(lines, "json", output="event").select("event")
+    out = str(tmp_path / "ds")
+    (events.write.format("varshred").option("shredding", "struct<id: bigint, kind: string>")
+     .mode("overwrite").save(out))
+    assert not [f for f in os.listdir(out) if f.startswith("_varshred_staging")]
+    back = spark.read.parquet(out)
+    assert back.schema["event"].dataType.typeName() == "variant"
+    got = sorted(_logical(r.j)["id"] if isinstance(_logical(r.j)["id"], int) else -1
+                 for r in back.selectExpr("to_json(event) as j").collect())
+    want = sorted(json.loads(d)["id"] if isinstance(json.loads(d)["id"], int) else -1
+                  for d in docs)
+    assert got == want
+    projected = (spark.read.format("varshred").option("paths", "id:bigint,kind:string")
+                 .option("path", out).load().collect())
+    assert len(projected) == len(docs)
+    assert {r.kind for r in projected} == {"click", "view", "purchase", "signup"}
+    ids = sorted(r.id for r in projected if r.id is not None)
+    assert ids == sorted(json.loads(d)["id"] for d in docs
+                         if isinstance(json.loads(d)["id"], int))
+    again = (spark.read.format("varshred").option("variant_paths", "kind:string")
+             .load(out).collect())
+    assert len(again) == len(docs)
+
+
+def test_failed_task_leaves_no_files(spark, tmp_path):
+    vs.spark.register(spark)
+    good = ['{"id": 1}'] * 50
+    lines = spark.createDataFrame([(d,) for d in good] + [("{not json",)], "json string")
+    out = str(tmp_path / "fail")
+    with pytest.raises(Exception):
+        (lines.write.format("varshred").option("json_columns", "json")
+         .option("shredding", "struct<id: bigint>").mode("overwrite").save(out))
+    leftover = [os.path.join(r, f) for r, _, fs in os.walk(out) for f in fs] \
+        if os.path.exists(out) else []
+    assert leftover == []
