@@ -254,10 +254,8 @@ TEST(JsonParseTest, DuplicateKeysLastWinsAsSpark) {
   EXPECT_EQ(ToHex(nested.value), "02 01 00 00 02 0c 05");
 }
 
-// Spark compacts the kept values in their original order (sorted by old offset);
-// VariantBuilder::DropDuplicates copies them in key order, so these bytes differ.
-// Enable once the builder keeps offset order.
-TEST(JsonParseTest, DISABLED_DuplicateKeysLastWinsKeepsValueOrderAsSpark) {
+// Spark compacts the kept values in their original order (sorted by old offset).
+TEST(JsonParseTest, DuplicateKeysLastWinsKeepsValueOrderAsSpark) {
   JsonParseOptions options;
   options.duplicate_keys = DuplicateKeyPolicy::kLastWins;
   VS_ASSIGN_OR_FAIL(auto p, ParseJson(R"({"b":1,"a":2,"a":3})", options));

@@ -173,14 +173,19 @@ arrow::Status VariantBuilder::DropDuplicates(const Frame& frame, size_t* count) 
   }
   const size_t kept = static_cast<size_t>(out - first);
   if (kept == *count) return arrow::Status::OK();
-  // Compact: copy the kept values, in key order, into a fresh values area.
+  // Compact: copy the kept values into a fresh values area in the order they were
+  // written, as Spark does (so last-wins output matches parse_json byte for byte).
+  std::vector<Field*> by_offset;
+  by_offset.reserve(kept);
+  for (size_t i = 0; i < kept; ++i) by_offset.push_back(first + i);
+  std::sort(by_offset.begin(), by_offset.end(),
+            [](const Field* a, const Field* b) { return a->offset < b->offset; });
+  const std::string_view all(buffer_.data() + frame.start, buffer_.size() - frame.start);
   std::string values;
-  for (size_t i = 0; i < kept; ++i) {
-    const std::string_view all(buffer_.data() + frame.start, buffer_.size() - frame.start);
-    const size_t size = ValueSize(all.substr(first[i].offset));
-    const auto offset = static_cast<uint32_t>(values.size());
-    values.append(all.substr(first[i].offset, size));
-    first[i].offset = offset;
+  for (Field* f : by_offset) {
+    const std::string_view bytes = all.substr(f->offset);
+    f->offset = static_cast<uint32_t>(values.size());
+    values.append(bytes.substr(0, ValueSize(bytes)));
   }
   buffer_.resize(frame.start);
   buffer_.append(values);
