@@ -19,6 +19,7 @@
 #include <arrow/util/decimal.h>
 
 #include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/arrow/typed_match_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/validate.h"
@@ -82,40 +83,9 @@ bool FitsInt(int128_t v) {
   return v >= std::numeric_limits<T>::min() && v <= std::numeric_limits<T>::max();
 }
 
-// The Exact Numeric value of `v` as (unscaled, scale), for integers and decimals.
-bool AsDecimal(const VariantView& v, int128_t* unscaled, int* scale) {
-  if (IsInteger(v.type())) {
-    *unscaled = v.GetInteger();
-    *scale = 0;
-    return true;
-  }
-  if (IsDecimal(v.type())) {
-    const Decimal d = v.GetDecimal();
-    *unscaled = d.unscaled;
-    *scale = d.scale;
-    return true;
-  }
-  return false;
-}
-
-// Rescales exactly to `to_scale` within `precision` digits; false when lossy or too
-// wide.
-bool Rescale(int128_t u, int from_scale, int to_scale, int precision, int128_t* out) {
-  const int128_t* p10 = Pow10Table();
-  if (to_scale >= from_scale) {
-    const int up = to_scale - from_scale;
-    const int128_t limit = p10[38 - up];
-    if (u >= limit || u <= -limit) return false;
-    u *= p10[up];
-  } else {
-    const int128_t div = p10[from_scale - to_scale];
-    if (u % div != 0) return false;
-    u /= div;
-  }
-  if (u >= p10[precision] || u <= -p10[precision]) return false;
-  *out = u;
-  return true;
-}
+// Exact Numeric matching is shared with the Parquet writer (typed_match_internal.h).
+using internal::ExactNumericValue;
+using internal::RescaleExact;
 
 template <typename T, VariantType kType, bool kLenient>
 arrow::Status AppendInt(PrimitivePlan& p, const VariantView& v, bool* matched) {
@@ -128,7 +98,7 @@ arrow::Status AppendInt(PrimitivePlan& p, const VariantView& v, bool* matched) {
   } else {
     int128_t u;
     int s;
-    if (!AsDecimal(v, &u, &s) || !Rescale(u, s, 0, 38, &x) || !FitsInt<T>(x)) {
+    if (!ExactNumericValue(v, &u, &s) || !RescaleExact(u, s, 0, 38, &x) || !FitsInt<T>(x)) {
       *matched = false;
       return arrow::Status::OK();
     }
@@ -143,14 +113,14 @@ arrow::Status AppendDecimal(PrimitivePlan& p, const VariantView& v, bool* matche
   int128_t u, out;
   int s;
   *matched = false;
-  if (!AsDecimal(v, &u, &s)) return arrow::Status::OK();
+  if (!ExactNumericValue(v, &u, &s)) return arrow::Status::OK();
   if (!kLenient) {
     // parquet-java: same width, same scale, enough precision.
     if (v.type() != kType || s != p.scale || DecimalPrecision(u) > p.precision) {
       return arrow::Status::OK();
     }
     out = u;
-  } else if (!Rescale(u, s, p.scale, p.precision, &out)) {
+  } else if (!RescaleExact(u, s, p.scale, p.precision, &out)) {
     return arrow::Status::OK();
   }
   *matched = true;
