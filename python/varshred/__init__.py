@@ -22,6 +22,7 @@ from varshred.core import (
 )
 from varshred.errors import VariantError
 from varshred.get import variant_get
+from varshred.infer import ShreddingStats, infer_schema
 from varshred.shredding import ShreddingSchema, from_legacy_shredded, shred, unshred
 from varshred import parquet  # noqa: E402  (vs.parquet.*)
 
@@ -32,8 +33,10 @@ except _metadata.PackageNotFoundError:  # running from a source tree
 
 __all__ = [
     "ShreddingSchema",
+    "ShreddingStats",
     "VariantError",
     "from_legacy_shredded",
+    "infer_schema",
     "parquet",
     "shred",
     "unshred",

@@ -421,3 +421,23 @@ cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
         const string& path, const ParquetReadOptions& options, CMemoryPool* pool)
     CResult[shared_ptr[CChunkedArray]] ReadParquetLeaves(
         const string& path, const vector[int]& leaves, CMemoryPool* pool)
+
+
+# ---- varshred/arrow/shredding_stats.h ---------------------------------------
+
+cdef extern from "varshred/arrow/shredding_stats.h" namespace "varshred" nogil:
+    cdef cppclass InferOptions:
+        double min_fraction
+        int max_fields
+        int max_depth
+        double min_typed_fraction
+        cbool narrow_integers
+
+    cdef cppclass ShreddingStats:
+        ShreddingStats()
+        CStatus Add(const CArray& variants, CMemoryPool* pool)
+        CStatus Merge(const ShreddingStats& other)
+        string Serialize()
+        CResult[ShreddingSchema] DeriveSchema(const InferOptions& options)
+        int64_t rows()
+        int64_t sql_null_rows()

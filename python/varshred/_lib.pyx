@@ -970,3 +970,86 @@ def parquet_read_leaves(str path, leaves):
     for i in range(deref(deref(result)).num_chunks()):
         chunks.push_back(deref(deref(result)).chunk(i))
     return _export_chunked(chunks, deref(deref(result)).type())
+
+
+# ----------------------------------------------------------------------------
+# Shredding statistics and schema inference
+
+cdef extern from *:
+    """
+    #include <memory>
+    #include "varshred/arrow/shredding_stats.h"
+
+    static inline arrow::Status vs_stats_deserialize(
+        std::string_view bytes, std::unique_ptr<varshred::ShreddingStats>* out) {
+      auto r = varshred::ShreddingStats::Deserialize(bytes);
+      if (!r.ok()) return r.status();
+      *out = std::make_unique<varshred::ShreddingStats>(std::move(*r));
+      return arrow::Status::OK();
+    }
+    static inline arrow::Status vs_stats_report(const varshred::ShreddingStats& stats,
+                                                const varshred::ShreddingSchema& schema,
+                                                std::string* out) {
+      auto r = stats.Report(schema);
+      if (!r.ok()) return r.status();
+      *out = r->ToString();
+      return arrow::Status::OK();
+    }
+    """
+    CStatus vs_stats_deserialize(string_view bytes, unique_ptr[ShreddingStats]* out)
+    CStatus vs_stats_report(const ShreddingStats& stats, const ShreddingSchema& schema,
+                            string* out)
+
+
+cdef class ShreddingStatsHandle:
+    """Per-path statistics of Variant values (varshred::ShreddingStats)."""
+    cdef unique_ptr[ShreddingStats] stats
+
+    def __cinit__(self):
+        self.stats.reset(new ShreddingStats())
+
+    def add(self, data):
+        cdef bint chunked = False
+        cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
+        cdef CStatus status
+        cdef int64_t offset = 0
+        cdef size_t i
+        for i in range(chunks.size()):
+            with nogil:
+                status = deref(self.stats).Add(deref(chunks[i]), c_default_memory_pool())
+            check_status(status, offset)
+            offset += deref(chunks[i]).length()
+
+    def merge(self, ShreddingStatsHandle other):
+        check_status(deref(self.stats).Merge(deref(other.stats)))
+
+    def serialize(self):
+        cdef string s = deref(self.stats).Serialize()
+        return PyBytes_FromStringAndSize(s.data(), s.size())
+
+    def load(self, bytes data):
+        check_status(vs_stats_deserialize(string_view(data, len(data)), &self.stats))
+
+    def derive(self, double min_fraction, int max_fields, int max_depth,
+               double min_typed_fraction, bint narrow_integers):
+        cdef InferOptions options
+        options.min_fraction = min_fraction
+        options.max_fields = max_fields
+        options.max_depth = max_depth
+        options.min_typed_fraction = min_typed_fraction
+        options.narrow_integers = narrow_integers
+        cdef CResult[ShreddingSchema] result = deref(self.stats).DeriveSchema(options)
+        return _handle(result)
+
+    def report(self, ShreddingSchemaHandle schema):
+        cdef string out
+        check_status(vs_stats_report(deref(self.stats), schema.schema, &out))
+        return out.decode("utf-8")
+
+    @property
+    def rows(self):
+        return deref(self.stats).rows()
+
+    @property
+    def sql_null_rows(self):
+        return deref(self.stats).sql_null_rows()

@@ -140,3 +140,17 @@ def test_failed_task_leaves_no_files(spark, tmp_path):
     leftover = [os.path.join(r, f) for r, _, fs in os.walk(out) for f in fs] \
         if os.path.exists(out) else []
     assert leftover == []
+
+
+def test_data_source_infers_a_schema_by_default(spark, tmp_path):
+    vs.spark.register(spark)
+    docs = sample_events(500)
+    lines = spark.createDataFrame([(d,) for d in docs], "json string")
+    out = str(tmp_path / "inferred")
+    lines.write.format("varshred").option("json_columns", "json").mode("overwrite").save(out)
+    files = [os.path.join(out, f) for f in os.listdir(out) if f.endswith(".parquet")]
+    assert files and all(
+        [c.layout for c in vs.parquet.inspect(f) if c.is_variant] == ["shredded"] for f in files)
+    back = spark.read.parquet(out).selectExpr("to_json(json) as j").collect()
+    assert sorted(_logical(r.j)["kind"] for r in back) == sorted(
+        json.loads(d)["kind"] for d in docs)

@@ -1,0 +1,86 @@
+# Licensed under the Apache License, Version 2.0.
+"""Shredding schema inference from per-path statistics.
+
+>>> stats = vs.ShreddingStats()
+>>> for batch in batches: stats.add(batch.column("v"))
+>>> schema = stats.derive_schema()          # or vs.infer_schema(batches_or_arrays)
+>>> print(stats.report(schema))             # per path: typed / residual / missing
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import pyarrow as pa
+
+from varshred import _lib
+from varshred.shredding import ShreddingSchema
+
+__all__ = ["ShreddingStats", "infer_schema"]
+
+
+class ShreddingStats:
+    """Per-path statistics of Variant values: type counts, nulls, missing fields,
+    numeric ranges, decimal digits and scales, string lengths. Mergeable across
+    batches and Spark tasks, and serializable (``bytes(stats)`` / ``from_bytes``)."""
+
+    def __init__(self) -> None:
+        self._h = _lib.ShreddingStatsHandle()
+
+    def add(self, variants: Any) -> "ShreddingStats":
+        self._h.add(variants)
+        return self
+
+    def merge(self, other: "ShreddingStats") -> "ShreddingStats":
+        self._h.merge(other._h)
+        return self
+
+    def __bytes__(self) -> bytes:
+        return self._h.serialize()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "ShreddingStats":
+        s = cls()
+        s._h.load(bytes(data))
+        return s
+
+    def __reduce__(self):
+        return (ShreddingStats.from_bytes, (bytes(self),))
+
+    @property
+    def rows(self) -> int:
+        return self._h.rows
+
+    def derive_schema(self, *, min_fraction: float = 0.1, max_fields: int = 300,
+                      max_depth: int = 50, min_typed_fraction: float = 0.5,
+                      narrow_integers: bool = False) -> ShreddingSchema:
+        """The shredding schema these statistics suggest (see vs.infer_schema)."""
+        return ShreddingSchema(self._h.derive(min_fraction, max_fields, max_depth,
+                                              min_typed_fraction, narrow_integers))
+
+    def report(self, schema: "ShreddingSchema | str") -> str:
+        """Per path, the share of values that would be typed, residual or missing."""
+        if isinstance(schema, str):
+            schema = ShreddingSchema.parse(schema)
+        return self._h.report(schema._handle)
+
+
+def infer_schema(variants_or_batches: Any, *, column: str | None = None,
+                 min_fraction: float = 0.1, max_fields: int = 300,
+                 max_depth: int = 50) -> ShreddingSchema:
+    """Infers a shredding schema from a Variant array, a chunked array, or an iterable
+    of arrays / record batches (``column`` names the Variant column of batches).
+
+    Fields present in at least ``min_fraction`` of their parent objects are kept; per
+    path the type covering the most values under lossless widening wins; the whole
+    sample counts, so a few top-level non-objects do not stop an object schema."""
+    stats = ShreddingStats()
+    items = [variants_or_batches] if hasattr(variants_or_batches, "__arrow_c_array__") or \
+        hasattr(variants_or_batches, "__arrow_c_stream__") else variants_or_batches
+    for item in items:
+        if isinstance(item, pa.RecordBatch):
+            names = [f.name for f in item.schema]
+            item = item.column(column if column is not None else names[0])
+        stats.add(item)
+    return stats.derive_schema(min_fraction=min_fraction, max_fields=max_fields,
+                               max_depth=max_depth)
