@@ -132,13 +132,29 @@ def inspect(path: str) -> list[ColumnInfo]:
             for n, layout, annotated, leaves in _lib.parquet_inspect(str(path))]
 
 
+def _reraise(exc: pa.ArrowException) -> Exception:
+    """Errors raised while pyarrow pulls batches from varshred's reader arrive as pyarrow
+    exceptions; give them varshred's classes (VariantError for invalid data)."""
+    message = str(exc).removeprefix("Invalid: ")
+    if isinstance(exc, pa.ArrowInvalid):
+        return VariantError(message)
+    if isinstance(exc, pa.ArrowTypeError):
+        return TypeError(message)
+    if isinstance(exc, pa.ArrowNotImplementedError):
+        return NotImplementedError(message)
+    return exc
+
+
 def iter_batches(path: str, *, columns: list[str] | None = None, batch_size: int = 65536,
                  shredded: bool = False, on_conflict: str = "error") -> Iterator[pa.RecordBatch]:
     """Streams record batches, reconstructing Variant columns batch by batch (files
     larger than memory are fine)."""
     reader = _lib.parquet_reader(str(path), columns, shredded=shredded,
                                  batch_size=batch_size, on_conflict=on_conflict)
-    yield from reader
+    try:
+        yield from reader
+    except pa.ArrowException as e:
+        raise _reraise(e) from None
 
 
 def read_table(path: str, columns: list[str] | None = None, *, shredded: bool = False,
@@ -148,7 +164,10 @@ def read_table(path: str, columns: list[str] | None = None, *, shredded: bool = 
     ``struct<metadata, value>``. ``shredded=True`` returns shredded columns as stored."""
     reader = _lib.parquet_reader(str(path), columns, shredded=shredded,
                                  on_conflict=on_conflict)
-    return reader.read_all()
+    try:
+        return reader.read_all()
+    except pa.ArrowException as e:
+        raise _reraise(e) from None
 
 
 # ----------------------------------------------------------------------------

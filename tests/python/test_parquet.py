@@ -1,0 +1,150 @@
+# Licensed under the Apache License, Version 2.0.
+"""vs.parquet without Spark: round trips of every type, projection, pruning, legacy
+files, errors and atomic writes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import uuid
+from decimal import Decimal
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import varshred as vs
+from variant_decode import decode_column
+
+EVERY_TYPE = [
+    {"b": True, "i8": 7, "i64": 2**40, "f": 1.5, "d": Decimal("12.345"),
+     "dt": dt.date(2024, 2, 29), "ts": dt.datetime(2024, 1, 2, 3, 4, 5, 6, tzinfo=dt.timezone.utc),
+     "ntz": dt.datetime(2024, 1, 2, 3, 4, 5), "t": dt.time(12, 30, 1, 5), "s": "text",
+     "bin": b"\x00\x01", "u": uuid.UUID(int=42), "arr": [1, "x", None, {"k": [2]}],
+     "obj": {"x": 1, "y": {"z": "deep"}}},
+    {"b": "not bool", "i8": None, "i64": "big", "f": 2, "d": 3, "s": 5, "arr": "scalar"},
+    None,
+    [1, 2, 3],
+    "top-level string",
+    {},
+]
+SCHEMA = ("struct<b: boolean, i8: tinyint, i64: bigint, f: double, d: decimal(10,3), dt: date, "
+          "ts: timestamp, ntz: timestamp_ntz, t: time, s: string, bin: binary, u: uuid, "
+          "arr: array<variant>, obj: struct<x: int, y: struct<z: string>>>")
+
+
+@pytest.mark.parametrize("write_path", ["direct", "arrow"])
+def test_every_type_round_trips_through_files(tmp_path, write_path):
+    v = vs.from_python(EVERY_TYPE * 50)
+    table = pa.table({"v": v})
+    path = str(tmp_path / "all.parquet")
+    vs.parquet.write_table(table, path, shredding={"v": SCHEMA}, row_group_size=64,
+                           data_page_size=1024, numeric="strict", write_path=write_path)
+    assert pq.ParquetFile(path).metadata.num_row_groups == 5
+    back = vs.parquet.read_table(path)["v"].combine_chunks()
+    assert decode_column(back) == decode_column(v)  # strict: exact types survive
+    batches = list(vs.parquet.iter_batches(path, batch_size=37))
+    assert max(b.num_rows for b in batches) == 37
+    assert decode_column(pa.concat_arrays([b.column(0) for b in batches])) == decode_column(v)
+
+
+def _ints_file(tmp_path):
+    docs = ([json.dumps({"id": i}) for i in range(10)] +            # rg 0: 0..9 typed
+            [json.dumps({"id": i}) for i in range(100, 110)] +      # rg 1: 100..109 typed
+            [json.dumps({"id": i}) for i in range(9)] + ['{"id": "500"}'])  # rg 2: a string
+    path = str(tmp_path / "ids.parquet")
+    vs.parquet.write_table(pa.table({"v": vs.from_json(docs)}), path,
+                           shredding={"v": "struct<id: bigint>"}, row_group_size=10)
+    return path, docs
+
+
+@pytest.mark.parametrize("op,literal", [("==", 5), ("==", 500), (">", 50), ("<", 3),
+                                        (">=", 109), ("<=", 0)])
+def test_pruning_never_skips_a_matching_row(tmp_path, op, literal):
+    path, docs = _ints_file(tmp_path)
+    skipped = vs.parquet.prunable_row_groups(path, "v", "id", op, literal)
+    ids = vs.variant_get(vs.from_json(docs), "$.id", "bigint").to_pylist()  # "500" -> 500
+    import operator
+    cmp = {"==": operator.eq, ">": operator.gt, "<": operator.lt, ">=": operator.ge,
+           "<=": operator.le}[op]
+    for g in skipped:
+        assert not any(x is not None and cmp(x, literal) for x in ids[g * 10:(g + 1) * 10])
+    # Row group 2 holds a value outside the typed column: never skipped.
+    assert 2 not in skipped
+
+
+def test_pruning_skips_what_statistics_exclude(tmp_path):
+    path, _ = _ints_file(tmp_path)
+    assert vs.parquet.prunable_row_groups(path, "v", "id", "==", 500) == [0, 1]
+    assert vs.parquet.prunable_row_groups(path, "v", "id", ">", 50) == [0]
+
+
+def test_read_paths_reads_only_its_chunks(tmp_path):
+    path = str(tmp_path / "p.parquet")
+    v = vs.from_python(EVERY_TYPE * 3)
+    vs.parquet.write_table(pa.table({"v": v}), path, shredding={"v": SCHEMA})
+    cols = vs.parquet._path_columns(path, "v", ["obj", "y", "z"])
+    names = [pq.ParquetFile(path).schema.column(i).path for i in cols.leaves]
+    assert names == ["v.metadata", "v.value", "v.typed_value.obj.value",
+                     "v.typed_value.obj.typed_value.y.value",
+                     "v.typed_value.obj.typed_value.y.typed_value.z.value",
+                     "v.typed_value.obj.typed_value.y.typed_value.z.typed_value"]
+    out = vs.parquet.read_paths(path, "v", {"obj.y.z": "string", "i64": "bigint",
+                                            "b": "boolean"})
+    assert out["obj.y.z"].to_pylist()[:6] == ["deep", None, None, None, None, None]
+    assert out["b"].to_pylist()[:2] == [True, None]
+    full = vs.variant_get(v, "$.i64", "bigint").to_pylist()
+    assert out["i64"].to_pylist() == full
+
+
+def test_legacy_files_are_read(tmp_path):
+    md = b"\x01\x00\x00"
+    a_group = pa.StructArray.from_arrays(
+        [pa.array([None, md + b"\x0d1.2"], pa.binary()), pa.array([123, None], pa.int64())],
+        ["untyped_value", "typed_value"])
+    col = pa.StructArray.from_arrays(
+        [pa.array([None, None], pa.binary()), pa.StructArray.from_arrays([a_group], ["a"])],
+        ["untyped_value", "object"])
+    path = str(tmp_path / "legacy.parquet")
+    pq.write_table(pa.table({"v": col}), path)
+    assert vs.parquet.inspect(path)[0].layout == "legacy"
+    assert vs.to_json(vs.parquet.read_table(path)["v"]).to_pylist() == [
+        '{"a":123}', '{"a":"1.2"}']
+
+
+def test_bad_files_give_clear_errors(tmp_path):
+    text = tmp_path / "text.parquet"
+    text.write_text("not parquet")
+    with pytest.raises(vs.VariantError, match="text.parquet"):
+        vs.parquet.read_table(str(text))
+    # Corrupt Variant bytes inside a valid Parquet file.
+    bad = pa.StructArray.from_arrays([pa.array([b"\x01\x00\x00"]), pa.array([b"\x02\x05"])],
+                                     ["metadata", "value"])
+    path = str(tmp_path / "corrupt.parquet")
+    pq.write_table(pa.table({"v": bad}), path)
+    with pytest.raises(vs.VariantError, match="row 0"):
+        vs.parquet.read_table(path)
+    # An unsupported typed_value type (unsigned) in a shredded file.
+    unsigned = pa.StructArray.from_arrays(
+        [pa.array([b"\x01\x00\x00"]), pa.array([None], pa.binary()), pa.array([1], pa.uint32())],
+        ["metadata", "value", "typed_value"])
+    path = str(tmp_path / "unsigned.parquet")
+    pq.write_table(pa.table({"v": unsigned}), path)
+    with pytest.raises((vs.VariantError, TypeError)):
+        vs.parquet.read_table(path)
+
+
+def test_failed_write_leaves_nothing(tmp_path):
+    bad = pa.StructArray.from_arrays([pa.array([b"\x01\x00\x00"] * 2),
+                                      pa.array([b"\x00", b"\x02\x05"])], ["metadata", "value"])
+    with pytest.raises(vs.VariantError, match="row 1"):
+        vs.parquet.write_table(pa.table({"v": bad}), str(tmp_path / "x.parquet"),
+                               shredding={"v": "struct<a: int>"})
+    assert os.listdir(tmp_path) == []
+    with pytest.raises(RuntimeError):
+        with vs.parquet.ParquetWriter(str(tmp_path / "y.parquet"),
+                                      pa.schema({"v": vs.variant_type()})) as w:
+            w.write_batch(pa.record_batch({"v": vs.from_json(["1"])}))
+            raise RuntimeError("stop")
+    assert os.listdir(tmp_path) == []
