@@ -20,6 +20,7 @@
 
 #include "varshred/arrow/shredding_plan_internal.h"
 #include "varshred/arrow/typed_match_internal.h"
+#include "varshred/metadata_cache_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/validate.h"
@@ -481,9 +482,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> Shred(const arrow::Array& variants,
   RETURN_NOT_OK(validity.Reserve(n));
   int64_t null_count = 0;
   Shredder shredder(0);
-  std::string_view last_metadata;
-  MetadataView metadata;
-  bool have_metadata = false;
+  internal::MetadataCache metadata_cache;
   for (int64_t row = 0; row < n; ++row) {
     if (view.IsNull(row)) {
       validity.UnsafeAppend(false);
@@ -493,17 +492,9 @@ arrow::Result<std::shared_ptr<arrow::Array>> Shred(const arrow::Array& variants,
     }
     validity.UnsafeAppend(true);
     shredder.set_row(row);
-    const std::string_view meta_bytes = view.metadata(row);
-    // Rows usually repeat the same dictionary: validate it once per distinct bytes.
-    if (!have_metadata || meta_bytes != last_metadata) {
-      auto m = MetadataView::Make(meta_bytes);
-      if (!m.ok()) {
-        return arrow::Status::Invalid("row ", row, ": ", m.status().message());
-      }
-      metadata = *m;
-      last_metadata = meta_bytes;
-      have_metadata = true;
-    }
+    auto m = metadata_cache.Get(view.metadata(row));
+    if (!m.ok()) return arrow::Status::Invalid("row ", row, ": ", m.status().message());
+    const MetadataView metadata = *m;
     // An absent or null value cell in a non-null row reads as Variant null.
     const std::string_view value =
         view.value_is_null(row) ? kNullValue : view.value(row);

@@ -5,6 +5,7 @@
 // open-addressing hash table, so the hot loop does no allocation once the paths are
 // known. Schema derivation and the report only read the counters.
 
+#include "varshred/metadata_cache_internal.h"
 #include "varshred/arrow/shredding_stats.h"
 
 #include <algorithm>
@@ -648,9 +649,7 @@ arrow::Status ShreddingStats::Add(const arrow::Array& variants, arrow::MemoryPoo
     ARROW_ASSIGN_OR_RAISE(view, VariantArrayView::Make(input));
   }
   ShreddingStatsAccess::Scanner scanner{options_, &num_paths_};
-  std::string_view last_metadata;
-  MetadataView metadata;
-  bool have_metadata = false;
+  internal::MetadataCache metadata_cache;
   const int64_t n = view.length();
   for (int64_t row = 0; row < n; ++row) {
     ++rows_;
@@ -667,15 +666,11 @@ arrow::Status ShreddingStats::Add(const arrow::Array& variants, arrow::MemoryPoo
                      0);
       continue;
     }
-    // Rows often repeat the same dictionary: validate it once per distinct bytes.
-    if (!have_metadata || meta_bytes != last_metadata) {
-      auto m = MetadataView::Make(meta_bytes);
-      if (!m.ok()) return arrow::Status::Invalid("row ", row, ": ", m.status().message());
-      metadata = *m;
-      last_metadata = meta_bytes;
-      have_metadata = true;
+    auto metadata = metadata_cache.Get(meta_bytes);
+    if (!metadata.ok()) {
+      return arrow::Status::Invalid("row ", row, ": ", metadata.status().message());
     }
-    auto v = VariantView::Make(metadata, value, options_.validate_options);
+    auto v = VariantView::Make(*metadata, value, options_.validate_options);
     if (!v.ok()) return arrow::Status::Invalid("row ", row, ": ", v.status().message());
     scanner.Record(*root_, *v, 0);
   }

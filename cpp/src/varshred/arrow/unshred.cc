@@ -7,6 +7,7 @@
 // inserted in front of their values once those are known (ids from the row's own
 // metadata, so the metadata column is reused as is).
 
+#include "varshred/metadata_cache_internal.h"
 #include "varshred/arrow/unshred.h"
 
 #include <algorithm>
@@ -504,10 +505,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> Unshred(const arrow::Array& shredde
   RETURN_NOT_OK(values.Reserve(n));
   Rebuilder rebuilder(options);
   std::string scratch;
-  std::string_view last_metadata;
-  MetadataView metadata;
-  bool have_metadata = false;
-  uint64_t epoch = 0;
+  internal::MetadataCache metadata_cache;
   for (int64_t row = 0; row < n; ++row) {
     if (st.IsNull(row)) {
       // SQL NULL: the struct slot is null; children hold empty bytes.
@@ -517,16 +515,11 @@ arrow::Result<std::shared_ptr<arrow::Array>> Unshred(const arrow::Array& shredde
     if (view.metadata_column().IsNull(row)) {
       return arrow::Status::Invalid("row ", row, ": metadata is null in a non-null row");
     }
-    const std::string_view meta_bytes = view.metadata(row);
-    if (!have_metadata || meta_bytes != last_metadata) {
-      auto m = MetadataView::Make(meta_bytes);
-      if (!m.ok()) return arrow::Status::Invalid("row ", row, ": ", m.status().message());
-      metadata = *m;
-      last_metadata = meta_bytes;
-      have_metadata = true;
-      ++epoch;
+    auto metadata = metadata_cache.Get(view.metadata(row));
+    if (!metadata.ok()) {
+      return arrow::Status::Invalid("row ", row, ": ", metadata.status().message());
     }
-    rebuilder.StartRow(row, metadata, epoch);
+    rebuilder.StartRow(row, *metadata, metadata_cache.epoch());
     scratch.clear();
     bool missing;
     RETURN_NOT_OK(rebuilder.Rebuild(*root, row, &scratch, &missing));

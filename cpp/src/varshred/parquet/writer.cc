@@ -26,6 +26,7 @@
 #include "varshred/arrow/typed_match_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
+#include "varshred/metadata_cache_internal.h"
 #include "varshred/validate.h"
 
 namespace varshred {
@@ -265,6 +266,7 @@ class VariantColumnWriter {
   // Fills the leaves from the unshredded canonical array `column`.
   arrow::Status Shred(const std::shared_ptr<arrow::Array>& column, int64_t row_offset) {
     ARROW_ASSIGN_OR_RAISE(auto view, VariantArrayView::Make(column));
+    internal::MetadataCache metadata_cache;  // per batch: it keeps views of the bytes
     for (int64_t i = 0; i < view.length(); ++i) {
       if (view.IsNull(i)) {
         // SQL NULL: the group itself is null at every leaf.
@@ -274,7 +276,7 @@ class VariantColumnWriter {
       const std::string_view md_bytes = view.metadata(i);
       const std::string_view value =
           view.value_is_null(i) ? kNullValue : view.value(i);
-      auto md = MetadataView::Make(md_bytes);
+      auto md = metadata_cache.Get(md_bytes);
       if (!md.ok()) return RowError(row_offset + i, md.status());
       auto st = ValidateValue(*md, value);
       if (!st.ok()) return RowError(row_offset + i, st);
