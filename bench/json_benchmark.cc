@@ -1,12 +1,16 @@
 // JSON -> Variant and Variant -> JSON throughput, one document at a time (as the
-// Arrow kernels call the parser/writer per row).
+// Arrow kernels call the parser/writer per row), the Arrow kernel users call, and
+// simdjson's own parse of the same documents as the parser-limit peer.
 
 #include <string>
 #include <vector>
 
+#include <arrow/array/builder_binary.h>
 #include <benchmark/benchmark.h>
+#include <simdjson.h>
 
 #include "bench_util.h"
+#include "varshred/arrow/json_kernels.h"
 #include "varshred/json.h"
 
 namespace varshred::bench {
@@ -52,6 +56,126 @@ void BM_JsonToVariant(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * TotalBytes(docs));
 }
 BENCHMARK(BM_JsonToVariant)->ArgName("events0_nested1_wide2")->Arg(0)->Arg(1)->Arg(2);
+
+// The Arrow kernel (string column -> Variant struct column), as users call it.
+void BM_JsonToVariantKernel(benchmark::State& state) {
+  const auto docs = Documents(static_cast<int>(state.range(0)));
+  arrow::StringBuilder sb;
+  for (const auto& d : docs) {
+    if (!sb.Append(d).ok()) return state.SkipWithError("building input failed");
+  }
+  std::shared_ptr<arrow::Array> strings;
+  if (!sb.Finish(&strings).ok()) return state.SkipWithError("building input failed");
+  for (auto _ : state) {
+    auto result = JsonToVariant(*strings);
+    if (!result.ok()) return state.SkipWithError(result.status().ToString().c_str());
+    benchmark::DoNotOptimize(result->get());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(docs.size()));
+  state.SetBytesProcessed(state.iterations() * TotalBytes(docs));
+}
+BENCHMARK(BM_JsonToVariantKernel)->ArgName("events0_nested1_wide2")->Arg(0)->Arg(1)->Arg(2);
+
+// ---- Peers: simdjson alone on the same documents (the parser limit) ----
+
+std::vector<simdjson::padded_string> Padded(const std::vector<std::string>& docs) {
+  std::vector<simdjson::padded_string> out;
+  out.reserve(docs.size());
+  for (const auto& d : docs) out.emplace_back(d);
+  return out;
+}
+
+namespace od = simdjson::ondemand;
+
+// Visits every value once, reading keys, strings and number tokens (what
+// JsonParser needs from simdjson), and folds them into a checksum.
+simdjson::error_code Walk(od::value v, uint64_t* sum) {
+  od::json_type type;
+  if (auto err = v.type().get(type)) return err;
+  switch (type) {
+    case od::json_type::object: {
+      od::object obj;
+      if (auto err = v.get_object().get(obj)) return err;
+      for (auto field_result : obj) {
+        od::field field;
+        if (auto err = std::move(field_result).get(field)) return err;
+        std::string_view key;
+        if (auto err = field.unescaped_key().get(key)) return err;
+        *sum += key.size();
+        if (auto err = Walk(field.value(), sum)) return err;
+      }
+      return simdjson::SUCCESS;
+    }
+    case od::json_type::array: {
+      od::array arr;
+      if (auto err = v.get_array().get(arr)) return err;
+      for (auto element : arr) {
+        od::value e;
+        if (auto err = std::move(element).get(e)) return err;
+        if (auto err = Walk(e, sum)) return err;
+      }
+      return simdjson::SUCCESS;
+    }
+    case od::json_type::string: {
+      std::string_view s;
+      if (auto err = v.get_string().get(s)) return err;
+      *sum += s.size();
+      return simdjson::SUCCESS;
+    }
+    case od::json_type::number: {
+      double d;
+      if (auto err = v.get_double().get(d)) return err;
+      *sum += static_cast<uint64_t>(d);
+      return simdjson::SUCCESS;
+    }
+    case od::json_type::boolean: {
+      bool b;
+      if (auto err = v.get_bool().get(b)) return err;
+      *sum += b;
+      return simdjson::SUCCESS;
+    }
+    default:
+      return simdjson::SUCCESS;
+  }
+}
+
+void BM_SimdjsonOnDemandPeer(benchmark::State& state) {
+  const auto raw = Documents(static_cast<int>(state.range(0)));
+  const auto docs = Padded(raw);
+  od::parser parser;
+  uint64_t sum = 0;
+  for (auto _ : state) {
+    for (const auto& d : docs) {
+      od::document doc;
+      if (parser.iterate(d).get(doc)) return state.SkipWithError("iterate failed");
+      od::value root;
+      if (doc.get_value().get(root) || Walk(root, &sum)) {
+        return state.SkipWithError("walk failed");
+      }
+    }
+    benchmark::DoNotOptimize(sum);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(docs.size()));
+  state.SetBytesProcessed(state.iterations() * TotalBytes(raw));
+}
+BENCHMARK(BM_SimdjsonOnDemandPeer)->ArgName("events0_nested1_wide2")->Arg(0)->Arg(1)->Arg(2);
+
+// The DOM parser builds its full tape (all strings and numbers parsed) per document.
+void BM_SimdjsonDomPeer(benchmark::State& state) {
+  const auto raw = Documents(static_cast<int>(state.range(0)));
+  const auto docs = Padded(raw);
+  simdjson::dom::parser parser;
+  for (auto _ : state) {
+    for (const auto& d : docs) {
+      simdjson::dom::element root;
+      if (parser.parse(d).get(root)) return state.SkipWithError("parse failed");
+      benchmark::DoNotOptimize(root);
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(docs.size()));
+  state.SetBytesProcessed(state.iterations() * TotalBytes(raw));
+}
+BENCHMARK(BM_SimdjsonDomPeer)->ArgName("events0_nested1_wide2")->Arg(0)->Arg(1)->Arg(2);
 
 void BM_VariantToJson(benchmark::State& state) {
   const auto docs = Documents(static_cast<int>(state.range(0)));
