@@ -1,6 +1,7 @@
 # Licensed under the Apache License, Version 2.0.
 """The ``varshred`` command (also ``python -m varshred``).
 
+    varshred shred INPUT OUTPUT        JSON lines / Parquet -> shredded Parquet on Spark
     varshred demo                      sample events -> shredded Parquet on local Spark
     varshred inspect FILE_OR_DIR       shredding layout of each Variant column
     varshred to-json INPUT OUTPUT      Variant columns of Parquet files -> JSON lines
@@ -15,7 +16,6 @@ import os
 import random
 import sys
 import tempfile
-import time
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -176,48 +176,46 @@ def sample_events(n: int, seed: int = 7) -> list[str]:
     return out
 
 
-def local_spark(master: str = "local[2]"):
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    from pyspark.sql import SparkSession
+def cmd_shred(args) -> int:
+    from varshred.pipeline import JobError, ShredJob, summary_text
 
-    spark = (SparkSession.builder.master(master).appName("varshred")
-             .config("spark.ui.enabled", "false")
-             .config("spark.driver.bindAddress", "127.0.0.1")
-             .config("spark.driver.host", "127.0.0.1")
-             .config("spark.sql.shuffle.partitions", "2")
-             .config("spark.ui.showConsoleProgress", "false").getOrCreate())
-    spark.sparkContext.setLogLevel("OFF")
-    return spark
+    job = ShredJob(args.input, args.output, schema=args.schema, master=args.master,
+                   input_format=args.format, column=args.column,
+                   json_columns=[c.strip() for cs in args.json_column for c in cs.split(",")
+                                 if c.strip()],
+                   errors=args.errors, mode=args.mode, compression=args.compression,
+                   sample_rows=args.sample_rows, progress=sys.stderr.isatty())
+    try:
+        summary = job.run()
+    except JobError as e:
+        return _fail(str(e))
+    if summary is None:
+        print(f"{args.output} exists: nothing written (--mode ignore)")
+        return 0
+    print(summary_text(summary))
+    return 0
 
 
 def cmd_demo(args) -> int:
+    from varshred.pipeline import ShredJob, spark_session, summary_text
+
     work = args.dir or tempfile.mkdtemp(prefix="varshred-demo-")
     os.makedirs(work, exist_ok=True)
     source = os.path.join(work, "events.jsonl")
     output = os.path.join(work, "events_shredded")
     with open(source, "w", encoding="utf-8") as f:
         f.write("\n".join(sample_events(args.rows)) + "\n")
-    print(f"[1/4] generated {args.rows} sample events in {source}")
+    print(f"generated {args.rows} sample events in {source}")
+    print(f"$ varshred shred {source} {output} --schema infer --column event")
 
-    start = time.time()
-    spark = local_spark(args.master)
-    vs.spark.register(spark)
-    print(f"[2/4] local Spark {spark.version} ready ({time.time() - start:.1f} s)")
+    spark = spark_session(args.master)
+    summary = ShredJob(source, output, schema="infer", column="event", mode="overwrite",
+                       progress=sys.stderr.isatty()).run(spark)
+    print(summary_text(summary))
 
-    start = time.time()
-    lines = spark.read.text(source).withColumnRenamed("value", "json")
-    events = vs.spark.parse_json(lines, "json", output="event").select("event")
-    (events.write.format("varshred").option("shredding", DEMO_SCHEMA)
-     .mode("overwrite").save(output))
-    files = _files(output)
-    size = sum(os.path.getsize(f) for f in files)
-    print(f"[3/4] shredded with varshred on Spark: {len(files)} files, {size} bytes, "
-          f"{time.time() - start:.1f} s -> {output}")
-
+    print("Spark reads the result back:")
     df = spark.read.parquet(output)
-    print(f"      Spark reads the column as: {df.schema['event'].dataType.simpleString()}")
+    print(f"      the column's type: {df.schema['event'].dataType.simpleString()}")
     df.createOrReplaceTempView("events")
     for sql in [
         "select count(*) as rows from events",
@@ -232,9 +230,8 @@ def cmd_demo(args) -> int:
         for row in df.sparkSession.sql(sql).collect():
             print(f"        {row.asDict()}")
 
-    print("[4/4] layout of the written files:")
-    args.path = output
-    code = cmd_inspect(argparse.Namespace(path=files[0]))
+    print(f"$ varshred inspect {summary.files[0]}")
+    code = cmd_inspect(argparse.Namespace(path=summary.files[0]))
     spark.stop()
     return code
 
@@ -243,6 +240,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="varshred", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("shred", help="JSON lines or Parquet -> shredded Parquet on Spark")
+    p.add_argument("input", help="JSON-lines or Parquet file, directory or glob")
+    p.add_argument("output", help="output directory")
+    p.add_argument("--schema", default="infer",
+                   help='"infer" (one schema from a sample pass, the default), "per-file", '
+                        '"none", a DDL such as "id bigint, tags array<string>", or a JSON '
+                        'object {column: DDL}')
+    p.add_argument("--master", default=None,
+                   help="Spark master (default local[*]; spark-submit's when submitted)")
+    p.add_argument("--format", default="auto", choices=["auto", "json", "parquet"])
+    p.add_argument("--column", default="data",
+                   help="name of the Variant column for JSON-lines input (default data)")
+    p.add_argument("--json-column", action="append", default=[],
+                   help="Parquet input: a JSON string column to parse into Variant "
+                        "(repeat or comma-separate)")
+    p.add_argument("--errors", default="raise", choices=["raise", "null"],
+                   help="invalid JSON: fail naming file and line (default) or write NULL "
+                        "and count")
+    p.add_argument("--mode", default="error",
+                   choices=["error", "overwrite", "append", "ignore"])
+    p.add_argument("--compression", default="zstd")
+    p.add_argument("--sample-rows", type=int, default=100_000,
+                   help="rows the schema inference samples (0: all)")
+    p.set_defaults(fn=cmd_shred)
     p = sub.add_parser("demo", help="run the sample pipeline on local Spark")
     p.add_argument("--rows", type=int, default=20000)
     p.add_argument("--master", default="local[2]")
@@ -262,7 +283,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--column", default=None)
     p.set_defaults(fn=cmd_get)
     args = parser.parse_args(argv)
-    return args.fn(args)
+    try:
+        return args.fn(args)
+    except (vs.VariantError, OSError) as e:
+        return _fail(str(e).splitlines()[0] if str(e) else type(e).__name__)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ the work happens in varshred's C++ core with the GIL released, batch by batch.
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import uuid
@@ -25,6 +26,8 @@ import varshred as vs
 
 __all__ = [
     "MapColumn",
+    "WriteSummary",
+    "infer_schema",
     "output_schema",
     "parse_json",
     "register",
@@ -32,6 +35,7 @@ __all__ = [
     "to_json",
     "unshred",
     "variant_spark_type",
+    "write",
 ]
 
 
@@ -159,6 +163,158 @@ def unshred(df, column: str, *, output: str | None = None, on_conflict: str = "e
 
 
 # ----------------------------------------------------------------------
+# One shredding schema per job: a sample pass, then the write
+
+
+@dataclass(frozen=True)
+class _SampleStats:
+    """mapInArrow function: ShreddingStats of the first ``rows`` rows of a partition
+    (all rows when 0), one output row per column: (column, bytes(stats))."""
+
+    variant_columns: tuple
+    json_columns: tuple
+    rows: int
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        stats = {c: vs.ShreddingStats() for c in self.variant_columns + self.json_columns}
+        seen = 0
+        for batch in batches:
+            if self.rows:
+                batch = batch.slice(0, self.rows - seen)
+            for c in self.variant_columns:
+                stats[c].add(batch.column(c))
+            for c in self.json_columns:
+                # Bad documents are the write's to report (with its errors policy).
+                stats[c].add(vs.from_json(batch.column(c), errors="null"))
+            seen += batch.num_rows
+            if self.rows and seen >= self.rows:
+                break  # stop reading the partition: only its head is sampled
+        yield pa.RecordBatch.from_arrays(
+            [pa.array(list(stats), pa.string()),
+             pa.array([bytes(s) for s in stats.values()], pa.binary())],
+            names=["column", "stats"])
+
+
+def variant_columns(df) -> list[str]:
+    """Names of the ``VariantType`` columns of a DataFrame."""
+    from pyspark.sql.types import VariantType
+
+    return [f.name for f in df.schema.fields if isinstance(f.dataType, VariantType)]
+
+
+def sample_stats(df, *, json_columns: Sequence[str] = (),
+                 sample_rows: int = 100_000) -> dict:
+    """Per column, ``ShreddingStats`` merged over a sample of ``df``: the first
+    ``sample_rows / partitions`` rows of every partition (every row when 0).
+
+    Covers the ``VariantType`` columns and the JSON string ``json_columns``."""
+    variants = tuple(variant_columns(df))
+    json_cols = tuple(json_columns)
+    if not variants and not json_cols:
+        return {}
+    parts = max(df.rdd.getNumPartitions(), 1)
+    per_part = -(-sample_rows // parts) if sample_rows > 0 else 0
+    fn = _SampleStats(variants, json_cols, per_part)
+    rows = (df.select(*variants, *json_cols)
+            .mapInArrow(fn, "column string, stats binary").collect())
+    merged: dict = {}
+    for r in rows:
+        s = vs.ShreddingStats.from_bytes(r["stats"])
+        merged[r["column"]] = merged[r["column"]].merge(s) if r["column"] in merged else s
+    return merged
+
+
+def infer_schema(df, *, json_columns: Sequence[str] = (), sample_rows: int = 100_000,
+                 **derive_options: Any) -> dict:
+    """One shredding schema per Variant (or JSON string) column of ``df``, inferred from
+    a sample pass (see :func:`sample_stats`): {column: ShreddingSchema}."""
+    return {c: s.derive_schema(**derive_options)
+            for c, s in sample_stats(df, json_columns=json_columns,
+                                     sample_rows=sample_rows).items()}
+
+
+@dataclass
+class WriteSummary:
+    """What :func:`write` wrote."""
+
+    path: str
+    files: list
+    rows: int
+    bytes: int
+    seconds: float
+    schemas: dict            # column -> DDL (or "none")
+    nulled: dict             # column -> rows nulled by errors="null"
+    stats: dict              # column -> ShreddingStats of every row written (collect_stats)
+
+    def report(self) -> str:
+        """Per Variant column: the schema and, per path, typed / residual / missing."""
+        out = []
+        for column, ddl in self.schemas.items():
+            out.append(f"column {column}: {ddl}")
+            if column in self.stats and ddl != "none":
+                out.append(self.stats[column].report(ddl))
+        return "\n".join(out)
+
+
+def _path_has_data(path: str) -> bool:
+    return os.path.isfile(path) or (os.path.isdir(path) and bool(os.listdir(path)))
+
+
+def write(df, path: str, *, shredding: "str | dict" = "infer", mode: str = "error",
+          json_columns: Sequence[str] = (), errors: str = "raise",
+          compression: str = "zstd", sample_rows: int = 100_000,
+          collect_stats: bool = False) -> "WriteSummary | None":
+    """Writes ``df`` as shredded Parquet under ``path`` through the varshred data source.
+
+    ``shredding``: "infer" (one schema for the whole job from a sample pass),
+    "per-file" (each task infers from its own first rows), "none", a DDL, or
+    {column: DDL}. ``mode``: "error" (the default: fails if ``path`` has data),
+    "ignore" (writes nothing then, returns None), "overwrite" or "append".
+    ``json_columns`` are JSON strings parsed into Variant on the way
+    (``errors="null"`` nulls bad documents and counts them). With ``collect_stats``
+    the summary holds per-path statistics of every row written.
+    """
+    import json
+    import tempfile
+    import time
+
+    modes = {"error": "error", "errorifexists": "error", "ignore": "ignore",
+             "overwrite": "overwrite", "append": "append"}
+    if mode not in modes:
+        raise vs.VariantError(f"mode: one of {sorted(modes)}, got {mode!r}")
+    mode = modes[mode]
+    if mode in ("error", "ignore") and _path_has_data(path):
+        if mode == "ignore":
+            return None
+        raise vs.VariantError(f"{path} already exists; use mode='overwrite' or 'append'")
+    start = time.time()
+    if shredding == "infer":
+        shredding = {c: s.to_ddl() for c, s in
+                     infer_schema(df, json_columns=json_columns,
+                                  sample_rows=sample_rows).items()}
+    if isinstance(shredding, dict):
+        shredding = json.dumps({c: str(d.to_ddl() if hasattr(d, "to_ddl") else d)
+                                for c, d in shredding.items()})
+    register(df.sparkSession)
+    with tempfile.TemporaryDirectory(prefix="varshred-report-") as tmp:
+        report_to = os.path.join(tmp, "report.json")
+        (df.write.format("varshred").option("shredding", shredding)
+         .option("json_columns", ",".join(json_columns)).option("errors", errors)
+         .option("compression", compression).option("report_to", report_to)
+         .option("collect_stats", str(bool(collect_stats)).lower())
+         .mode("append" if mode == "error" else mode).save(path))
+        with open(report_to, encoding="utf-8") as f:
+            report = json.load(f)
+    import base64
+
+    schemas = {c: d[0] if len(d) == 1 else d for c, d in report["schemas"].items()}
+    return WriteSummary(path, report["files"], report["rows"], report["bytes"],
+                        time.time() - start, schemas, report["nulled"],
+                        {c: vs.ShreddingStats.from_bytes(base64.b64decode(b))
+                         for c, b in report["stats"].items()})
+
+
+# ----------------------------------------------------------------------
 # The varshred data source
 
 
@@ -201,11 +357,24 @@ class _Written(WriterCommitMessage):
     files: list
     rows: int
     staging: str
+    bytes: int = 0
+    nulled: dict = field(default_factory=dict)   # column -> rows parse_json nulled
+    stats: dict = field(default_factory=dict)    # column -> bytes(ShreddingStats)
+    schemas: dict = field(default_factory=dict)  # column -> DDL used
 
 
 class _ArrowWriter(DataSourceArrowWriter):
     """Writes each task's batches to one Parquet file in a staging directory; the job
-    commit moves the files into place, an abort deletes them."""
+    commit moves the files into place, an abort deletes them.
+
+    Options: ``shredding`` (a DDL, a JSON object {column: DDL}, "none", or "infer" /
+    "per-file": each task infers from its first ``infer_rows`` rows, because Spark
+    shows a data source writer no data before its tasks start; ``vs.spark.write``
+    and ``varshred shred`` run a sample pass first and pass one DDL for the job),
+    ``json_columns``, ``errors`` ("raise" | "null"), ``compression``, ``report_to``
+    (a driver-side file the job commit writes a JSON summary to: files, rows, bytes,
+    nulled rows and per-path statistics of everything written).
+    """
 
     def __init__(self, options: dict, overwrite: bool):
         self.path = options.get("path")
@@ -217,13 +386,20 @@ class _ArrowWriter(DataSourceArrowWriter):
                              if c.strip()]
         self.compression = options.get("compression", "zstd")
         self.errors = options.get("errors", "raise")
+        if self.errors not in ("raise", "null"):
+            raise vs.VariantError(f'option errors: "raise" or "null", got {self.errors!r}')
         self.sample_rows = int(options.get("infer_rows", "100000"))
+        self.report_to = options.get("report_to")
+        self.collect_stats = options.get("collect_stats", "false").lower() == "true"
         self.job = options.get("job_id") or uuid.uuid4().hex
         self.staging = os.path.join(self.path, f"_varshred_staging_{self.job}")
 
-    def _prepare(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+    def _prepare(self, batch: pa.RecordBatch, nulled: dict) -> pa.RecordBatch:
         for name in self.json_columns:
-            v = vs.from_json(batch.column(name), errors=self.errors)
+            text = batch.column(name)
+            v = vs.from_json(text, errors=self.errors)
+            if self.errors == "null":
+                nulled[name] = nulled.get(name, 0) + v.null_count - text.null_count
             batch = _put_column(batch, name, v)
         return batch
 
@@ -237,7 +413,7 @@ class _ArrowWriter(DataSourceArrowWriter):
                 stats = vs.ShreddingStats()
                 for b in batches:
                     stats.add(b.column(n))
-                out[n] = stats.derive_schema()
+                out[n] = stats.derive_schema().to_ddl()
             return out
         if self.shredding.startswith("{"):
             import json
@@ -256,43 +432,86 @@ class _ArrowWriter(DataSourceArrowWriter):
         task = f"{ctx.partitionId():05d}-{ctx.attemptNumber()}" if ctx else "00000-0"
         os.makedirs(self.staging, exist_ok=True)
         target = os.path.join(self.staging, f"part-{task}-{uuid.uuid4().hex[:8]}.parquet")
+        nulled: dict = {}
         # Buffer a sample first: the shredding schema is needed before the first write.
         buffered, rows = [], 0
         for batch in iterator:
-            buffered.append(self._prepare(batch))
+            buffered.append(self._prepare(batch, nulled))
             rows += batch.num_rows
             if rows >= self.sample_rows:
                 break
         if not buffered:
             return _Written([], 0, self.staging)
-        writer = vs.parquet.ParquetWriter(target, buffered[0].schema,
-                                          shredding=self._shredding(buffered),
+        shredding = self._shredding(buffered)
+        stats = ({f.name: vs.ShreddingStats() for f in buffered[0].schema
+                  if _is_variant_field(f)} if self.collect_stats else {})
+        writer = vs.parquet.ParquetWriter(target, buffered[0].schema, shredding=shredding,
                                           compression=self.compression)
+        written = 0
         try:
-            for batch in buffered:
+            for batch in itertools.chain(buffered, (self._prepare(b, nulled)
+                                                    for b in iterator)):
                 writer.write_batch(batch)
-            for batch in iterator:
-                batch = self._prepare(batch)
-                writer.write_batch(batch)
-                rows += batch.num_rows
+                written += batch.num_rows
+                for name, s in stats.items():
+                    s.add(batch.column(name))
             writer.close()
         except BaseException:
             writer.abort()
             raise
-        return _Written([target], rows, self.staging)
+        return _Written([target], written, self.staging,
+                        os.path.getsize(target), nulled,
+                        {n: bytes(s) for n, s in stats.items()},
+                        {n: str(d) for n, d in shredding.items()})
 
     def commit(self, messages: Sequence[_Written]) -> None:
         if self.overwrite:
             for f in _part_files(self.path):
                 os.remove(f)
         os.makedirs(self.path, exist_ok=True)
+        files = []
         for m in messages:
             for f in (m.files if m else []):
-                os.replace(f, os.path.join(self.path, os.path.basename(f)))
+                final = os.path.join(self.path, os.path.basename(f))
+                os.replace(f, final)
+                files.append(final)
         shutil.rmtree(self.staging, ignore_errors=True)
+        if self.report_to:
+            _write_report(self.report_to, files, [m for m in messages if m])
 
     def abort(self, messages: Sequence[_Written]) -> None:
         shutil.rmtree(self.staging, ignore_errors=True)
+
+
+def _write_report(target: str, files: list, messages: list) -> None:
+    """The job summary ``report_to`` asks for: files, rows, bytes, nulled rows, the
+    schemas used and merged per-path statistics (base64 of ``bytes(ShreddingStats)``)."""
+    import base64
+    import json
+
+    stats: dict = {}
+    nulled: dict = {}
+    schemas: dict = {}
+    for m in messages:
+        for name, data in m.stats.items():
+            s = vs.ShreddingStats.from_bytes(data)
+            stats[name] = stats[name].merge(s) if name in stats else s
+        for name, n in m.nulled.items():
+            nulled[name] = nulled.get(name, 0) + n
+        for name, ddl in m.schemas.items():
+            schemas.setdefault(name, set()).add(ddl)
+    report = {
+        "files": files,
+        "rows": sum(m.rows for m in messages),
+        "bytes": sum(m.bytes for m in messages),
+        "nulled": nulled,
+        "schemas": {n: sorted(d) for n, d in schemas.items()},
+        "stats": {n: base64.b64encode(bytes(s)).decode() for n, s in stats.items()},
+    }
+    tmp = target + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(report, f)
+    os.replace(tmp, target)
 
 
 def _parse_paths(spec: str) -> list[tuple[str, str]]:

@@ -1,0 +1,291 @@
+# Licensed under the Apache License, Version 2.0.
+"""The shred job behind ``varshred shred``: JSON lines or Parquet -> shredded Parquet
+on Spark (local mode by default, any master or spark-submit for a cluster).
+
+>>> from varshred.pipeline import ShredJob
+>>> summary = ShredJob("events.jsonl", "out/", schema="infer").run()
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pyarrow.parquet as pq
+
+import varshred as vs
+from varshred.shredding import ShreddingSchema
+
+__all__ = ["ShredJob", "spark_session", "find_bad_json_line"]
+
+_SCHEMA_WORDS = ("infer", "per-file", "none")
+
+
+def spark_session(master: str | None = None, app_name: str = "varshred",
+                  quiet: bool = True):
+    """A SparkSession: the one spark-submit started, or local Spark on ``master``
+    (default ``local[*]``) with the UI off and, when ``quiet``, the JVM's log off
+    (errors reach the user through varshred's own one-line messages)."""
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.appName(app_name)
+    submitted = "PYSPARK_GATEWAY_PORT" in os.environ  # launched by spark-submit
+    if master or not submitted:
+        master = master or "local[*]"
+        builder = builder.master(master)
+        if master.startswith("local"):
+            os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+            builder = (builder.config("spark.driver.bindAddress", "127.0.0.1")
+                       .config("spark.driver.host", "127.0.0.1"))
+    if quiet:
+        log4j = os.path.join(os.path.dirname(__file__), "log4j2-quiet.properties")
+        builder = builder.config("spark.driver.extraJavaOptions",
+                                 f"-Dlog4j2.configurationFile=file:{log4j}")
+    spark = (builder.config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+    if quiet:
+        spark.sparkContext.setLogLevel("OFF")
+    return spark
+
+
+def _local_files(path: str) -> list[str] | None:
+    """The data files behind a local path, directory or glob; None for remote URIs."""
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", path) and not path.startswith("file://"):
+        return None
+    path = path.removeprefix("file://")
+    matches = sorted(glob.glob(path)) if glob.has_magic(path) else [path]
+    out = []
+    for m in matches:
+        if os.path.isdir(m):
+            for root, dirs, files in os.walk(m):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(("_", ".")))
+                out += [os.path.join(root, f) for f in sorted(files)
+                        if not f.startswith(("_", "."))]
+        elif os.path.exists(m):
+            out.append(m)
+    return out
+
+
+def _is_parquet(path: str) -> bool:
+    with open(path, "rb") as f:
+        return f.read(4) == b"PAR1"
+
+
+def find_bad_json_line(files: list[str], chunk: int = 65536) -> str | None:
+    """``file:line: message`` for the first line of JSON-lines ``files`` that
+    varshred cannot parse (blank lines are skipped, as the job does), or None."""
+    for path in files:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines: list[tuple[int, str]] = []
+            for number, line in enumerate(f, 1):
+                if line.strip():
+                    lines.append((number, line))
+                if len(lines) == chunk:
+                    found = _first_bad(path, lines)
+                    if found:
+                        return found
+                    lines = []
+            found = _first_bad(path, lines)
+            if found:
+                return found
+    return None
+
+
+def _first_bad(path: str, lines: list[tuple[int, str]]) -> str | None:
+    if not lines:
+        return None
+    parsed = vs.from_json([text for _, text in lines], errors="null")
+    for i, valid in enumerate(parsed.is_valid().to_pylist()):
+        if not valid:
+            try:
+                vs.from_json([lines[i][1]])
+            except vs.VariantError as e:
+                return f"{path}:{lines[i][0]}: {re.sub(r'^row 0: ', '', str(e))}"
+    return None
+
+
+def _error_line(exc: BaseException) -> str:
+    """The most telling line of an error raised through Spark: varshred's own message
+    when a task raised one, else the exception's first line."""
+    text = str(exc)
+    m = re.search(r"(?:varshred\.errors\.)?VariantError: (.+)", text)
+    if m:
+        return m.group(1).strip()
+    m = re.search(r"\n\s*(?:pyarrow\.lib\.)?Arrow\w*Error: (.+)", text)
+    if m:
+        return m.group(1).strip()
+    first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    return first[:500]
+
+
+class JobError(Exception):
+    """A shred job failed; the message is one line naming the file (and row)."""
+
+
+class _Progress:
+    """Prints the running stage's task counts to stderr while a job runs (terminals
+    only: logs get the phase lines)."""
+
+    def __init__(self, spark, enabled: bool):
+        self.tracker = spark.sparkContext.statusTracker()
+        self.enabled = enabled
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self):
+        if self.enabled:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        if self.enabled:
+            self._thread.join()
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.5):
+            parts = []
+            for sid in self.tracker.getActiveStageIds():
+                info = self.tracker.getStageInfo(sid)
+                if info:
+                    parts.append(f"stage {sid}: {info.numCompletedTasks}/{info.numTasks} "
+                                 f"tasks ({info.numActiveTasks} running)")
+            if parts:
+                print("\r\033[K      " + "; ".join(parts), end="", file=sys.stderr,
+                      flush=True)
+
+
+@dataclass
+class ShredJob:
+    """``varshred shred``: JSON lines or Parquet files -> a shredded Parquet dataset.
+
+    JSON lines: every non-blank line is one document, written as the Variant column
+    ``column``. Parquet: ``VariantType`` columns are shredded, ``json_columns`` (JSON
+    strings) are parsed first, other columns are copied.
+    """
+
+    input: str
+    output: str
+    schema: str = "infer"
+    master: str | None = None
+    input_format: str = "auto"          # "auto" | "json" | "parquet"
+    column: str = "data"                 # the Variant column of JSON-lines input
+    json_columns: list = field(default_factory=list)
+    errors: str = "raise"               # "raise" | "null"
+    mode: str = "error"                 # "error" | "overwrite" | "append" | "ignore"
+    compression: str = "zstd"
+    sample_rows: int = 100_000
+    progress: bool = False
+    log: Callable[[str], None] = print
+
+    def _check_arguments(self) -> None:
+        if self.schema not in _SCHEMA_WORDS and not self.schema.lstrip().startswith("{"):
+            try:
+                ShreddingSchema.parse(self.schema)
+            except vs.VariantError as e:
+                raise JobError(f"--schema: {e}") from None
+        if self.errors not in ("raise", "null"):
+            raise JobError(f"--errors: 'raise' or 'null', got {self.errors!r}")
+
+    def _input_format(self, files: list[str] | None) -> str:
+        if self.input_format != "auto":
+            return self.input_format
+        if files is None:
+            return "parquet" if self.input.rstrip("/").endswith(".parquet") else "json"
+        if files and all(_is_parquet(f) for f in files):
+            return "parquet"
+        if any(f.endswith(".parquet") for f in files):
+            bad = next(f for f in files if f.endswith(".parquet") and not _is_parquet(f))
+            raise JobError(f"{bad}: not a Parquet file (no PAR1 magic)")
+        return "json"
+
+    def _check_parquet(self, files: list[str] | None) -> None:
+        for f in files or []:
+            try:
+                pq.read_metadata(f)
+            except Exception as e:  # pyarrow raises several kinds for bad footers
+                raise JobError(f"{f}: not a readable Parquet file: {e}") from None
+
+    def _frame(self, spark, fmt: str):
+        from pyspark.sql import functions as F
+
+        if fmt == "json":
+            text = spark.read.text(self.input)
+            return (text.where(F.length(F.trim(text["value"])) > 0)
+                    .withColumnRenamed("value", self.column)), [self.column]
+        df = spark.read.parquet(self.input)
+        missing = [c for c in self.json_columns if c not in df.columns]
+        if missing:
+            raise JobError(f"{self.input}: no column {missing[0]!r} (columns: {df.columns})")
+        if not vs.spark.variant_columns(df) and not self.json_columns:
+            raise JobError(f"{self.input}: no Variant column; name JSON string columns with "
+                           "--json-column")
+        return df, list(self.json_columns)
+
+    def run(self, spark=None) -> "vs.spark.WriteSummary | None":
+        """Runs the job; raises JobError with a one-line message on bad input."""
+        self._check_arguments()
+        files = _local_files(self.input)
+        if files is not None and not files:
+            raise JobError(f"{self.input}: no such file or directory (or no data files)")
+        fmt = self._input_format(files)
+        if fmt == "parquet":
+            self._check_parquet(files)
+        if self.mode in ("error", "errorifexists") and vs.spark._path_has_data(self.output):
+            raise JobError(f"{self.output} already exists; use --mode overwrite or append")
+
+        start = time.time()
+        spark = spark or spark_session(self.master)
+        self.log(f"[1/3] Spark {spark.version} on {spark.sparkContext.master} "
+                 f"({time.time() - start:.1f} s); input: {fmt}"
+                 f"{'' if files is None else f', {len(files)} file(s)'}")
+        df, json_columns = self._frame(spark, fmt)
+        schema = self.schema
+        try:
+            with _Progress(spark, self.progress):
+                if schema == "infer":
+                    t = time.time()
+                    schemas = vs.spark.infer_schema(df, json_columns=json_columns,
+                                                    sample_rows=self.sample_rows)
+                    schema = {c: s.to_ddl() for c, s in schemas.items()}
+                    self.log(f"[2/3] inferred from a sample of up to {self.sample_rows} rows "
+                             f"({time.time() - t:.1f} s):")
+                    for c, ddl in schema.items():
+                        self.log(f"      {c}: {ddl}")
+                else:
+                    self.log(f"[2/3] shredding schema: {schema}")
+                t = time.time()
+                summary = vs.spark.write(df, self.output, shredding=schema, mode=self.mode,
+                                         json_columns=json_columns, errors=self.errors,
+                                         compression=self.compression, collect_stats=True)
+        except JobError:
+            raise
+        except Exception as e:
+            where = find_bad_json_line(files) if fmt == "json" and files else None
+            raise JobError(where or _error_line(e)) from e
+        if summary is not None:
+            summary.seconds = time.time() - start
+            self.log(f"[3/3] wrote {summary.rows} rows to {len(summary.files)} file(s), "
+                     f"{summary.bytes} bytes, in {time.time() - t:.1f} s "
+                     f"({summary.rows / max(time.time() - t, 1e-9):,.0f} rows/s) -> "
+                     f"{self.output}")
+        return summary
+
+
+def summary_text(summary: "vs.spark.WriteSummary") -> str:
+    """The closing table: totals, nulled rows and per path the typed share."""
+    lines = [f"rows {summary.rows}  files {len(summary.files)}  bytes {summary.bytes}  "
+             f"time {summary.seconds:.1f} s"]
+    for c, n in summary.nulled.items():
+        lines.append(f"column {c}: {n} row(s) with invalid JSON written as NULL")
+    lines.append(summary.report())
+    return "\n".join(lines)

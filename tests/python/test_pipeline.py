@@ -1,0 +1,254 @@
+# Licensed under the Apache License, Version 2.0.
+"""The ``varshred shred`` pipeline end to end on a real local SparkSession: JSON lines
+and Parquet in, shredded Parquet out, read back by Spark; bad input; save modes; the
+inspect / to-json / get commands on Spark's own shredded files."""
+
+from __future__ import annotations
+
+import collections
+import decimal
+import json
+import os
+import subprocess
+import sys
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import varshred as vs
+from varshred import cli
+from varshred.cli import sample_events
+from varshred.pipeline import JobError, ShredJob, find_bad_json_line
+
+pytestmark = pytest.mark.spark
+
+
+def _canonical(doc):
+    """A JSON document's logical value as a comparable string (numbers by value)."""
+    value = json.loads(doc, parse_float=lambda s: decimal.Decimal(s).normalize(),
+                       parse_int=lambda s: decimal.Decimal(s).normalize())
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def _documents():
+    docs = sample_events(3000, seed=11)
+    docs[10] = "[1, 2, 3]"           # top-level arrays and scalars among objects
+    docs[20] = '"a string"'
+    docs[30] = "null"
+    docs[40] = '{"id": 1.5e300, "user": {"score": -0.001}}'
+    return docs
+
+
+def _write_lines(path, docs, blank_lines=True):
+    with open(path, "w", encoding="utf-8") as f:
+        for i, d in enumerate(docs):
+            f.write(d + "\n")
+            if blank_lines and i % 1000 == 999:
+                f.write("\n   \n")        # blank lines are skipped, not errors
+
+
+def _spark_json(spark, out, column):
+    df = spark.read.parquet(out)
+    assert df.schema[column].dataType.typeName() == "variant"
+    return [r.j for r in df.selectExpr(f"to_json({column}) as j").collect()]
+
+
+@pytest.mark.parametrize("schema", ["infer", "struct<id: bigint, kind: string, "
+                                             "user: struct<name: string, score: double>, "
+                                             "tags: array<string>>"])
+def test_json_lines_to_spark_readable_shredded_parquet(spark, tmp_path, schema):
+    docs = _documents()
+    source = tmp_path / "events.jsonl"
+    _write_lines(source, docs)
+    out = str(tmp_path / "out")
+    summary = ShredJob(str(source), out, schema=schema, column="event",
+                       log=lambda _: None).run(spark)
+    assert summary.rows == len(docs)
+    assert summary.files and all(os.path.exists(f) for f in summary.files)
+    assert summary.bytes == sum(os.path.getsize(f) for f in summary.files)
+    # Spark reads a VariantType column whose JSON equals the input, row for row.
+    got = _spark_json(spark, out, "event")
+    assert collections.Counter(map(_canonical, got)) == \
+        collections.Counter(map(_canonical, docs))
+    # Every file is shredded with the one schema of the job.
+    layouts = {c.layout for f in summary.files for c in vs.parquet.inspect(f) if c.is_variant}
+    assert layouts == {"shredded"}
+    ddl = summary.schemas["event"]
+    assert isinstance(ddl, str)
+    if schema != "infer":
+        assert ddl == vs.ShreddingSchema.parse(schema).to_ddl()
+    else:
+        assert "id: bigint" in ddl and "kind: string" in ddl
+    # The summary's per-path table counts every row written.
+    report = summary.report()
+    assert f"rows: {len(docs)} (0 SQL NULL)" in report
+    kind_line = next(line for line in report.splitlines() if line.startswith("kind "))
+    assert f"{len(docs) - 4} " in kind_line
+
+
+def test_one_schema_for_the_whole_job_even_when_partitions_differ(spark, tmp_path):
+    # Two files: the first without "late", the second with it. Per-file inference
+    # shreds "late" in one file only; the job's sample pass covers both.
+    a = [json.dumps({"id": i}) for i in range(500)]
+    b = [json.dumps({"id": i, "late": f"x{i}"}) for i in range(500)]
+    src = tmp_path / "in"
+    src.mkdir()
+    _write_lines(src / "a.jsonl", a, blank_lines=False)
+    _write_lines(src / "b.jsonl", b, blank_lines=False)
+    job = ShredJob(str(src), str(tmp_path / "job"), log=lambda _: None)
+    summary = job.run(spark)
+    assert isinstance(summary.schemas["data"], str)
+    assert "late: string" in summary.schemas["data"]
+    per_file = ShredJob(str(src), str(tmp_path / "per_file"), schema="per-file",
+                        log=lambda _: None).run(spark)
+    schemas = per_file.schemas["data"]
+    assert isinstance(schemas, list) and len(schemas) == 2
+    assert sum("late" in s for s in schemas) == 1
+    for out, n in [(tmp_path / "job", 1000), (tmp_path / "per_file", 1000)]:
+        assert len(_spark_json(spark, str(out), "data")) == n
+
+
+def test_malformed_line_is_one_error_naming_file_and_line_and_leaves_nothing(
+        spark, tmp_path):
+    docs = [json.dumps({"id": i}) for i in range(20000)]
+    docs[15000] = '{"id": 15000, "broken": [1, 2'
+    source = tmp_path / "bad.jsonl"
+    _write_lines(source, docs)          # one blank pair after every 1000 documents
+    out = tmp_path / "out"
+    with pytest.raises(JobError) as e:
+        ShredJob(str(source), str(out), schema="id bigint", log=lambda _: None).run(spark)
+    message = str(e.value)
+    assert "\n" not in message
+    assert message.startswith(f"{source}:{15000 + 1 + 2 * 15}: invalid JSON")
+    leftover = [os.path.join(r, f) for r, _, fs in os.walk(out) for f in fs] \
+        if out.exists() else []
+    assert leftover == []
+    # errors="null" keeps going and counts what it nulled.
+    summary = ShredJob(str(source), str(out), schema="id bigint", errors="null",
+                       log=lambda _: None).run(spark)
+    assert summary.rows == len(docs)
+    assert summary.nulled == {"data": 1}
+    got = _spark_json(spark, str(out), "data")
+    assert got.count(None) == 1
+
+
+def test_find_bad_json_line_counts_physical_lines(tmp_path):
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"a": 1}\n\n  \n{"a": 2}\n{"a": }\n')
+    assert find_bad_json_line([str(path)]).startswith(f"{path}:5: invalid JSON")
+    path.write_text('{"a": 1}\n')
+    assert find_bad_json_line([str(path)]) is None
+
+
+def test_bad_arguments_fail_before_spark_starts(tmp_path):
+    """Each is one line on stderr and exit status 1; none of them starts a JVM."""
+    src = tmp_path / "e.jsonl"
+    src.write_text('{"a": 1}\n')
+    fake = tmp_path / "fake.parquet"
+    fake.write_text("not parquet at all")
+    (tmp_path / "exists").mkdir()
+    (tmp_path / "exists" / "part.parquet").write_bytes(b"x")
+    cases = [
+        (["shred", str(src), str(tmp_path / "o"), "--schema", "id bigintt"],
+         "--schema: shredding schema: unknown type 'bigintt' at column 4"),
+        (["shred", str(fake), str(tmp_path / "o")], f"{fake}: not a Parquet file"),
+        (["shred", str(tmp_path / "missing.jsonl"), str(tmp_path / "o")],
+         "no such file or directory"),
+        (["shred", str(src), str(tmp_path / "exists")], "already exists"),
+        (["inspect", str(fake)], str(fake)),
+        (["to-json", str(fake), str(tmp_path / "x.json")], str(fake)),
+    ]
+    for argv, expected in cases:
+        r = subprocess.run([sys.executable, "-m", "varshred", *argv], capture_output=True,
+                           text=True, timeout=120)
+        assert r.returncode == 1, (argv, r.stderr)
+        lines = [line for line in r.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("varshred: error: "), (argv, r.stderr)
+        assert expected in lines[0], (argv, lines[0])
+
+
+def test_save_modes(spark, tmp_path):
+    src = tmp_path / "e.jsonl"
+    _write_lines(src, [json.dumps({"id": i}) for i in range(100)], blank_lines=False)
+    out = str(tmp_path / "out")
+    run = lambda mode: ShredJob(str(src), out, schema="id bigint", mode=mode,  # noqa: E731
+                                log=lambda _: None).run(spark)
+    assert run("error").rows == 100
+    with pytest.raises(JobError, match="already exists"):
+        run("error")
+    assert run("ignore") is None
+    assert run("append").rows == 100
+    assert len(_spark_json(spark, out, "data")) == 200
+    assert run("overwrite").rows == 100
+    assert len(_spark_json(spark, out, "data")) == 100
+
+
+def test_parquet_input_with_variant_and_json_string_columns(spark, tmp_path):
+    docs = sample_events(400, seed=3)
+    src = str(tmp_path / "spark_in")
+    (spark.createDataFrame([(i, d, d) for i, d in enumerate(docs)], "k int, j string, s string")
+     .selectExpr("k", "parse_json(j) as v", "s").write.parquet(src))
+    out = str(tmp_path / "out")
+    summary = ShredJob(src, out, schema="infer", json_columns=["s"],
+                       log=lambda _: None).run(spark)
+    assert summary.rows == len(docs)
+    assert set(summary.schemas) == {"v", "s"}
+    df = spark.read.parquet(out)
+    assert [df.schema[c].dataType.typeName() for c in ("k", "v", "s")] == \
+        ["integer", "variant", "variant"]
+    rows = df.selectExpr("k", "to_json(v) as v", "to_json(s) as s").collect()
+    assert sorted((r.k, _canonical(r.v), _canonical(r.s)) for r in rows) == \
+        sorted((i, _canonical(d), _canonical(d)) for i, d in enumerate(docs))
+    with pytest.raises(JobError, match="no Variant column"):
+        bare = str(tmp_path / "bare")
+        spark.createDataFrame([(1, "{}")], "k int, j string").write.parquet(bare)
+        ShredJob(bare, str(tmp_path / "o2"), log=lambda _: None).run(spark)
+
+
+def test_commands_on_spark_shredded_files(spark, tmp_path, capsys):
+    docs = sample_events(300, seed=5)
+    src = str(tmp_path / "spark_shredded")
+    (spark.createDataFrame([(d,) for d in docs], "j string").coalesce(1)
+     .selectExpr("parse_json(j) as v").write.parquet(src))
+    files = [os.path.join(src, f) for f in os.listdir(src) if f.endswith(".parquet")]
+    assert [c.layout for c in vs.parquet.inspect(files[0]) if c.is_variant] == ["shredded"]
+
+    assert cli.main(["inspect", src]) == 0
+    tree = capsys.readouterr().out
+    assert "column v: shredded, VARIANT(1)" in tree
+    assert any(line.strip().startswith("kind") and "typed      300" in line
+               for line in tree.splitlines()), tree
+
+    target = tmp_path / "out.jsonl"
+    assert cli.main(["to-json", src, str(target)]) == 0
+    back = [json.loads(line)["v"] for line in target.read_text().splitlines()]
+    assert sorted(map(lambda v: _canonical(json.dumps(v)), back)) == \
+        sorted(map(_canonical, docs))
+
+    assert cli.main(["get", src, "$.kind", "--type", "string"]) == 0
+    kinds = capsys.readouterr().out.split()
+    assert sorted(kinds) == sorted(json.loads(d)["kind"] for d in docs)
+
+
+def test_data_source_batches_default_and_large(spark, tmp_path):
+    """mapInArrow functions at Spark's default maxRecordsPerBatch and with one huge
+    batch give the same Variant column, never a null child inside a non-null row."""
+    docs = [json.dumps({"i": i, "s": "x" * (i % 50)}) if i % 7 else "null"
+            for i in range(30000)]
+    df = spark.createDataFrame([(d,) for d in docs], "j string").coalesce(1)
+    results = []
+    for batch in ("10000", "1000000"):
+        spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", batch)
+        try:
+            parsed = vs.spark.parse_json(df, "j", output="v")
+            shredded = vs.spark.shred(parsed, "v", "i bigint, s string", output="sh")
+            back = vs.spark.unshred(shredded, "sh", output="u")
+            out = vs.spark.to_json(back, "u", output="t")
+            rows = out.select("t", "j").collect()
+        finally:
+            spark.conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")
+        assert all(_canonical(r.t) == _canonical(r.j) for r in rows)
+        results.append(sorted(r.t for r in rows))
+    assert results[0] == results[1]
+    assert len(results[0]) == len(docs)
