@@ -9,6 +9,7 @@ on Spark (local mode by default, any master or spark-submit for a cluster).
 from __future__ import annotations
 
 import glob
+import itertools
 import os
 import re
 import sys
@@ -17,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 import varshred as vs
@@ -110,6 +112,38 @@ def _first_bad(path: str, lines: list[tuple[int, str]]) -> str | None:
             except vs.VariantError as e:
                 return f"{path}:{lines[i][0]}: {re.sub(r'^row 0: ', '', str(e))}"
     return None
+
+
+def _plain_text(files: list[str]) -> bool:
+    """Whether the driver can read these JSON-lines files itself (no codec)."""
+    return not any(f.endswith((".gz", ".bz2", ".deflate", ".lz4", ".snappy", ".zst"))
+                   for f in files)
+
+
+def _json_lines(path: str, block: int = 1 << 24):
+    """The non-blank lines of a local file, read in large blocks."""
+    with open(path, "rb") as f:
+        rest = b""
+        while data := f.read(block):
+            lines = (rest + data).split(b"\n")
+            rest = lines.pop()
+            yield from (line for line in lines if line.strip())
+        if rest.strip():
+            yield rest
+
+
+def _sample_json_lines(files: list[str], rows: int) -> "vs.ShreddingStats":
+    """ShreddingStats of the first ``rows / len(files)`` documents of every local file
+    (every document when ``rows`` is 0), read on the driver: a sample pass without a
+    Spark job. Bad documents are skipped here; the write reports them."""
+    stats = vs.ShreddingStats()
+    per_file = -(-rows // len(files)) if rows > 0 else None
+    for path in files:
+        lines = itertools.islice(_json_lines(path), per_file)
+        while chunk := list(itertools.islice(lines, 65536)):
+            text = pa.array(chunk, pa.binary()).view(pa.string())  # from_json checks UTF-8
+            stats.add(vs.from_json(text, errors="null"))
+    return stats
 
 
 def _error_line(exc: BaseException) -> str:
@@ -254,8 +288,13 @@ class ShredJob:
             with _Progress(spark, self.progress):
                 if schema == "infer":
                     t = time.time()
-                    schemas = vs.spark.infer_schema(df, json_columns=json_columns,
-                                                    sample_rows=self.sample_rows)
+                    stats = (_sample_json_lines(files, self.sample_rows)
+                             if fmt == "json" and files and _plain_text(files) else None)
+                    if stats is None:
+                        schemas = vs.spark.infer_schema(df, json_columns=json_columns,
+                                                        sample_rows=self.sample_rows)
+                    else:
+                        schemas = {self.column: stats.derive_schema()}
                     schema = {c: s.to_ddl() for c, s in schemas.items()}
                     self.log(f"[2/3] inferred from a sample of up to {self.sample_rows} rows "
                              f"({time.time() - t:.1f} s):")
