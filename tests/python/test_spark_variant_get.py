@@ -1,0 +1,150 @@
+# Licensed under the Apache License, Version 2.0.
+"""vs.variant_get against Spark's own variant_get / try_variant_get on generated data:
+a few hundred (path, type) combinations in one Spark query, on unshredded and on
+shredded input, including casts that fail (errors="raise" raises exactly when Spark's
+variant_get does)."""
+
+from __future__ import annotations
+
+import decimal
+import json
+import math
+import random
+
+import pyarrow as pa
+import pytest
+
+import varshred as vs
+
+pytestmark = pytest.mark.spark
+
+SCALARS = [
+    0, 1, -1, 127, 128, -129, 32767, 40000, 2147483647, 2147483648, -9223372036854775808,
+    9223372036854775807, 1.5, -0.25, 0.1, 123.456, 99999.999, 1e10, 1.5e300, -2.5e-8,
+    12345678901234567890.123456789, 3.4e38, 1e39,
+    True, False, None,
+    "", "abc", "12", " 34 ", "-7", "1.5", "1e3", "true", "false", "t", "NO", "0",
+    "2024-02-29", "2024-02-30", "2024-02-29T12:34:56", "2024-02-29 12:34:56.123456",
+    "2024-02-29T12:34:56Z", "2024-02-29T12:34:56+02:00", "NaN", "Infinity", "-inf",
+    "9999999999999999999999", "0.000001", "ab\u00e9\U0001F600",
+]
+PATHS = ["$", "$.a", "$.b", "$.n.x", "$.n.y", "$.arr[0]", "$.arr[1]", "$.arr[7]",
+         "$['k sp']", "$.missing", "$.n", "$.arr"]
+TYPES = ["boolean", "tinyint", "smallint", "int", "bigint", "float", "double",
+         "decimal(5,2)", "decimal(18,0)", "decimal(38,10)", "string", "date", "timestamp",
+         "timestamp_ntz", "binary"]
+SHREDDING = ("a bigint, b string, n struct<x: double, y: decimal(9,3)>, arr array<string>, "
+             "`k sp` date")
+
+
+def _documents(n=160, seed=20261121):
+    rng = random.Random(seed)
+
+    def scalar():
+        return rng.choice(SCALARS)
+
+    docs = []
+    for i in range(n):
+        if i % 23 == 22:
+            docs.append(json.dumps(scalar()))        # top-level scalars
+            continue
+        doc = {"a": scalar(), "b": scalar(), "n": {"x": scalar(), "y": scalar()},
+               "arr": [scalar() for _ in range(rng.randrange(4))], "k sp": scalar()}
+        for key in list(doc):
+            if rng.random() < 0.1:
+                del doc[key]
+        if rng.random() < 0.1:
+            doc["n"] = scalar()                       # object turned scalar
+        docs.append(json.dumps(doc))
+    return docs
+
+
+def _comparable(v):
+    if isinstance(v, bytearray):
+        return bytes(v)
+    if isinstance(v, float) and math.isnan(v):
+        return "NaN"  # NaN != NaN; both sides giving NaN is a match
+    return v
+
+
+def _ours(result: pa.Array, type_name: str) -> list:
+    if type_name == "timestamp":
+        result = result.cast(pa.int64())
+    elif type_name == "variant":
+        result = vs.to_json(result)
+    return [_comparable(v) for v in result.to_pylist()]
+
+
+def _spark_expr(fn: str, path: str, type_name: str) -> str:
+    quoted = path.replace("'", "\\'")
+    call = f"{fn}(v, '{quoted}', '{type_name}')"
+    if type_name == "timestamp":
+        return f"unix_micros({call})"        # instants, whatever the local zone
+    if type_name == "variant":
+        return f"to_json({call})"
+    return call
+
+
+@pytest.fixture(scope="module")
+def data(spark):
+    docs = _documents()
+    df = spark.createDataFrame([(i, d) for i, d in enumerate(docs)], "i int, j string") \
+        .selectExpr("i", "parse_json(j) as v").cache()
+    return docs, df
+
+
+def test_try_variant_get_matches_spark(spark, data):
+    docs, df = data
+    combos = [(p, t) for p in PATHS for t in TYPES + ["variant"]]
+    assert len(combos) >= 180
+    exprs = [f"{_spark_expr('try_variant_get', p, t)} as c{k}"
+             for k, (p, t) in enumerate(combos)]
+    rows = sorted(df.selectExpr("i", *exprs).collect(), key=lambda r: r.i)
+    variants = vs.from_json(docs)
+    shredded = vs.shred(variants, vs.ShreddingSchema.parse(SHREDDING))
+    mismatches = []
+    failing = 0
+    for k, (path, type_name) in enumerate(combos):
+        want = [_comparable(r[f"c{k}"]) for r in rows]
+        target = None if type_name == "variant" else type_name
+        for name, source in [("unshredded", variants), ("shredded", shredded)]:
+            got = _ours(vs.variant_get(source, path, target, errors="null"), type_name)
+            if got != want:
+                bad = next(i for i in range(len(docs)) if got[i] != want[i])
+                mismatches.append(f"{name} {path} {type_name} row {bad}: {docs[bad]} -> "
+                                  f"ours {got[bad]!r}, Spark {want[bad]!r}")
+        failing += sum(1 for w in want if w is None)
+    assert not mismatches, "\n".join(mismatches[:20])
+    assert failing > 0  # the data does exercise failed casts and missing paths
+
+
+@pytest.mark.parametrize("path,type_name", [
+    ("$.a", "int"), ("$.a", "boolean"), ("$.b", "date"), ("$.b", "decimal(5,2)"),
+    ("$.n.x", "bigint"), ("$.n.x", "string"), ("$.arr[0]", "double"), ("$['k sp']", "timestamp"),
+    ("$.missing", "int"), ("$", "string"),
+])
+def test_variant_get_raises_exactly_when_spark_does(spark, data, path, type_name):
+    docs, df = data
+    spark_failed = False
+    try:
+        df.selectExpr(_spark_expr("variant_get", path, type_name)).collect()
+    except Exception as e:  # Spark raises INVALID_VARIANT_CAST through py4j
+        assert "INVALID_VARIANT_CAST" in str(e) or "VARIANT" in str(e), str(e)[:300]
+        spark_failed = True
+    variants = vs.from_json(docs)
+    shredded = vs.shred(variants, vs.ShreddingSchema.parse(SHREDDING))
+    for source in (variants, shredded):
+        if spark_failed:
+            with pytest.raises(vs.VariantError, match=r"row \d+"):
+                vs.variant_get(source, path, type_name, errors="raise")
+        else:
+            vs.variant_get(source, path, type_name, errors="raise")
+
+
+def test_decimal_results_are_exact(spark, data):
+    docs, df = data
+    rows = sorted(df.selectExpr("i", "try_variant_get(v, '$.a', 'decimal(38,10)') as d")
+                  .collect(), key=lambda r: r.i)
+    ours = vs.variant_get(vs.from_json(docs), "$.a", "decimal(38,10)").to_pylist()
+    assert [r.d for r in rows] == ours
+    assert any(isinstance(d, decimal.Decimal) for d in ours)
