@@ -91,8 +91,10 @@ class CastAppender {
   std::string path_;
 };
 
-/// \brief variant_get / try_variant_get over an unshredded Variant struct array
-/// (canonical or Spark layout, see VariantArrayView).
+/// \brief variant_get / try_variant_get over a Variant struct array: unshredded
+/// (canonical or Spark layout, see VariantArrayView) or shredded (a typed_value child,
+/// any layout Unshred accepts; an arrow.parquet.variant extension array is read
+/// through its storage).
 ///
 /// Every row is looked up with `path`; a null row or a missing path gives null. With
 /// `type` set, the value is cast (CastAppender) and the result has that type. With
@@ -103,7 +105,18 @@ class CastAppender {
 /// binary array without nulls (the sub-values refer to the same dictionary; unlike
 /// Spark, unused keys are not dropped from it).
 ///
-/// Shredded input (a typed_value child) is not supported yet: NotImplemented.
+/// On shredded input the result is the one VariantGet gives on Unshred(variants), but
+/// the path is followed through the typed columns: `.key` into a typed object's field
+/// group, `[i]` into a typed list's element i; a row falls back to its residual
+/// `value` bytes only where it leaves the typed layout. A typed scalar at the path is
+/// copied when its type is `type` and cast by the same rules otherwise; a typed object
+/// or array at the path is rebuilt (Unshred on that sub-column only). When no `value`
+/// column along the path holds a value and the leaf's type is `type`, the result reuses
+/// the leaf's buffers (zero-copy) with the validity of every level ANDed in. Value and
+/// typed_value both set for a scalar or array on the path is Invalid naming the row
+/// and path, as is a non-object residual beside typed fields when the path reads it;
+/// other invalid data off the path is not looked at. Residual bytes are validated when
+/// options.validate (unsorted object ids accepted, as Unshred does).
 arrow::Result<std::shared_ptr<arrow::Array>> VariantGet(
     const arrow::Array& variants, const VariantPath& path,
     const std::shared_ptr<arrow::DataType>& type, const VariantGetOptions& options = {},

@@ -12,7 +12,9 @@
 #include <arrow/type.h>
 #include <arrow/util/decimal.h>
 
+#include "varshred/arrow/shredding_plan_internal.h"
 #include "varshred/arrow/variant_array.h"
+#include "varshred/arrow/variant_get_internal.h"
 #include "varshred/validate.h"
 
 namespace varshred {
@@ -230,6 +232,29 @@ arrow::Result<std::unique_ptr<CastAppender>> CastAppender::Make(
 // ----------------------------------------------------------------------------
 // VariantGet
 
+namespace internal {
+
+arrow::Result<std::shared_ptr<arrow::Array>> OutputMetadata(const BinaryColumn& metadata,
+                                                            int64_t length,
+                                                            arrow::MemoryPool* pool) {
+  // The sub-values refer to the row's own dictionary: share the metadata child when
+  // it already is a null-free binary array, else copy it (null rows get empty bytes).
+  const std::shared_ptr<arrow::Array>& in = metadata.array();
+  if (in->type_id() == arrow::Type::BINARY && in->null_count() == 0) return in;
+  arrow::BinaryBuilder md(pool);
+  ARROW_RETURN_NOT_OK(md.Reserve(length));
+  for (int64_t i = 0; i < length; ++i) {
+    if (metadata.IsNull(i)) {
+      ARROW_RETURN_NOT_OK(md.AppendEmptyValue());
+    } else {
+      ARROW_RETURN_NOT_OK(md.Append(metadata.Get(i)));
+    }
+  }
+  return md.Finish();
+}
+
+}  // namespace internal
+
 namespace {
 
 // The row's Variant, validated when asked. Invalid bytes are an error naming the row.
@@ -279,21 +304,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> GetVariant(const VariantArrayView& 
   }
   ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Array> value_array, values.Finish());
 
-  // The sub-values refer to the row's own dictionary: share the metadata child when
-  // it already is a null-free binary array, else copy it (null rows get empty bytes).
-  std::shared_ptr<arrow::Array> metadata = view.metadata_column().array();
-  if (metadata->type_id() != arrow::Type::BINARY || metadata->null_count() != 0) {
-    arrow::BinaryBuilder md(pool);
-    ARROW_RETURN_NOT_OK(md.Reserve(n));
-    for (int64_t i = 0; i < n; ++i) {
-      if (view.metadata_column().IsNull(i)) {
-        ARROW_RETURN_NOT_OK(md.AppendEmptyValue());
-      } else {
-        ARROW_RETURN_NOT_OK(md.Append(view.metadata(i)));
-      }
-    }
-    ARROW_ASSIGN_OR_RAISE(metadata, md.Finish());
-  }
+  ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Array> metadata,
+                        internal::OutputMetadata(view.metadata_column(), n, pool));
   ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Buffer> bitmap, validity.Finish());
   return std::make_shared<arrow::StructArray>(
       VariantStorageType(VariantLayout::kCanonical), n,
@@ -307,11 +319,11 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantGet(
     const arrow::Array& variants, const VariantPath& path,
     const std::shared_ptr<arrow::DataType>& type, const VariantGetOptions& options,
     arrow::MemoryPool* pool) {
-  ARROW_ASSIGN_OR_RAISE(VariantArrayView view,
-                        VariantArrayView::Make(arrow::MakeArray(variants.data())));
+  ARROW_ASSIGN_OR_RAISE(
+      VariantArrayView view,
+      VariantArrayView::Make(internal::StorageOf(arrow::MakeArray(variants.data()))));
   if (view.typed_value() != nullptr) {
-    return arrow::Status::NotImplemented(
-        "variant_get on a shredded Variant array (typed_value child): unshred it first");
+    return internal::VariantGetShredded(view, path, type, options, pool);
   }
   if (!view.has_value()) {
     return arrow::Status::Invalid("variant_get: the Variant array has no value child");

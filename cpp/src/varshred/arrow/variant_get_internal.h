@@ -1,0 +1,33 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// Pieces of VariantGet shared by its unshredded (variant_get.cc) and shredded
+// (variant_get_shredded.cc) readers.
+
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include <arrow/array.h>
+#include <arrow/memory_pool.h>
+#include <arrow/result.h>
+
+#include "varshred/arrow/variant_array.h"
+#include "varshred/arrow/variant_get.h"
+
+namespace varshred::internal {
+
+/// The metadata child of a Variant-typed VariantGet result: `metadata` itself when it
+/// is a binary array without nulls (zero-copy), else a binary copy whose null slots
+/// hold empty bytes.
+arrow::Result<std::shared_ptr<arrow::Array>> OutputMetadata(const BinaryColumn& metadata,
+                                                            int64_t length,
+                                                            arrow::MemoryPool* pool);
+
+/// VariantGet over a shredded column (view.typed_value() != nullptr).
+arrow::Result<std::shared_ptr<arrow::Array>> VariantGetShredded(
+    const VariantArrayView& view, const VariantPath& path,
+    const std::shared_ptr<arrow::DataType>& type, const VariantGetOptions& options,
+    arrow::MemoryPool* pool);
+
+}  // namespace varshred::internal

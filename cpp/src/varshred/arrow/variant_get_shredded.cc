@@ -1,0 +1,738 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// variant_get over a shredded column: the path is followed through the shredding
+// layout (typed_value field groups for keys, typed list elements for indexes) and
+// only falls back to Variant bytes where a row leaves that layout (VariantShredding.md,
+// reader rules; SPEC.md §2.5). The path is compiled once per array into a chain of
+// levels, one per {value, typed_value} pair it can descend; each row is then resolved
+// to one of: SQL NULL, Variant null, a typed leaf value, residual Variant bytes at
+// some level, or a typed object/array leaf to rebuild (done by Unshred, once, for all
+// rows that need it).
+//
+// When no value column along the path holds anything and the leaf's typed type is
+// the target type, the result is the leaf column itself with the validity of every
+// level ANDed in: no row loop at all.
+
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <arrow/array/array_binary.h>
+#include <arrow/array/array_decimal.h>
+#include <arrow/array/array_nested.h>
+#include <arrow/array/array_primitive.h>
+#include <arrow/array/builder_binary.h>
+#include <arrow/array/builder_decimal.h>
+#include <arrow/array/builder_primitive.h>
+#include <arrow/buffer_builder.h>
+#include <arrow/type.h>
+#include <arrow/type_traits.h>
+#include <arrow/util/bitmap_ops.h>
+
+#include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/arrow/unshred.h"
+#include "varshred/arrow/variant_array.h"
+#include "varshred/arrow/variant_get_internal.h"
+#include "varshred/endian_internal.h"
+#include "varshred/format.h"
+#include "varshred/metadata_cache_internal.h"
+#include "varshred/validate.h"
+
+namespace varshred::internal {
+
+namespace {
+
+// ---- typed scalars as Variant values ----------------------------------------------------
+//
+// The reverse of SPEC.md §2.3 (table in §2.5), byte for byte as Unshred writes them, so
+// that a cast of a typed value and of its rebuilt Variant cannot differ.
+
+struct ScalarColumn {
+  std::shared_ptr<arrow::Array> array;  // storage (extension types unwrapped)
+  const uint8_t* values = nullptr;      // fixed-width values, offset applied
+  BinaryColumn binary;
+  uint8_t scale = 0;
+};
+
+using EncodeFn = void (*)(const ScalarColumn&, int64_t, std::string*);
+
+template <PrimitiveType kId, int kWidth>
+void EncodeFixed(const ScalarColumn& c, int64_t i, std::string* out) {
+  out->push_back(static_cast<char>(PrimitiveHeader(kId)));
+  out->append(reinterpret_cast<const char*>(c.values) + i * kWidth, kWidth);
+}
+
+void EncodeBool(const ScalarColumn& c, int64_t i, std::string* out) {
+  const bool v = static_cast<const arrow::BooleanArray&>(*c.array).Value(i);
+  out->push_back(static_cast<char>(
+      PrimitiveHeader(v ? PrimitiveType::kTrue : PrimitiveType::kFalse)));
+}
+
+template <PrimitiveType kId, int kWidth>
+void EncodeDecimal(const ScalarColumn& c, int64_t i, std::string* out) {
+  out->push_back(static_cast<char>(PrimitiveHeader(kId)));
+  out->push_back(static_cast<char>(c.scale));
+  out->append(reinterpret_cast<const char*>(c.values) + i * kWidth, kWidth);
+}
+
+// decimal128 storage written at the width its precision implies (SPEC.md §2.5: the
+// precision names the Parquet physical type), as Unshred does.
+template <PrimitiveType kId, typename T>
+void EncodeDecimal128As(const ScalarColumn& c, int64_t i, std::string* out) {
+  int128_t v;
+  std::memcpy(&v, c.values + i * 16, 16);
+  out->push_back(static_cast<char>(PrimitiveHeader(kId)));
+  out->push_back(static_cast<char>(c.scale));
+  AppendLE(out, static_cast<T>(v));
+}
+
+void EncodeString(const ScalarColumn& c, int64_t i, std::string* out) {
+  const std::string_view s = c.binary.Get(i);
+  if (s.size() <= kMaxShortStringSize) {
+    out->push_back(static_cast<char>(ShortStringHeader(static_cast<uint32_t>(s.size()))));
+  } else {
+    out->push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kString)));
+    AppendLE(out, static_cast<uint32_t>(s.size()));
+  }
+  out->append(s.data(), s.size());
+}
+
+void EncodeBinary(const ScalarColumn& c, int64_t i, std::string* out) {
+  const std::string_view s = c.binary.Get(i);
+  out->push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kBinary)));
+  AppendLE(out, static_cast<uint32_t>(s.size()));
+  out->append(s.data(), s.size());
+}
+
+arrow::Status UnsupportedType(const arrow::DataType& type, const std::string& path) {
+  return arrow::Status::TypeError("unsupported shredded value type ", type.ToString(),
+                                  " at ", path);
+}
+
+// Picks the encoder for a scalar typed_value column once.
+arrow::Result<EncodeFn> MakeEncoder(const std::shared_ptr<arrow::Array>& typed,
+                                    const std::string& path, ScalarColumn* c) {
+  c->array = StorageOf(typed);
+  const auto& type = *c->array->type();
+  auto fixed = [&](int width) {
+    const auto& buffer = c->array->data()->buffers[1];
+    c->values = buffer ? buffer->data() + c->array->offset() * width : nullptr;
+  };
+  using T = arrow::Type;
+  using P = PrimitiveType;
+  switch (type.id()) {
+    case T::BOOL: return EncodeBool;
+    case T::INT8: fixed(1); return EncodeFixed<P::kInt8, 1>;
+    case T::INT16: fixed(2); return EncodeFixed<P::kInt16, 2>;
+    case T::INT32: fixed(4); return EncodeFixed<P::kInt32, 4>;
+    case T::INT64: fixed(8); return EncodeFixed<P::kInt64, 8>;
+    case T::FLOAT: fixed(4); return EncodeFixed<P::kFloat, 4>;
+    case T::DOUBLE: fixed(8); return EncodeFixed<P::kDouble, 8>;
+    case T::DATE32: fixed(4); return EncodeFixed<P::kDate, 4>;
+    case T::TIME64:
+      if (static_cast<const arrow::Time64Type&>(type).unit() != arrow::TimeUnit::MICRO) {
+        break;
+      }
+      fixed(8);
+      return EncodeFixed<P::kTimeNtzMicros, 8>;
+    case T::TIMESTAMP: {
+      const auto& ts = static_cast<const arrow::TimestampType&>(type);
+      const bool utc = !ts.timezone().empty();
+      fixed(8);
+      if (ts.unit() == arrow::TimeUnit::MICRO) {
+        return utc ? EncodeFixed<P::kTimestampMicros, 8>
+                   : EncodeFixed<P::kTimestampNtzMicros, 8>;
+      }
+      if (ts.unit() == arrow::TimeUnit::NANO) {
+        return utc ? EncodeFixed<P::kTimestampNanos, 8>
+                   : EncodeFixed<P::kTimestampNtzNanos, 8>;
+      }
+      break;
+    }
+    case T::DECIMAL32:
+    case T::DECIMAL64:
+    case T::DECIMAL128: {
+      const auto& d = static_cast<const arrow::DecimalType&>(type);
+      if (d.scale() < 0 || d.scale() > kMaxDecimal16Precision ||
+          d.precision() > kMaxDecimal16Precision) {
+        break;
+      }
+      c->scale = static_cast<uint8_t>(d.scale());
+      if (type.id() == T::DECIMAL32) {
+        fixed(4);
+        return EncodeDecimal<P::kDecimal4, 4>;
+      }
+      if (type.id() == T::DECIMAL64) {
+        fixed(8);
+        return EncodeDecimal<P::kDecimal8, 8>;
+      }
+      fixed(16);
+      if (d.precision() <= kMaxDecimal4Precision) {
+        return EncodeDecimal128As<P::kDecimal4, int32_t>;
+      }
+      if (d.precision() <= kMaxDecimal8Precision) {
+        return EncodeDecimal128As<P::kDecimal8, int64_t>;
+      }
+      return EncodeDecimal<P::kDecimal16, 16>;
+    }
+    case T::STRING:
+    case T::LARGE_STRING:
+    case T::STRING_VIEW: {
+      ARROW_ASSIGN_OR_RAISE(c->binary, BinaryColumn::Make(c->array));
+      return EncodeString;
+    }
+    case T::BINARY:
+    case T::LARGE_BINARY:
+    case T::BINARY_VIEW: {
+      ARROW_ASSIGN_OR_RAISE(c->binary, BinaryColumn::Make(c->array));
+      return EncodeBinary;
+    }
+    case T::FIXED_SIZE_BINARY:
+      if (static_cast<const arrow::FixedSizeBinaryType&>(type).byte_width() != 16) break;
+      fixed(16);
+      return EncodeFixed<P::kUuid, 16>;
+    default:
+      break;
+  }
+  return UnsupportedType(type, path);
+}
+
+// ---- typed scalars copied as they are (typed type == target type) ---------------------
+
+using CopyFn = arrow::Status (*)(const arrow::Array&, int64_t, arrow::ArrayBuilder*);
+
+template <typename ArrowType>
+arrow::Status CopyValue(const arrow::Array& a, int64_t i, arrow::ArrayBuilder* b) {
+  using ArrayType = typename arrow::TypeTraits<ArrowType>::ArrayType;
+  using BuilderType = typename arrow::TypeTraits<ArrowType>::BuilderType;
+  return static_cast<BuilderType*>(b)->Append(static_cast<const ArrayType&>(a).GetView(i));
+}
+
+// A copier when a cast from `typed` to `target` is the identity (Spark casts a value to
+// its own type unchanged), else null.
+CopyFn MakeCopier(const arrow::DataType& typed, const arrow::DataType& target) {
+  if (!typed.Equals(target)) return nullptr;
+  switch (target.id()) {
+    case arrow::Type::BOOL: return CopyValue<arrow::BooleanType>;
+    case arrow::Type::INT8: return CopyValue<arrow::Int8Type>;
+    case arrow::Type::INT16: return CopyValue<arrow::Int16Type>;
+    case arrow::Type::INT32: return CopyValue<arrow::Int32Type>;
+    case arrow::Type::INT64: return CopyValue<arrow::Int64Type>;
+    case arrow::Type::FLOAT: return CopyValue<arrow::FloatType>;
+    case arrow::Type::DOUBLE: return CopyValue<arrow::DoubleType>;
+    case arrow::Type::DATE32: return CopyValue<arrow::Date32Type>;
+    case arrow::Type::TIMESTAMP: return CopyValue<arrow::TimestampType>;
+    case arrow::Type::DECIMAL128: return CopyValue<arrow::Decimal128Type>;
+    case arrow::Type::STRING: return CopyValue<arrow::StringType>;
+    case arrow::Type::LARGE_STRING: return CopyValue<arrow::LargeStringType>;
+    case arrow::Type::BINARY: return CopyValue<arrow::BinaryType>;
+    case arrow::Type::LARGE_BINARY: return CopyValue<arrow::LargeBinaryType>;
+    default: return nullptr;
+  }
+}
+
+// ---- the path compiled against the layout -----------------------------------------------
+
+enum class Kind : uint8_t { kNone, kObject, kList, kScalar };
+
+// One {value, typed_value} pair on the path. Level l consumes path segment l.
+struct Level {
+  std::shared_ptr<arrow::Array> group;  // the pair's struct
+  BinaryColumn value;                   // empty when absent
+  std::shared_ptr<arrow::Array> typed;  // null when absent
+  Kind kind = Kind::kNone;
+  bool element = false;  // an array element: missing reads as Variant null
+  bool descend = false;  // segment l follows the typed layout to level l + 1
+  const int32_t* offsets32 = nullptr;
+  const int64_t* offsets64 = nullptr;
+  std::string path;  // the path down to this pair, for errors
+  VariantPath rest;  // segments l.. for lookups in this level's residual bytes
+};
+
+// `top`: the column's own struct, whose metadata child is not part of the pair.
+arrow::Status MakeLevel(const std::shared_ptr<arrow::Array>& group, std::string path,
+                        bool element, bool top, Level* out) {
+  if (group->type_id() != arrow::Type::STRUCT) {
+    return arrow::Status::TypeError("shredded group at ", path, " must be a struct, got ",
+                                    group->type()->ToString());
+  }
+  out->group = group;
+  out->element = element;
+  out->path = std::move(path);
+  const auto& st = static_cast<const arrow::StructArray&>(*group);
+  for (int k = 0; k < st.num_fields(); ++k) {
+    const std::string& name = st.type()->field(k)->name();
+    if (name == "value") {
+      auto col = BinaryColumn::Make(st.field(k));
+      if (!col.ok()) return UnsupportedType(*st.field(k)->type(), out->path + " (value)");
+      out->value = *col;
+    } else if (name == "typed_value") {
+      out->typed = st.field(k);
+    } else if (!top || name != "metadata") {
+      return arrow::Status::TypeError("unexpected child '", name,
+                                      "' in shredded group at ", out->path);
+    }
+  }
+  if (!out->value && !out->typed) {
+    return arrow::Status::TypeError("shredded group at ", out->path,
+                                    " has neither value nor typed_value");
+  }
+  return arrow::Status::OK();
+}
+
+// What a row's path leads to.
+enum class Found : uint8_t {
+  kMissing,      // SQL NULL
+  kVariantNull,  // a missing top-level value or array element: Variant null 00
+  kTyped,        // a scalar in the leaf's typed_value at `pos`
+  kRebuild,      // an object or array in the leaf's typed_value at `pos`
+  kResidual,     // Variant bytes in levels[level].value at `pos`, path rest to follow
+  kConflict,     // value and typed_value both set for a non-object kind
+};
+
+struct Resolved {
+  Found found = Found::kMissing;
+  uint32_t level = 0;
+  int64_t pos = 0;
+};
+
+class ShreddedGetter {
+ public:
+  ShreddedGetter(const VariantArrayView& view, const VariantPath& path,
+                 const VariantGetOptions& options, arrow::MemoryPool* pool)
+      : view_(view), path_(path), options_(options), pool_(pool) {
+    // Residual objects from other writers may have unsorted ids, as Unshred accepts.
+    validate_options_ = UnshredOptions{}.validate;
+  }
+
+  arrow::Status Compile() {
+    levels_.reserve(path_.size() + 1);
+    levels_.emplace_back();
+    RETURN_NOT_OK(MakeLevel(view_.storage(), "$", false, true, &levels_.back()));
+    for (size_t s = 0;; ++s) {
+      Level& lv = levels_.back();
+      lv.rest = VariantPath(std::vector<PathSegment>(path_.segments().begin() + s,
+                                                     path_.segments().end()));
+      std::shared_ptr<arrow::Array> next;
+      if (lv.typed) {
+        switch (lv.typed->type_id()) {
+          case arrow::Type::STRUCT:
+            lv.kind = Kind::kObject;
+            break;
+          case arrow::Type::LIST:
+          case arrow::Type::LARGE_LIST:
+            lv.kind = Kind::kList;
+            break;
+          default: {
+            // Checked here so that a bad column fails whatever the data.
+            lv.kind = Kind::kScalar;
+            ScalarColumn unused;
+            RETURN_NOT_OK(MakeEncoder(lv.typed, lv.path, &unused).status());
+            break;
+          }
+        }
+      }
+      if (s == path_.size()) break;
+      const PathSegment& seg = path_[s];
+      if (lv.kind == Kind::kObject && seg.is_key()) {
+        const auto& st = static_cast<const arrow::StructArray&>(*lv.typed);
+        int found = -1;
+        for (int k = 0; k < st.num_fields(); ++k) {
+          if (st.type()->field(k)->name() != seg.key) continue;
+          if (found >= 0) {
+            return arrow::Status::TypeError("duplicate shredded field '", seg.key,
+                                            "' at ", lv.path);
+          }
+          found = k;
+        }
+        if (found >= 0) next = st.field(found);
+      } else if (lv.kind == Kind::kList && seg.is_index()) {
+        if (lv.typed->type_id() == arrow::Type::LIST) {
+          const auto& l = static_cast<const arrow::ListArray&>(*lv.typed);
+          lv.offsets32 = l.raw_value_offsets();
+          next = l.values();
+        } else {
+          const auto& l = static_cast<const arrow::LargeListArray&>(*lv.typed);
+          lv.offsets64 = l.raw_value_offsets();
+          next = l.values();
+        }
+      }
+      if (!next) break;
+      lv.descend = true;
+      std::string child_path = VariantPath(std::vector<PathSegment>(
+                                               path_.segments().begin(),
+                                               path_.segments().begin() + s + 1))
+                                   .ToString();
+      Level child;
+      RETURN_NOT_OK(
+          MakeLevel(next, std::move(child_path), seg.is_index(), false, &child));
+      levels_.push_back(std::move(child));
+    }
+    leaf_reached_ = levels_.size() == path_.size() + 1;
+    if (leaf_reached_ && leaf().kind == Kind::kScalar) {
+      ARROW_ASSIGN_OR_RAISE(encode_, MakeEncoder(leaf().typed, leaf().path, &leaf_scalar_));
+    }
+    return arrow::Status::OK();
+  }
+
+  arrow::Result<std::shared_ptr<arrow::Array>> Get(
+      const std::shared_ptr<arrow::DataType>& type) {
+    if (type != nullptr) {
+      ARROW_ASSIGN_OR_RAISE(auto fast, TryZeroCopy(type));
+      if (fast) return fast;
+    }
+    if (leaf_reached_ && (leaf().kind == Kind::kObject || leaf().kind == Kind::kList)) {
+      RETURN_NOT_OK(RebuildLeaves());
+    }
+    if (type == nullptr) return GetVariant();
+    return GetCast(type);
+  }
+
+ private:
+  const Level& leaf() const { return levels_.back(); }
+
+  // Follows the path through the layout for one row (SPEC.md §2.2 for each pair).
+  Resolved Resolve(int64_t row) const {
+    if (view_.IsNull(row)) return {};
+    const size_t n = path_.size();
+    int64_t pos = row;
+    for (uint32_t l = 0;; ++l) {
+      const Level& lv = levels_[l];
+      if (l > 0 && lv.group->IsNull(pos)) {
+        // A null field group (nullable in some writers) is a missing field; a null
+        // element group a missing element, read as Variant null.
+        return {lv.element && l == n ? Found::kVariantNull : Found::kMissing, l, pos};
+      }
+      const bool has_value = lv.value && !lv.value.IsNull(pos);
+      if (lv.typed && !lv.typed->IsNull(pos)) {
+        if (has_value && lv.kind != Kind::kObject) return {Found::kConflict, l, pos};
+        if (l == n) {
+          return {lv.kind == Kind::kScalar ? Found::kTyped : Found::kRebuild, l, pos};
+        }
+        if (lv.descend) {
+          if (lv.kind == Kind::kList) {
+            const int64_t begin = lv.offsets32 ? lv.offsets32[pos] : lv.offsets64[pos];
+            const int64_t end =
+                lv.offsets32 ? lv.offsets32[pos + 1] : lv.offsets64[pos + 1];
+            if (path_[l].index >= end - begin) return {Found::kMissing, l, pos};
+            pos = begin + path_[l].index;
+          }
+          continue;
+        }
+        // A key the typed object does not shred lives in the residual object, if any.
+        if (lv.kind == Kind::kObject && path_[l].is_key() && has_value) {
+          return {Found::kResidual, l, pos};
+        }
+        return {Found::kMissing, l, pos};
+      }
+      if (has_value) return {Found::kResidual, l, pos};
+      // VariantShredding.md: null/null is a missing field, but a missing top-level
+      // value or array element reads as Variant null (which has no keys or elements).
+      return {l == n && (l == 0 || lv.element) ? Found::kVariantNull : Found::kMissing, l,
+              pos};
+    }
+  }
+
+  arrow::Status Conflict(int64_t row, const Resolved& r) const {
+    return arrow::Status::Invalid("row ", row, ", ", levels_[r.level].path,
+                                  ": conflicting value and typed_value");
+  }
+
+  arrow::Status RowMetadata(int64_t row, MetadataView* out) {
+    if (view_.metadata_column().IsNull(row)) {
+      return arrow::Status::Invalid("row ", row, ": metadata is null in a non-null row");
+    }
+    const std::string_view bytes = view_.metadata(row);
+    if (!options_.validate) {
+      *out = MetadataView::MakeUnchecked(bytes);
+      return arrow::Status::OK();
+    }
+    auto md = metadata_cache_.Get(bytes);
+    if (!md.ok()) return md.status().WithMessage("row ", row, ": ", md.status().message());
+    *out = *md;
+    return arrow::Status::OK();
+  }
+
+  // The value the residual bytes of `r` hold at the rest of the path, if any.
+  arrow::Status LookupResidual(int64_t row, const Resolved& r,
+                               std::optional<VariantView>* out) {
+    const Level& lv = levels_[r.level];
+    MetadataView md;
+    RETURN_NOT_OK(RowMetadata(row, &md));
+    const std::string_view bytes = lv.value.Get(r.pos);
+    if (options_.validate) {
+      auto st = ValidateValue(md, bytes, validate_options_);
+      if (!st.ok()) {
+        // The validator names paths from the value's root ("$.a[2]: ..."): continue
+        // this level's path instead of repeating a root.
+        std::string_view msg = st.message();
+        if (msg.starts_with('$')) {
+          msg.remove_prefix(1);
+          return arrow::Status::Invalid("row ", row, ", ", lv.path, msg);
+        }
+        return arrow::Status::Invalid("row ", row, ", ", lv.path, ": ", msg);
+      }
+    } else if (bytes.empty()) {
+      return arrow::Status::Invalid("row ", row, ", ", lv.path, ": empty value");
+    }
+    const VariantView v = VariantView::MakeUnchecked(md, bytes);
+    if (lv.kind == Kind::kObject && !lv.typed->IsNull(r.pos) &&
+        v.type() != VariantType::kObject) {
+      // Corpus 87/128: an error for every reader.
+      return arrow::Status::Invalid("row ", row, ", ", lv.path,
+                                    ": non-object value with shredded fields");
+    }
+    *out = Lookup(v, lv.rest);
+    return arrow::Status::OK();
+  }
+
+  // The rebuilt Variant of a typed object/array leaf (rebuilt by RebuildLeaves).
+  arrow::Status RebuiltAt(int64_t row, const Resolved& r, VariantView* out) {
+    MetadataView md;
+    RETURN_NOT_OK(RowMetadata(row, &md));
+    *out = VariantView::MakeUnchecked(md, rebuilt_.value(r.pos));
+    return arrow::Status::OK();
+  }
+
+  // Rebuilds, with Unshred, the leaf positions some row reaches with a non-null typed
+  // object or array: a struct<metadata, value, typed_value> over the leaf group whose
+  // slots are null except at those positions, each with its row's metadata.
+  arrow::Status RebuildLeaves() {
+    const Level& lf = leaf();
+    const int64_t n = view_.length();
+    const int64_t length = lf.group->length();
+    bool through_list = false;
+    for (const Level& lv : levels_) through_list |= lv.element;
+    ARROW_ASSIGN_OR_RAISE(auto selected, arrow::AllocateEmptyBitmap(length, pool_));
+    uint8_t* bits = selected->mutable_data();
+    arrow::BinaryBuilder element_metadata(pool_);
+    std::vector<int64_t> row_of;  // element position -> row
+    if (through_list) row_of.assign(static_cast<size_t>(length), -1);
+    int64_t count = 0;
+    for (int64_t row = 0; row < n; ++row) {
+      const Resolved r = Resolve(row);
+      if (r.found != Found::kRebuild) continue;
+      arrow::bit_util::SetBit(bits, r.pos);
+      if (through_list) row_of[static_cast<size_t>(r.pos)] = row;
+      ++count;
+    }
+    std::shared_ptr<arrow::Array> metadata = view_.metadata_column().array();
+    if (through_list) {
+      // Elements of a row share its dictionary: give each selected element a copy.
+      RETURN_NOT_OK(element_metadata.Reserve(length));
+      for (int64_t j = 0; j < length; ++j) {
+        const int64_t row = row_of[static_cast<size_t>(j)];
+        if (row < 0 || view_.metadata_column().IsNull(row)) {
+          RETURN_NOT_OK(element_metadata.AppendEmptyValue());
+        } else {
+          RETURN_NOT_OK(element_metadata.Append(view_.metadata(row)));
+        }
+      }
+      RETURN_NOT_OK(element_metadata.Finish(&metadata));
+    }
+    const auto& st = static_cast<const arrow::StructArray&>(*lf.group);
+    arrow::FieldVector fields = {arrow::field("metadata", metadata->type())};
+    std::vector<std::shared_ptr<arrow::ArrayData>> children = {metadata->data()};
+    for (int k = 0; k < st.num_fields(); ++k) {
+      const auto& f = st.type()->field(k);
+      if (f->name() != "value" && f->name() != "typed_value") continue;
+      fields.push_back(f);
+      children.push_back(st.field(k)->data());
+    }
+    auto data = arrow::ArrayData::Make(arrow::struct_(fields), length,
+                                       {std::move(selected)}, std::move(children),
+                                       length - count);
+    auto rebuilt = Unshred(*arrow::MakeArray(std::move(data)), UnshredOptions{}, pool_);
+    if (!rebuilt.ok()) {
+      return rebuilt.status().WithMessage("variant_get ", path_.ToString(), " at ",
+                                          lf.path, ": ", rebuilt.status().message());
+    }
+    rebuilt_array_ = *rebuilt;
+    ARROW_ASSIGN_OR_RAISE(rebuilt_, VariantArrayView::Make(rebuilt_array_));
+    return arrow::Status::OK();
+  }
+
+  // The leaf column itself, with every level's validity ANDed in, when no row can need
+  // anything else: no value column along the path holds a value and the leaf's typed
+  // type is the target type. Null otherwise.
+  arrow::Result<std::shared_ptr<arrow::Array>> TryZeroCopy(
+      const std::shared_ptr<arrow::DataType>& type) {
+    if (!leaf_reached_ || leaf().kind != Kind::kScalar) return nullptr;
+    if (MakeCopier(*leaf().typed->type(), *type) == nullptr) return nullptr;
+    std::vector<const arrow::Array*> masks = {view_.storage().get()};
+    for (const Level& lv : levels_) {
+      if (lv.element) return nullptr;  // rows map to elements: not a plain slice
+      if (lv.value && lv.value.array()->null_count() != lv.value.array()->length()) {
+        return nullptr;
+      }
+      if (&lv != &levels_.front()) masks.push_back(lv.group.get());
+      masks.push_back(lv.typed.get());
+    }
+    const auto& data = *leaf().typed->data();
+    const int64_t n = data.length;
+    const int64_t out_offset = data.offset;
+    std::shared_ptr<arrow::Buffer> validity;
+    for (const arrow::Array* a : masks) {
+      if (a->null_count() == 0) continue;
+      const uint8_t* bits = a->null_bitmap_data();
+      if (validity == nullptr) {
+        // At the leaf's offset, so that its other buffers are reused as they are.
+        ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateEmptyBitmap(out_offset + n, pool_));
+        arrow::internal::CopyBitmap(bits, a->offset(), n, validity->mutable_data(),
+                                    out_offset);
+      } else {
+        ARROW_ASSIGN_OR_RAISE(validity,
+                              arrow::internal::BitmapAnd(pool_, validity->data(),
+                                                         out_offset, bits, a->offset(),
+                                                         n, out_offset));
+      }
+    }
+    int64_t null_count = 0;
+    if (validity != nullptr) {
+      null_count = n - arrow::internal::CountSetBits(validity->data(), out_offset, n);
+    }
+    std::vector<std::shared_ptr<arrow::Buffer>> buffers = data.buffers;
+    buffers[0] = null_count > 0 ? std::move(validity) : nullptr;
+    return arrow::MakeArray(
+        arrow::ArrayData::Make(type, n, std::move(buffers), null_count, out_offset));
+  }
+
+  arrow::Result<std::shared_ptr<arrow::Array>> GetCast(
+      const std::shared_ptr<arrow::DataType>& type) {
+    ARROW_ASSIGN_OR_RAISE(std::unique_ptr<CastAppender> appender,
+                          CastAppender::Make(type, options_, path_.ToString(), pool_));
+    const CopyFn copy =
+        leaf_reached_ && leaf().kind == Kind::kScalar
+            ? MakeCopier(*leaf_scalar_.array->type(), *type)
+            : nullptr;
+    const int64_t n = view_.length();
+    RETURN_NOT_OK(appender->Reserve(n));
+    arrow::ArrayBuilder* builder = appender->builder();
+    const MetadataView no_keys = MetadataView::MakeUnchecked(kEmptyMetadata);
+    std::string scratch;
+    for (int64_t row = 0; row < n; ++row) {
+      const Resolved r = Resolve(row);
+      switch (r.found) {
+        case Found::kMissing:
+          RETURN_NOT_OK(appender->AppendNull());
+          break;
+        case Found::kVariantNull:
+          RETURN_NOT_OK(appender->Append(VariantView::MakeUnchecked(no_keys, kNullValue)));
+          break;
+        case Found::kTyped:
+          if (copy != nullptr) {
+            RETURN_NOT_OK(copy(*leaf_scalar_.array, r.pos, builder));
+          } else {
+            // A scalar has no keys: no dictionary needed to cast or print it.
+            scratch.clear();
+            encode_(leaf_scalar_, r.pos, &scratch);
+            RETURN_NOT_OK(appender->Append(VariantView::MakeUnchecked(no_keys, scratch)));
+          }
+          break;
+        case Found::kRebuild: {
+          VariantView v;
+          RETURN_NOT_OK(RebuiltAt(row, r, &v));
+          RETURN_NOT_OK(appender->Append(v));
+          break;
+        }
+        case Found::kResidual: {
+          std::optional<VariantView> v;
+          RETURN_NOT_OK(LookupResidual(row, r, &v));
+          RETURN_NOT_OK(v ? appender->Append(*v) : appender->AppendNull());
+          break;
+        }
+        case Found::kConflict:
+          return Conflict(row, r);
+      }
+    }
+    return appender->Finish();
+  }
+
+  // Variant output: the sub-values, as VariantGet on the unshredded column gives them.
+  arrow::Result<std::shared_ptr<arrow::Array>> GetVariant() {
+    const int64_t n = view_.length();
+    arrow::BinaryBuilder values(pool_);
+    RETURN_NOT_OK(values.Reserve(n));
+    arrow::TypedBufferBuilder<bool> validity(pool_);
+    RETURN_NOT_OK(validity.Reserve(n));
+    int64_t null_count = 0;
+    std::string scratch;
+    for (int64_t row = 0; row < n; ++row) {
+      const Resolved r = Resolve(row);
+      std::string_view bytes;
+      bool found = true;
+      switch (r.found) {
+        case Found::kMissing:
+          found = false;
+          break;
+        case Found::kVariantNull:
+          bytes = kNullValue;
+          break;
+        case Found::kTyped:
+          scratch.clear();
+          encode_(leaf_scalar_, r.pos, &scratch);
+          bytes = scratch;
+          break;
+        case Found::kRebuild: {
+          VariantView v;
+          RETURN_NOT_OK(RebuiltAt(row, r, &v));
+          bytes = v.value_bytes();
+          break;
+        }
+        case Found::kResidual: {
+          std::optional<VariantView> v;
+          RETURN_NOT_OK(LookupResidual(row, r, &v));
+          if (v) bytes = v->value_bytes(); else found = false;
+          break;
+        }
+        case Found::kConflict:
+          return Conflict(row, r);
+      }
+      if (found) {
+        RETURN_NOT_OK(values.Append(bytes));
+      } else {
+        RETURN_NOT_OK(values.AppendEmptyValue());
+        ++null_count;
+      }
+      validity.UnsafeAppend(found);
+    }
+    ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Array> value_array, values.Finish());
+    ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Array> metadata,
+                          OutputMetadata(view_.metadata_column(), n, pool_));
+    ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Buffer> bitmap, validity.Finish());
+    return std::make_shared<arrow::StructArray>(
+        VariantStorageType(VariantLayout::kCanonical), n,
+        std::vector<std::shared_ptr<arrow::Array>>{metadata, value_array},
+        null_count > 0 ? bitmap : nullptr, null_count);
+  }
+
+  const VariantArrayView& view_;
+  const VariantPath& path_;
+  const VariantGetOptions& options_;
+  arrow::MemoryPool* pool_;
+  ValidateOptions validate_options_;
+  std::vector<Level> levels_;
+  bool leaf_reached_ = false;
+  ScalarColumn leaf_scalar_;
+  EncodeFn encode_ = nullptr;
+  MetadataCache metadata_cache_;
+  std::shared_ptr<arrow::Array> rebuilt_array_;
+  VariantArrayView rebuilt_;
+};
+
+}  // namespace
+
+arrow::Result<std::shared_ptr<arrow::Array>> VariantGetShredded(
+    const VariantArrayView& view, const VariantPath& path,
+    const std::shared_ptr<arrow::DataType>& type, const VariantGetOptions& options,
+    arrow::MemoryPool* pool) {
+  ShreddedGetter getter(view, path, options, pool);
+  RETURN_NOT_OK(getter.Compile());
+  return getter.Get(type);
+}
+
+}  // namespace varshred::internal
