@@ -1,15 +1,20 @@
-// variant_get over unshredded event documents:
+// variant_get over event documents:
 //   {"id": 17, "name": "user_17", "score": 8.5, "tags": ["a","b"],
 //    "nested": {"x": 3, "flag": true}}
+// unshredded (1M rows), and the same rows shredded vs unshredded (100k rows).
 // Build in Release with -DVARSHRED_BUILD_BENCHMARKS=ON.
 
 #include <benchmark/benchmark.h>
 
+#include <array>
 #include <string>
 
 #include <arrow/array.h>
 #include <arrow/type.h>
 
+#include "shredding_datasets.h"
+#include "varshred/arrow/shred.h"
+#include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get.h"
 #include "varshred/builder.h"
@@ -97,6 +102,90 @@ void BM_VariantGetNameString(benchmark::State& state) {
 void BM_VariantGetNestedVariant(benchmark::State& state) {
   Run(state, "$.nested", nullptr, /*validate=*/true);
 }
+
+// ---- shredded vs unshredded, same rows ----------------------------------------------------
+//
+// bench::Dataset::kEvents rows (shredding_datasets.h), shredded with its schema
+// (id bigint, name string, nested.x int, ...). "Residual10" makes every tenth row's
+// id a string, so 10% of the rows fall back to the residual value bytes. Compare
+// items/s of the Shredded and Unshredded variants of one case (same run); Unshred+Get
+// is what reading a shredded column cost before (unshred, then variant_get).
+
+struct ShreddedCase {
+  std::shared_ptr<arrow::Array> unshredded;
+  std::shared_ptr<arrow::Array> shredded;
+};
+
+const ShreddedCase& EventsCase(bool residual10) {
+  static const std::array<ShreddedCase, 2> cases = [] {
+    std::array<ShreddedCase, 2> out;
+    for (int r = 0; r < 2; ++r) {
+      VariantArrayBuilder column;
+      VariantBuilder b;
+      std::string md, value;
+      for (int64_t i = 0; i < bench::kRows; ++i) {
+        bench::AppendEvent(b, i, /*mismatch=*/r == 1 && i % 10 == 0);
+        md.clear();
+        value.clear();
+        (void)b.Finish(&md, &value);
+        (void)column.Append(md, value);
+      }
+      out[r].unshredded = *column.Finish();
+      out[r].shredded =
+          *Shred(*out[r].unshredded, bench::SchemaFor(bench::Dataset::kEvents));
+    }
+    return out;
+  }();
+  return cases[residual10 ? 1 : 0];
+}
+
+enum class Input { kUnshredded, kShredded, kUnshredThenGet };
+
+void RunShredded(benchmark::State& state, bool residual10, Input input,
+                 const char* path_text, const std::shared_ptr<arrow::DataType>& type) {
+  const ShreddedCase& c = EventsCase(residual10);
+  const VariantPath path = *VariantPath::Parse(path_text);
+  const arrow::Array& array =
+      input == Input::kUnshredded ? *c.unshredded : *c.shredded;
+  auto run = [&]() -> arrow::Result<std::shared_ptr<arrow::Array>> {
+    if (input != Input::kUnshredThenGet) return VariantGet(array, path, type);
+    ARROW_ASSIGN_OR_RAISE(auto unshredded, Unshred(array));
+    return VariantGet(*unshredded, path, type);
+  };
+  auto warm = run();
+  if (!warm.ok()) {
+    state.SkipWithError(warm.status().ToString().c_str());
+    return;
+  }
+  for (auto _ : state) {
+    auto out = run();
+    benchmark::DoNotOptimize(out);
+  }
+  state.SetItemsProcessed(state.iterations() * array.length());
+}
+
+#define VS_SHREDDED_BENCH(name, residual, path, type)                                   \
+  void BM_##name##_Unshredded(benchmark::State& s) {                                    \
+    RunShredded(s, residual, Input::kUnshredded, path, type);                           \
+  }                                                                                     \
+  void BM_##name##_Shredded(benchmark::State& s) {                                      \
+    RunShredded(s, residual, Input::kShredded, path, type);                             \
+  }                                                                                     \
+  void BM_##name##_UnshredThenGet(benchmark::State& s) {                                \
+    RunShredded(s, residual, Input::kUnshredThenGet, path, type);                       \
+  }                                                                                     \
+  BENCHMARK(BM_##name##_Unshredded)->Unit(benchmark::kMicrosecond);                     \
+  BENCHMARK(BM_##name##_Shredded)->Unit(benchmark::kMicrosecond);                       \
+  BENCHMARK(BM_##name##_UnshredThenGet)->Unit(benchmark::kMicrosecond)
+
+VS_SHREDDED_BENCH(IdInt64, false, "$.id", arrow::int64());
+VS_SHREDDED_BENCH(NameString, false, "$.name", arrow::utf8());
+VS_SHREDDED_BENCH(NestedXInt32, false, "$.nested.x", arrow::int32());
+VS_SHREDDED_BENCH(NestedXString, false, "$.nested.x", arrow::utf8());
+VS_SHREDDED_BENCH(Tags1String, false, "$.tags[1]", arrow::utf8());
+VS_SHREDDED_BENCH(NestedVariant, false, "$.nested", nullptr);
+VS_SHREDDED_BENCH(IdInt64Residual10, true, "$.id", arrow::int64());
+VS_SHREDDED_BENCH(NestedXInt32Residual10, true, "$.nested.x", arrow::int32());
 
 BENCHMARK(BM_VariantGetNestedXInt64)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_VariantGetNestedXInt64Trusted)->Unit(benchmark::kMillisecond);
