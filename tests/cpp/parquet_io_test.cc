@@ -6,7 +6,10 @@
 #include <arrow/array.h>
 #include <arrow/array/concatenate.h>
 #include <arrow/builder.h>
+#include <arrow/io/file.h>
 #include <arrow/table.h>
+#include <parquet/file_writer.h>
+#include <parquet/column_writer.h>
 
 #include "test_util.h"
 #include "shredding_rules.h"
@@ -209,6 +212,72 @@ TEST_F(ParquetIoTest, BadFilesGiveClearErrors) {
   }
   EXPECT_FALSE(ReadParquet(Path("truncated.parquet")).ok());
   EXPECT_FALSE(ReadParquet(Path("missing.parquet")).ok());
+}
+
+// Writes one row of a single top-level group `v` with the given children and logical
+// type, through Parquet C++'s low-level writer (so any annotation can be produced).
+void WriteGroupFile(const std::string& path, std::shared_ptr<const ::parquet::LogicalType> type,
+                    ::parquet::schema::NodeVector children) {
+  namespace ps = ::parquet::schema;
+  auto group = ps::GroupNode::Make("v", ::parquet::Repetition::OPTIONAL, children, type);
+  auto root = std::static_pointer_cast<ps::GroupNode>(
+      ps::GroupNode::Make("schema", ::parquet::Repetition::REQUIRED, {group}));
+  auto sink = *arrow::io::FileOutputStream::Open(path);
+  auto writer = ::parquet::ParquetFileWriter::Open(sink, root);
+  auto* rg = writer->AppendRowGroup();
+  for (int c = 0; c < writer->num_columns(); ++c) {
+    auto* col = rg->NextColumn();
+    const int16_t def = static_cast<int16_t>(writer->schema()->Column(c)->max_definition_level());
+    if (col->type() == ::parquet::Type::BYTE_ARRAY) {
+      const ::parquet::ByteArray v(3, reinterpret_cast<const uint8_t*>("\x01\x00\x00"));
+      static_cast<::parquet::ByteArrayWriter*>(col)->WriteBatch(1, &def, nullptr, &v);
+    } else {
+      const int32_t v = 7;
+      static_cast<::parquet::Int32Writer*>(col)->WriteBatch(1, &def, nullptr, &v);
+    }
+  }
+  writer->Close();
+  (void)sink->Close();
+}
+
+TEST_F(ParquetIoTest, WrongVariantAnnotationsGiveClearErrors) {
+  namespace ps = ::parquet::schema;
+  using ::parquet::Repetition;
+  const auto variant = ::parquet::LogicalType::Variant();
+  auto binary = [](const std::string& name, Repetition::type rep) {
+    return ps::PrimitiveNode::Make(name, rep, ::parquet::Type::BYTE_ARRAY);
+  };
+  auto int32 = [](const std::string& name, Repetition::type rep) {
+    return ps::PrimitiveNode::Make(name, rep, ::parquet::Type::INT32);
+  };
+  struct Case {
+    std::string name;
+    std::shared_ptr<const ::parquet::LogicalType> type;
+    ps::NodeVector children;
+    std::string expected;  // in the error message
+  };
+  const std::vector<Case> cases = {
+      {"int_metadata", variant,
+       {int32("metadata", Repetition::REQUIRED), binary("value", Repetition::OPTIONAL)},
+       "metadata"},
+      {"no_metadata", variant, {binary("value", Repetition::OPTIONAL)}, "metadata"},
+      {"int_value", variant,
+       {binary("metadata", Repetition::REQUIRED), int32("value", Repetition::OPTIONAL)},
+       "value"},
+      {"version_2", ::parquet::LogicalType::Variant(2),
+       {binary("metadata", Repetition::REQUIRED), binary("value", Repetition::OPTIONAL)},
+       "version 2"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string path = Path(c.name + ".parquet");
+    WriteGroupFile(path, c.type, c.children);
+    auto read = ReadParquet(path);
+    ASSERT_FALSE(read.ok());
+    EXPECT_NE(read.status().message().find(c.expected), std::string::npos)
+        << read.status().ToString();
+    EXPECT_NE(read.status().message().find("v"), std::string::npos);
+  }
 }
 
 }  // namespace

@@ -32,6 +32,8 @@ struct ParquetColumnInfo {
   VariantColumnLayout layout = VariantColumnLayout::kNone;
   /// True when the group carries the VARIANT logical type annotation.
   bool annotated = false;
+  /// The annotation's Variant spec version (0 when not annotated); only 1 is read.
+  int spec_version = 0;
   /// Leaf column indexes of this column in the file, in order.
   std::vector<int> leaves;
 };

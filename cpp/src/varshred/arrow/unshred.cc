@@ -378,8 +378,15 @@ class Rebuilder {
 
   arrow::Status CheckValue(const ReadNode& node, std::string_view bytes) {
     auto st = ValidateValue(metadata_, bytes, options_.validate);
-    if (!st.ok()) return Error(node, st.message());
-    return arrow::Status::OK();
+    if (st.ok()) return st;
+    // The validator names paths from the value's own root ("$.a[2]: ..."): continue
+    // the node's path rather than repeat a root ("$.x: $.a[2]: ...").
+    std::string_view msg = st.message();
+    if (msg.starts_with('$')) {
+      msg.remove_prefix(1);
+      return arrow::Status::Invalid("row ", row_, ", ", node.path, msg);
+    }
+    return Error(node, msg);
   }
 
   arrow::Status RebuildArray(ArrayReader& a, int64_t i, std::string* out) {

@@ -44,6 +44,10 @@ ParquetColumnInfo Classify(const pq::schema::Node& node) {
   if (!node.is_group()) return info;
   const auto& g = static_cast<const pq::schema::GroupNode&>(node);
   info.annotated = node.logical_type() != nullptr && node.logical_type()->is_variant();
+  if (info.annotated) {
+    info.spec_version =
+        static_cast<const pq::VariantLogicalType&>(*node.logical_type()).spec_version();
+  }
   const bool metadata = HasChild(g, "metadata");
   if (metadata && HasChild(g, "typed_value")) {
     info.layout = VariantColumnLayout::kShredded;
@@ -167,6 +171,13 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenParquetReader(
         return arrow::Status::KeyError(path, ": no column named \"", name, "\"");
       }
       selected.push_back(*it);
+    }
+  }
+  for (const auto& c : selected) {
+    if (c.annotated && c.spec_version != 1) {
+      return arrow::Status::NotImplemented(
+          path, ": column \"", c.name, "\" is annotated VARIANT spec version ",
+          c.spec_version, "; this reader knows version 1 only");
     }
   }
   std::vector<int> leaves;
