@@ -184,7 +184,8 @@ def cmd_shred(args) -> int:
                    json_columns=[c.strip() for cs in args.json_column for c in cs.split(",")
                                  if c.strip()],
                    errors=args.errors, mode=args.mode, compression=args.compression,
-                   sample_rows=args.sample_rows, progress=sys.stderr.isatty())
+                   sample_rows=args.sample_rows, progress=sys.stderr.isatty(),
+                   spark_conf=dict(_key_value(c) for c in args.conf))
     try:
         summary = job.run()
     except JobError as e:
@@ -194,6 +195,13 @@ def cmd_shred(args) -> int:
         return 0
     print(summary_text(summary))
     return 0
+
+
+def _key_value(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"--conf: expected KEY=VALUE, got {text!r}")
+    return key.strip(), value
 
 
 def cmd_demo(args) -> int:
@@ -263,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--compression", default="zstd")
     p.add_argument("--sample-rows", type=int, default=100_000,
                    help="rows the schema inference samples (0: all)")
+    p.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                   help="a Spark setting, e.g. spark.archives=env.tar.gz#environment")
     p.set_defaults(fn=cmd_shred)
     p = sub.add_parser("demo", help="run the sample pipeline on local Spark")
     p.add_argument("--rows", type=int, default=20000)
@@ -285,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.fn(args)
-    except (vs.VariantError, OSError) as e:
+    except (vs.VariantError, OSError, argparse.ArgumentTypeError) as e:
         return _fail(str(e).splitlines()[0] if str(e) else type(e).__name__)
 
 

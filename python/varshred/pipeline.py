@@ -30,10 +30,11 @@ _SCHEMA_WORDS = ("infer", "per-file", "none")
 
 
 def spark_session(master: str | None = None, app_name: str = "varshred",
-                  quiet: bool = True):
+                  quiet: bool = True, conf: dict | None = None):
     """A SparkSession: the one spark-submit started, or local Spark on ``master``
     (default ``local[*]``) with the UI off and, when ``quiet``, the JVM's log off
-    (errors reach the user through varshred's own one-line messages)."""
+    (errors reach the user through varshred's own one-line messages). ``conf`` adds
+    Spark settings (e.g. ``spark.archives`` for a cluster)."""
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
@@ -51,6 +52,8 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
         log4j = os.path.join(os.path.dirname(__file__), "log4j2-quiet.properties")
         builder = builder.config("spark.driver.extraJavaOptions",
                                  f"-Dlog4j2.configurationFile=file:{log4j}")
+    for key, value in (conf or {}).items():
+        builder = builder.config(key, value)
     spark = (builder.config("spark.ui.enabled", "false")
              .config("spark.ui.showConsoleProgress", "false").getOrCreate())
     if quiet:
@@ -219,6 +222,7 @@ class ShredJob:
     compression: str = "zstd"
     sample_rows: int = 100_000
     progress: bool = False
+    spark_conf: dict = field(default_factory=dict)
     log: Callable[[str], None] = print
 
     def _check_arguments(self) -> None:
@@ -278,7 +282,7 @@ class ShredJob:
             raise JobError(f"{self.output} already exists; use --mode overwrite or append")
 
         start = time.time()
-        spark = spark or spark_session(self.master)
+        spark = spark or spark_session(self.master, conf=self.spark_conf)
         self.log(f"[1/3] Spark {spark.version} on {spark.sparkContext.master} "
                  f"({time.time() - start:.1f} s); input: {fmt}"
                  f"{'' if files is None else f', {len(files)} file(s)'}")
@@ -309,7 +313,8 @@ class ShredJob:
         except JobError:
             raise
         except Exception as e:
-            where = find_bad_json_line(files) if fmt == "json" and files else None
+            where = (find_bad_json_line(files)
+                     if fmt == "json" and files and _plain_text(files) else None)
             raise JobError(where or _error_line(e)) from e
         if summary is not None:
             summary.seconds = time.time() - start
