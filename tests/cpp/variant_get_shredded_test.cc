@@ -518,6 +518,67 @@ TEST(VariantGetShreddedTest, FullyTypedPathIsZeroCopy) {
   EXPECT_TRUE(names->Equals(*expected)) << names->ToString();
 }
 
+TEST(VariantGetShreddedTest, ZeroCopyMatchesUnshreddedWithMissingLevels) {
+  // Documents that all fit the schema, with fields and objects missing at random and
+  // SQL NULL rows: every value column is empty, so typed paths take the zero-copy
+  // path, whose validity must be the AND of every level's.
+  std::mt19937_64 rng(5);
+  VariantArrayBuilder column;
+  std::string md, value;
+  for (int i = 0; i < 300; ++i) {
+    if (rng() % 10 == 0) {
+      VS_ASSERT_OK(column.AppendNull());
+      continue;
+    }
+    VariantBuilder b;
+    b.StartObject();
+    if (rng() % 4 != 0) {
+      b.AddKey("a");
+      b.AppendInt64(static_cast<int64_t>(rng() % 1000));
+    }
+    if (rng() % 4 != 0) {
+      b.AddKey("obj");
+      b.StartObject();
+      if (rng() % 3 != 0) {
+        b.AddKey("x");
+        b.AppendInt64(static_cast<int64_t>(rng() % 1000));
+      }
+      if (rng() % 3 != 0) {
+        b.AddKey("y");
+        b.AppendString("y" + std::to_string(rng() % 100));
+      }
+      VS_ASSERT_OK(b.EndObject());
+    }
+    VS_ASSERT_OK(b.EndObject());
+    md.clear();
+    value.clear();
+    VS_ASSERT_OK(b.Finish(&md, &value));
+    VS_ASSERT_OK(column.Append(md, value));
+  }
+  VS_ASSIGN_OR_FAIL(auto variants, column.Finish());
+  auto shredded = ShredAs(variants, "struct<a: bigint, obj: struct<x: bigint, y: string>>");
+  for (bool drop : {false, true}) {
+    auto layout = TransformGroup(shredded, Variation{drop, false});
+    for (int64_t offset : {0, 37}) {
+      auto input = layout->Slice(offset, 250);
+      VS_ASSIGN_OR_FAIL(auto unshredded, Unshred(*input));
+      const std::pair<const char*, std::shared_ptr<arrow::DataType>> cases[] = {
+          {"$.a", arrow::int64()}, {"$.obj.x", arrow::int64()}, {"$.obj.y", arrow::utf8()}};
+      for (const auto& [path, type] : cases) {
+        SCOPED_TRACE(std::string(path) + " offset " + std::to_string(offset) +
+                     (drop ? " without value columns" : ""));
+        ExpectSameAsUnshredded(input, unshredded, path, type, VariantGetErrors::kRaise,
+                               "fully typed");
+        VS_ASSIGN_OR_FAIL(auto out, VariantGet(*input, P(path), type));
+        EXPECT_GT(out->null_count(), 0);
+        EXPECT_LT(out->null_count(), out->length());
+        // Zero-copy: the leaf's buffers, at the leaf's offset.
+        EXPECT_EQ(out->offset(), offset);
+      }
+    }
+  }
+}
+
 // ---- hand-built layouts -----------------------------------------------------------------
 
 // Metadata with the one key "a".
@@ -702,6 +763,47 @@ TEST(VariantGetShreddedTest, NullFieldGroupIsAMissingField) {
   VS_ASSIGN_OR_FAIL(auto v, VariantGet(*array, P("$.a"), nullptr));
   EXPECT_TRUE(v->IsNull(1));   // missing
   EXPECT_FALSE(v->IsNull(2));  // Variant null
+}
+
+std::shared_ptr<arrow::Buffer> Bits(const std::vector<bool>& bits) {
+  auto out = *arrow::AllocateEmptyBitmap(static_cast<int64_t>(bits.size()));
+  for (size_t i = 0; i < bits.size(); ++i) {
+    if (bits[i]) arrow::bit_util::SetBit(out->mutable_data(), static_cast<int64_t>(i));
+  }
+  return out;
+}
+
+TEST(VariantGetShreddedTest, NullParentsHideTheirChildrenOnTheZeroCopyPath) {
+  // Slots under a null struct slot may hold anything (other writers): a null typed
+  // object, a null field group or a null top-level typed_value each make the leaf
+  // missing, whatever the leaf column holds there.
+  auto leaf = *arrow::json::ArrayFromJSONString(arrow::int64(), "[1, 2, 3, 4, 5]");
+  auto x_group = *arrow::StructArray::Make(arrow::ArrayVector{leaf},
+                                           std::vector<std::string>{"typed_value"});
+  auto obj_typed = *arrow::StructArray::Make(
+      arrow::ArrayVector{x_group}, {arrow::field("x", x_group->type(), false)},
+      Bits({true, false, true, true, true}));
+  auto obj_group = *arrow::StructArray::Make(
+      arrow::ArrayVector{obj_typed}, {arrow::field("typed_value", obj_typed->type())},
+      Bits({true, true, false, true, true}));
+  auto top_typed = *arrow::StructArray::Make(
+      arrow::ArrayVector{obj_group}, {arrow::field("obj", obj_group->type())},
+      Bits({true, true, true, false, true}));
+  // Keys "obj" and "x", sorted.
+  const std::string md = testing::Hex("11 02 00 03 04 6f 62 6a 78");
+  auto metadata = Binary({md, md, md, md, md});
+  auto array = *arrow::StructArray::Make(
+      arrow::ArrayVector{metadata, top_typed},
+      {arrow::field("metadata", arrow::binary(), false),
+       arrow::field("typed_value", top_typed->type())},
+      Bits({true, true, true, true, false}));
+  VS_ASSIGN_OR_FAIL(auto x, VariantGet(*array, P("$.obj.x"), arrow::int64()));
+  EXPECT_TRUE(x->Equals(
+      *arrow::json::ArrayFromJSONString(arrow::int64(), "[1, null, null, null, null]")
+           .ValueOrDie()))
+      << x->ToString();
+  ExpectSameForAllPathsAndTypes(array, "null parents");
+  ExpectSameForAllPathsAndTypes(array->Slice(1), "null parents, sliced");
 }
 
 TEST(VariantGetShreddedTest, TopLevelTypedValueOnlyWithoutValueColumn) {
