@@ -1,9 +1,12 @@
 # Licensed under the Apache License, Version 2.0.
 """JSON lines -> shredded Parquet in one process: varshred's two writer paths against
-pyarrow peers measured in the same run, plus the bytes a one-path projection reads
-against a full read.
+pyarrow peers and against DuckDB's and Spark's own shredded Variant writers, measured in
+the same run, plus the bytes a one-path projection reads against a full read.
 
-    .venv/bin/python bench/python/parquet_write_bench.py [--rows 500000]
+    .venv/bin/python bench/python/parquet_write_bench.py [--rows 500000] [--no-engines]
+
+DuckDB (``pip install duckdb``) and Spark (local[2], JVM warmed up first) are skipped
+when not installed.
 """
 
 from __future__ import annotations
@@ -42,9 +45,44 @@ def best_of(fn, repeat: int = 3) -> float:
     return min(times)
 
 
+def engine_writers(jsonl: str, strings: pa.Array, work: str) -> dict:
+    """DuckDB's and Spark's own JSON -> shredded Variant Parquet writes (their default
+    shredding), when installed."""
+    out = {}
+    try:
+        import duckdb
+    except ImportError:
+        print("  (duckdb not installed: skipped)")
+    else:
+        con = duckdb.connect()
+        con.register("docs", pa.table({"json": strings}))
+        target = os.path.join(work, "duckdb.parquet")
+        out[f"DuckDB {duckdb.__version__} json::VARIANT -> COPY parquet"] = best_of(
+            lambda: con.execute(f"COPY (SELECT json::JSON::VARIANT AS v FROM docs) TO "
+                                f"'{target}' (FORMAT parquet, COMPRESSION zstd)"))
+    try:
+        from varshred.pipeline import spark_session
+        spark = spark_session("local[2]")
+    except ImportError:
+        print("  (pyspark not installed: skipped)")
+    else:
+        target = os.path.join(work, "spark")
+
+        def spark_write():
+            (spark.read.text(jsonl).selectExpr("parse_json(value) as v").write
+             .mode("overwrite").option("compression", "zstd").parquet(target))
+
+        spark_write()  # warm the JVM and the code paths
+        out[f"Spark {spark.version} local[2] parse_json -> parquet"] = best_of(spark_write)
+        spark.stop()
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=500_000)
+    ap.add_argument("--no-engines", action="store_true",
+                    help="skip the DuckDB and Spark writers")
     args = ap.parse_args()
     docs = events(args.rows)
     strings = pa.array(docs)
@@ -75,6 +113,8 @@ def main() -> None:
         "pyarrow read_json -> typed Parquet (peer)": best_of(pyarrow_typed),
         "pyarrow JSON strings -> Parquet (peer)": best_of(pyarrow_strings),
     }
+    if not args.no_engines:
+        results.update(engine_writers(jsonl, strings, work))
     base = results["pyarrow read_json -> typed Parquet (peer)"]
     print(f"{args.rows} event rows, zstd, best of 3, one process")
     for name, seconds in results.items():
@@ -83,6 +123,10 @@ def main() -> None:
     direct = results["varshred JSON -> shredded Parquet (direct)"]
     arrow_path = results["varshred JSON -> shredded Parquet (Arrow path)"]
     print(f"  direct / Arrow path speed ratio: {arrow_path / direct:.2f}")
+    for name, seconds in results.items():
+        if name.startswith(("DuckDB", "Spark")):
+            print(f"  varshred (direct) / {name.split(' local')[0].split(' json')[0]}: "
+                  f"{seconds / direct:.1f}x")
 
     path = os.path.join(work, "direct.parquet")
     md = pq.ParquetFile(path).metadata
