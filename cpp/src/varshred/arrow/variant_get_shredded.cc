@@ -31,6 +31,7 @@
 #include <arrow/buffer_builder.h>
 #include <arrow/type.h>
 #include <arrow/type_traits.h>
+#include <arrow/util/bit_run_reader.h>
 #include <arrow/util/bitmap_ops.h>
 
 #include "varshred/arrow/shredding_plan_internal.h"
@@ -556,31 +557,15 @@ class ShreddedGetter {
     return arrow::Status::OK();
   }
 
-  // The leaf column itself, with every level's validity ANDed in, when no row can need
-  // anything else: no value column along the path holds a value and the leaf's typed
-  // type is the target type. Null otherwise.
-  arrow::Result<std::shared_ptr<arrow::Array>> TryZeroCopy(
-      const std::shared_ptr<arrow::DataType>& type) {
-    if (!leaf_reached_ || leaf().kind != Kind::kScalar) return nullptr;
-    if (MakeCopier(*leaf().typed->type(), *type) == nullptr) return nullptr;
-    std::vector<const arrow::Array*> masks = {view_.storage().get()};
-    for (const Level& lv : levels_) {
-      if (lv.element) return nullptr;  // rows map to elements: not a plain slice
-      if (lv.value && lv.value.array()->null_count() != lv.value.array()->length()) {
-        return nullptr;
-      }
-      if (&lv != &levels_.front()) masks.push_back(lv.group.get());
-      masks.push_back(lv.typed.get());
-    }
-    const auto& data = *leaf().typed->data();
-    const int64_t n = data.length;
-    const int64_t out_offset = data.offset;
+  // The AND of the validity of `masks` (arrays of the rows' length n), written at
+  // `out_offset`; null when every slot is valid.
+  arrow::Result<std::shared_ptr<arrow::Buffer>> AndValidity(
+      const std::vector<const arrow::Array*>& masks, int64_t n, int64_t out_offset) {
     std::shared_ptr<arrow::Buffer> validity;
     for (const arrow::Array* a : masks) {
       if (a->null_count() == 0) continue;
       const uint8_t* bits = a->null_bitmap_data();
       if (validity == nullptr) {
-        // At the leaf's offset, so that its other buffers are reused as they are.
         ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateEmptyBitmap(out_offset + n, pool_));
         arrow::internal::CopyBitmap(bits, a->offset(), n, validity->mutable_data(),
                                     out_offset);
@@ -591,63 +576,154 @@ class ShreddedGetter {
                                                          n, out_offset));
       }
     }
+    return validity;
+  }
+
+  // Whether rows map to leaf slots one to one (no [i] step) and the leaf is a typed
+  // scalar of the target type: the cases where whole runs of rows are the leaf's.
+  bool LeafIsRowAligned(const arrow::DataType& type) const {
+    if (!leaf_reached_ || leaf().kind != Kind::kScalar) return false;
+    for (const Level& lv : levels_) {
+      if (lv.element) return false;
+    }
+    return MakeCopier(*leaf_scalar_.array->type(), type) != nullptr;
+  }
+
+  // The parent structs along the path: everything but the leaf's typed_value.
+  std::vector<const arrow::Array*> ParentMasks() const {
+    std::vector<const arrow::Array*> masks = {view_.storage().get()};
+    for (const Level& lv : levels_) {
+      if (&lv != &levels_.front()) masks.push_back(lv.group.get());
+      if (&lv != &levels_.back()) masks.push_back(lv.typed.get());
+    }
+    return masks;
+  }
+
+  // The leaf column itself, with every level's validity ANDed in, when no row can need
+  // anything else: no value column along the path holds a value and the leaf's typed
+  // type is the target type. Null otherwise.
+  arrow::Result<std::shared_ptr<arrow::Array>> TryZeroCopy(
+      const std::shared_ptr<arrow::DataType>& type) {
+    if (!LeafIsRowAligned(*type)) return nullptr;
+    for (const Level& lv : levels_) {
+      if (lv.value && lv.value.array()->null_count() != lv.value.array()->length()) {
+        return nullptr;
+      }
+    }
+    std::vector<const arrow::Array*> masks = ParentMasks();
+    masks.push_back(leaf().typed.get());
+    const auto& data = *leaf().typed->data();
+    const int64_t n = data.length;
+    // At the leaf's offset, so that its other buffers are reused as they are.
+    ARROW_ASSIGN_OR_RAISE(auto validity, AndValidity(masks, n, data.offset));
     int64_t null_count = 0;
     if (validity != nullptr) {
-      null_count = n - arrow::internal::CountSetBits(validity->data(), out_offset, n);
+      null_count = n - arrow::internal::CountSetBits(validity->data(), data.offset, n);
     }
     std::vector<std::shared_ptr<arrow::Buffer>> buffers = data.buffers;
     buffers[0] = null_count > 0 ? std::move(validity) : nullptr;
     return arrow::MakeArray(
-        arrow::ArrayData::Make(type, n, std::move(buffers), null_count, out_offset));
+        arrow::ArrayData::Make(type, n, std::move(buffers), null_count, data.offset));
+  }
+
+  // Rows that are exactly the leaf's slot (bit set): every parent valid and no value
+  // column along the path set. Null when there is no such row to gain from.
+  arrow::Result<std::shared_ptr<arrow::Buffer>> LeafRows(int64_t n) {
+    std::shared_ptr<arrow::Buffer> needs_value;  // rows some value column is set in
+    for (const Level& lv : levels_) {
+      if (!lv.value) continue;
+      const arrow::Array& a = *lv.value.array();
+      if (a.null_count() == a.length()) continue;
+      if (a.null_count() == 0) return nullptr;  // every row needs its Variant bytes
+      if (needs_value == nullptr) {
+        ARROW_ASSIGN_OR_RAISE(needs_value, arrow::AllocateEmptyBitmap(n, pool_));
+        arrow::internal::CopyBitmap(a.null_bitmap_data(), a.offset(), n,
+                                    needs_value->mutable_data(), 0);
+      } else {
+        ARROW_ASSIGN_OR_RAISE(needs_value, arrow::internal::BitmapOr(
+                                               pool_, needs_value->data(), 0,
+                                               a.null_bitmap_data(), a.offset(), n, 0));
+      }
+    }
+    ARROW_ASSIGN_OR_RAISE(auto parents, AndValidity(ParentMasks(), n, 0));
+    if (needs_value == nullptr) {
+      if (parents != nullptr) return parents;
+      ARROW_ASSIGN_OR_RAISE(auto all, arrow::AllocateEmptyBitmap(n, pool_));
+      arrow::bit_util::SetBitsTo(all->mutable_data(), 0, n, true);
+      return all;
+    }
+    if (parents == nullptr) {
+      return arrow::internal::InvertBitmap(pool_, needs_value->data(), 0, n);
+    }
+    return arrow::internal::BitmapAndNot(pool_, parents->data(), 0, needs_value->data(),
+                                         0, n, 0);
+  }
+
+  // Appends row `row`'s result, resolved one row at a time.
+  arrow::Status AppendRow(int64_t row, CopyFn copy, CastAppender* appender) {
+    const Resolved r = Resolve(row);
+    switch (r.found) {
+      case Found::kMissing:
+        return appender->AppendNull();
+      case Found::kVariantNull:
+        return appender->Append(VariantView::MakeUnchecked(no_keys_, kNullValue));
+      case Found::kTyped:
+        if (copy != nullptr) return copy(*leaf_scalar_.array, r.pos, appender->builder());
+        // A scalar has no keys: no dictionary needed to cast or print it.
+        scratch_.clear();
+        encode_(leaf_scalar_, r.pos, &scratch_);
+        return appender->Append(VariantView::MakeUnchecked(no_keys_, scratch_));
+      case Found::kRebuild: {
+        VariantView v;
+        RETURN_NOT_OK(RebuiltAt(row, r, &v));
+        return appender->Append(v);
+      }
+      case Found::kResidual: {
+        std::optional<VariantView> v;
+        RETURN_NOT_OK(LookupResidual(row, r, &v));
+        return v ? appender->Append(*v) : appender->AppendNull();
+      }
+      case Found::kConflict:
+        break;
+    }
+    return Conflict(row, r);
   }
 
   arrow::Result<std::shared_ptr<arrow::Array>> GetCast(
       const std::shared_ptr<arrow::DataType>& type) {
     ARROW_ASSIGN_OR_RAISE(std::unique_ptr<CastAppender> appender,
                           CastAppender::Make(type, options_, path_.ToString(), pool_));
+    const bool aligned = LeafIsRowAligned(*type);
     const CopyFn copy =
         leaf_reached_ && leaf().kind == Kind::kScalar
             ? MakeCopier(*leaf_scalar_.array->type(), *type)
             : nullptr;
     const int64_t n = view_.length();
     RETURN_NOT_OK(appender->Reserve(n));
-    arrow::ArrayBuilder* builder = appender->builder();
-    const MetadataView no_keys = MetadataView::MakeUnchecked(kEmptyMetadata);
-    std::string scratch;
-    for (int64_t row = 0; row < n; ++row) {
-      const Resolved r = Resolve(row);
-      switch (r.found) {
-        case Found::kMissing:
-          RETURN_NOT_OK(appender->AppendNull());
-          break;
-        case Found::kVariantNull:
-          RETURN_NOT_OK(appender->Append(VariantView::MakeUnchecked(no_keys, kNullValue)));
-          break;
-        case Found::kTyped:
-          if (copy != nullptr) {
-            RETURN_NOT_OK(copy(*leaf_scalar_.array, r.pos, builder));
-          } else {
-            // A scalar has no keys: no dictionary needed to cast or print it.
-            scratch.clear();
-            encode_(leaf_scalar_, r.pos, &scratch);
-            RETURN_NOT_OK(appender->Append(VariantView::MakeUnchecked(no_keys, scratch)));
-          }
-          break;
-        case Found::kRebuild: {
-          VariantView v;
-          RETURN_NOT_OK(RebuiltAt(row, r, &v));
-          RETURN_NOT_OK(appender->Append(v));
-          break;
-        }
-        case Found::kResidual: {
-          std::optional<VariantView> v;
-          RETURN_NOT_OK(LookupResidual(row, r, &v));
-          RETURN_NOT_OK(v ? appender->Append(*v) : appender->AppendNull());
-          break;
-        }
-        case Found::kConflict:
-          return Conflict(row, r);
+    std::shared_ptr<arrow::Buffer> leaf_rows;
+    if (aligned) {
+      ARROW_ASSIGN_OR_RAISE(leaf_rows, LeafRows(n));
+    }
+    if (leaf_rows == nullptr) {
+      for (int64_t row = 0; row < n; ++row) {
+        RETURN_NOT_OK(AppendRow(row, copy, appender.get()));
       }
+      return appender->Finish();
+    }
+    // Runs of rows that are their leaf slot are appended in bulk; the rows between
+    // them (residual bytes, null parents) one by one.
+    const arrow::ArraySpan leaf_span(*leaf_scalar_.array->data());
+    arrow::internal::BitRunReader runs(leaf_rows->data(), 0, n);
+    for (int64_t row = 0; row < n;) {
+      const arrow::internal::BitRun run = runs.NextRun();
+      if (run.set) {
+        RETURN_NOT_OK(appender->builder()->AppendArraySlice(leaf_span, row, run.length));
+      } else {
+        for (int64_t r = row; r < row + run.length; ++r) {
+          RETURN_NOT_OK(AppendRow(r, copy, appender.get()));
+        }
+      }
+      row += run.length;
     }
     return appender->Finish();
   }
@@ -720,6 +796,8 @@ class ShreddedGetter {
   ScalarColumn leaf_scalar_;
   EncodeFn encode_ = nullptr;
   MetadataCache metadata_cache_;
+  const MetadataView no_keys_ = MetadataView::MakeUnchecked(kEmptyMetadata);
+  std::string scratch_;
   std::shared_ptr<arrow::Array> rebuilt_array_;
   VariantArrayView rebuilt_;
 };
