@@ -50,16 +50,9 @@ def variant_get(variants: Any, path: str, type: "str | pa.DataType | None" = Non
     With ``type`` (a pyarrow type or a Spark type name) values are cast by Spark's
     ``variant_get`` rules; ``errors="null"`` behaves as ``try_variant_get``, ``"raise"``
     raises :class:`VariantError` naming the row. Without ``type`` the result is a
-    Variant column. Shredded input is reconstructed first.
+    Variant column. On shredded input (``{metadata, value, typed_value}``) the typed
+    columns along the path are read directly; only rows whose value sits in a residual
+    ``value`` are decoded.
     """
     target = None if type is None else arrow_type(type)
-    if _is_shredded(variants):
-        from varshred.shredding import unshred
-
-        variants = unshred(variants)
     return _lib.variant_get(variants, path, target, errors=errors, timezone=timezone)
-
-
-def _is_shredded(data: Any) -> bool:
-    t = getattr(data, "type", None)
-    return isinstance(t, pa.StructType) and t.get_field_index("typed_value") >= 0

@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 from varshred import _lib
 from varshred.errors import VariantError
 from varshred.get import variant_get
-from varshred.shredding import ShreddingSchema, unshred
+from varshred.shredding import ShreddingSchema
 
 __all__ = [
     "ColumnInfo",
@@ -250,16 +250,13 @@ def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
     for p, type_name in paths.items():
         segments = _segments(p)
         cols = _path_columns(path, column, segments)
-        partial = _lib.parquet_read_leaves(path, cols.leaves)
-        variants = unshred(partial) if _has_child(partial.type, "typed_value") else partial
         if any(s is None for s in segments):
             raise VariantError(f"path {p!r}: '[]' is for shredding schemas; use an index")
-        out[p] = variant_get(variants, _spark_path(segments), type_name, errors=errors)
+        # Shredded or not, variant_get reads the typed leaf directly and decodes the
+        # residual values only for rows that need them.
+        partial = _lib.parquet_read_leaves(path, cols.leaves)
+        out[p] = variant_get(partial, _spark_path(segments), type_name, errors=errors)
     return pa.table(out)
-
-
-def _has_child(t: pa.DataType, name: str) -> bool:
-    return isinstance(t, pa.StructType) and t.get_field_index(name) >= 0
 
 
 # ----------------------------------------------------------------------------
