@@ -50,7 +50,7 @@ std::shared_ptr<arrow::Array> ShredAs(const std::shared_ptr<arrow::Array>& varia
   return *out;
 }
 
-// ---- random Variant documents ------------------------------------------------------------
+// ---- random Variant documents ---------------------------------------------------------
 
 class DocGenerator {
  public:
@@ -102,7 +102,9 @@ class DocGenerator {
       case 12: b.AppendString(std::string(64 + Pick(10), 'x')); break;
       case 13: b.AppendString(std::to_string(Pick(300))); break;  // castable string
       case 14: b.AppendDate(Pick(40000) - 10000); break;
-      case 15: b.AppendTimestampMicros(static_cast<int64_t>(rng_() % (1ULL << 52))); break;
+      case 15:
+        b.AppendTimestampMicros(static_cast<int64_t>(rng_() % (1ULL << 52)));
+        break;
       default: b.AppendBinary(std::string(static_cast<size_t>(Pick(5)), '\x7f')); break;
     }
   }
@@ -149,11 +151,19 @@ class DocGenerator {
     b.StartObject();
     if (Pick(5) != 0) {
       b.AddKey("a");
-      if (Pick(3) != 0) b.AppendInt(static_cast<int64_t>(rng_() % 100000)); else Value(b, 1);
+      if (Pick(3) != 0) {
+        b.AppendInt(static_cast<int64_t>(rng_() % 100000));
+      } else {
+        Value(b, 1);
+      }
     }
     if (Pick(5) != 0) {
       b.AddKey("b");
-      if (Pick(3) != 0) b.AppendString("b" + std::to_string(Pick(1000))); else Value(b, 1);
+      if (Pick(3) != 0) {
+        b.AppendString("b" + std::to_string(Pick(1000)));
+      } else {
+        Value(b, 1);
+      }
     }
     if (Pick(3) != 0) {
       b.AddKey("c");
@@ -177,7 +187,7 @@ class DocGenerator {
   std::mt19937_64 rng_;
 };
 
-// ---- layout variations ------------------------------------------------------------------
+// ---- layout variations ----------------------------------------------------------------
 
 struct Variation {
   bool drop_null_value_columns = false;  // value columns with no value are left out
@@ -270,7 +280,7 @@ std::shared_ptr<arrow::Array> Transform(const std::shared_ptr<arrow::Array>& a,
   return a;
 }
 
-// ---- the differential check -------------------------------------------------------------
+// ---- the differential check -----------------------------------------------------------
 
 const std::vector<std::shared_ptr<arrow::DataType>>& Types() {
   static const std::vector<std::shared_ptr<arrow::DataType>> types = {
@@ -406,7 +416,8 @@ TEST(VariantGetShreddedTest, RandomDifferentialProperty) {
       for (const char* path : Paths()) {
         for (const auto& type : {std::shared_ptr<arrow::DataType>(nullptr),
                                  arrow::int64(), arrow::utf8()}) {
-          ExpectSameAsUnshredded(shredded, unshredded, path, type, VariantGetErrors::kNull,
+          ExpectSameAsUnshredded(shredded, unshredded, path, type,
+                                 VariantGetErrors::kNull,
                                  "seed " + std::to_string(seed) + " " + ddl);
           if (HasFatalFailure()) return;
         }
@@ -415,7 +426,7 @@ TEST(VariantGetShreddedTest, RandomDifferentialProperty) {
   }
 }
 
-// ---- typical data, exact values ------------------------------------------------------------
+// ---- typical data, exact values -------------------------------------------------------
 
 const std::vector<const char*> kEvents = {
     R"({"id": 1, "user": {"id": "u1", "age": 30}, "tags": ["a", "b"]})",
@@ -484,7 +495,8 @@ TEST(VariantGetShreddedTest, ObjectsAndArraysAtThePathAreRebuilt) {
   // Variant output: sub-values, a Variant null stays a Variant null.
   VS_ASSIGN_OR_FAIL(auto tag0, VariantGet(*shredded, P("$.tags[0]"), nullptr));
   const auto& st = static_cast<const arrow::StructArray&>(*tag0);
-  const auto& values = static_cast<const arrow::BinaryArray&>(*st.GetFieldByName("value"));
+  const auto& values =
+      static_cast<const arrow::BinaryArray&>(*st.GetFieldByName("value"));
   EXPECT_EQ(testing::ToHex(values.GetView(0)), "05 61");  // short string "a"
   EXPECT_TRUE(st.IsNull(1));
   EXPECT_EQ(testing::ToHex(values.GetView(4)), "00");  // Variant null element
@@ -497,7 +509,8 @@ TEST(VariantGetShreddedTest, FullyTypedPathIsZeroCopy) {
   auto shredded = ShredAs(FromJson(docs), "struct<id: bigint, name: string>");
   const auto& typed = static_cast<const arrow::StructArray&>(*shredded).GetFieldByName(
       "typed_value");
-  const auto& id_group = static_cast<const arrow::StructArray&>(*typed).GetFieldByName("id");
+  const auto& id_group =
+      static_cast<const arrow::StructArray&>(*typed).GetFieldByName("id");
   const auto leaf = static_cast<const arrow::StructArray&>(*id_group)
                         .GetFieldByName("typed_value");
   for (int64_t offset : {0, 1, 2}) {
@@ -556,14 +569,17 @@ TEST(VariantGetShreddedTest, ZeroCopyMatchesUnshreddedWithMissingLevels) {
     VS_ASSERT_OK(column.Append(md, value));
   }
   VS_ASSIGN_OR_FAIL(auto variants, column.Finish());
-  auto shredded = ShredAs(variants, "struct<a: bigint, obj: struct<x: bigint, y: string>>");
+  auto shredded =
+      ShredAs(variants, "struct<a: bigint, obj: struct<x: bigint, y: string>>");
   for (bool drop : {false, true}) {
     auto layout = TransformGroup(shredded, Variation{drop, false});
     for (int64_t offset : {0, 37}) {
       auto input = layout->Slice(offset, 250);
       VS_ASSIGN_OR_FAIL(auto unshredded, Unshred(*input));
       const std::pair<const char*, std::shared_ptr<arrow::DataType>> cases[] = {
-          {"$.a", arrow::int64()}, {"$.obj.x", arrow::int64()}, {"$.obj.y", arrow::utf8()}};
+          {"$.a", arrow::int64()},
+          {"$.obj.x", arrow::int64()},
+          {"$.obj.y", arrow::utf8()}};
       for (const auto& [path, type] : cases) {
         SCOPED_TRACE(std::string(path) + " offset " + std::to_string(offset) +
                      (drop ? " without value columns" : ""));
@@ -579,7 +595,7 @@ TEST(VariantGetShreddedTest, ZeroCopyMatchesUnshreddedWithMissingLevels) {
   }
 }
 
-// ---- hand-built layouts -----------------------------------------------------------------
+// ---- hand-built layouts ---------------------------------------------------------------
 
 // Metadata with the one key "a".
 const std::string kMetaA = testing::Hex("01 01 00 01 61");
@@ -597,8 +613,9 @@ std::shared_ptr<arrow::Array> HandBuilt(
     const std::vector<std::optional<std::string>>& a_value, const char* a_typed_json) {
   const auto n = static_cast<int64_t>(top_value.size());
   auto a_typed = *arrow::json::ArrayFromJSONString(arrow::int64(), a_typed_json);
-  auto a_group = *arrow::StructArray::Make(arrow::ArrayVector{Binary(a_value), a_typed},
-                                           std::vector<std::string>{"value", "typed_value"});
+  auto a_group =
+      *arrow::StructArray::Make(arrow::ArrayVector{Binary(a_value), a_typed},
+                                std::vector<std::string>{"value", "typed_value"});
   arrow::TypedBufferBuilder<bool> valid;
   for (bool b : typed_valid) EXPECT_TRUE(valid.Append(b).ok());
   int64_t nulls = 0;
@@ -635,7 +652,8 @@ TEST(VariantGetShreddedTest, HandBuiltLayoutFollowsTheSpecPairs) {
 TEST(VariantGetShreddedTest, ValueAndTypedValueBothSetAtALeafIsAnError) {
   auto array = HandBuilt({std::nullopt, std::nullopt}, {true, true},
                          {std::nullopt, testing::Hex("0c 01")}, "[5, 6]");
-  for (const auto& type : {arrow::int64(), arrow::utf8(), std::shared_ptr<arrow::DataType>()}) {
+  for (const auto& type :
+       {arrow::int64(), arrow::utf8(), std::shared_ptr<arrow::DataType>()}) {
     auto out = VariantGet(*array, P("$.a"), type);
     ASSERT_TRUE(out.status().IsInvalid()) << out.status().ToString();
     EXPECT_EQ(out.status().message(), "row 1, $.a: conflicting value and typed_value");
@@ -659,14 +677,16 @@ TEST(VariantGetShreddedTest, InvalidResidualBytesAreAnErrorNamingRowAndPath) {
   auto out = VariantGet(*array, P("$.a"), arrow::int64());
   ASSERT_TRUE(out.status().IsInvalid()) << out.status().ToString();
   EXPECT_EQ(out.status().message(),
-            "row 1, $: object of 5 fields: ids and offsets run past the end of the value");
+            "row 1, $: object of 5 fields: ids and offsets run past the end of the "
+            "value");
   // In a field group: the path of the group.
   array = HandBuilt({std::nullopt, std::nullopt}, {true, true},
                     {std::nullopt, testing::Hex("02 05")}, "[5, null]");
   out = VariantGet(*array, P("$.a"), arrow::int64());
   ASSERT_TRUE(out.status().IsInvalid()) << out.status().ToString();
   EXPECT_EQ(out.status().message(),
-            "row 1, $.a: object of 5 fields: ids and offsets run past the end of the value");
+            "row 1, $.a: object of 5 fields: ids and offsets run past the end of the "
+            "value");
   // Not validated when asked not to: only the rows read are looked at, and row 0 is
   // typed.
   VariantGetOptions trusted;
@@ -704,7 +724,8 @@ TEST(VariantGetShreddedTest, MatchesUnshreddedOnDecimal128Columns) {
                  {arrow::decimal128(30, 1), {"12345678901234567890123.4", "-1.0"}}};
   for (const auto& [typed, values] : cases) {
     const std::string json =
-        std::string(R"([{"metadata": "\u0001\u0000\u0000", "value": null, "typed_value": ")") +
+        std::string(
+            R"([{"metadata": "\u0001\u0000\u0000", "value": null, "typed_value": ")") +
         values.first +
         R"("}, {"metadata": "\u0001\u0000\u0000", "value": null, "typed_value": ")" +
         values.second + R"("},
@@ -735,7 +756,8 @@ TEST(VariantGetShreddedTest, MissingArrayElementsReadAsVariantNull) {
   ExpectSameForAllPathsAndTypes(array->Slice(1), "sliced list with missing elements");
   VS_ASSIGN_OR_FAIL(auto e1, VariantGet(*array, P("$[1]"), nullptr));
   const auto& st = static_cast<const arrow::StructArray&>(*e1);
-  const auto& values = static_cast<const arrow::BinaryArray&>(*st.GetFieldByName("value"));
+  const auto& values =
+      static_cast<const arrow::BinaryArray&>(*st.GetFieldByName("value"));
   EXPECT_FALSE(st.IsNull(0));
   EXPECT_EQ(testing::ToHex(values.GetView(0)), "00");
   VS_ASSIGN_OR_FAIL(auto e2, VariantGet(*array, P("$[2]"), nullptr));
@@ -757,8 +779,8 @@ TEST(VariantGetShreddedTest, NullFieldGroupIsAMissingField) {
        "typed_value": {"a": {"value": "\u0000", "typed_value": null}}}])");
   ExpectSameForAllPathsAndTypes(array, "nullable field group");
   VS_ASSIGN_OR_FAIL(auto a, VariantGet(*array, P("$.a"), arrow::int32()));
-  EXPECT_TRUE(a->Equals(*arrow::json::ArrayFromJSONString(arrow::int32(),
-                                                          "[4, null, null]").ValueOrDie()))
+  EXPECT_TRUE(a->Equals(
+      *arrow::json::ArrayFromJSONString(arrow::int32(), "[4, null, null]").ValueOrDie()))
       << a->ToString();
   VS_ASSIGN_OR_FAIL(auto v, VariantGet(*array, P("$.a"), nullptr));
   EXPECT_TRUE(v->IsNull(1));   // missing
@@ -818,15 +840,16 @@ TEST(VariantGetShreddedTest, TopLevelTypedValueOnlyWithoutValueColumn) {
                       arrow::field("typed_value", arrow::int64())}),
       3, arrow::ArrayVector{metadata, typed}, validity, 1);
   VS_ASSIGN_OR_FAIL(auto out, VariantGet(*array, P("$"), arrow::int64()));
-  EXPECT_TRUE(out->Equals(*arrow::json::ArrayFromJSONString(arrow::int64(),
-                                                            "[1, null, null]").ValueOrDie()))
+  EXPECT_TRUE(out->Equals(
+      *arrow::json::ArrayFromJSONString(arrow::int64(), "[1, null, null]").ValueOrDie()))
       << out->ToString();
   // Row 1 is a missing top-level value: Variant null, not SQL NULL.
   VS_ASSIGN_OR_FAIL(auto variant, VariantGet(*array, P("$"), nullptr));
   const auto& st = static_cast<const arrow::StructArray&>(*variant);
   EXPECT_FALSE(st.IsNull(1));
   EXPECT_TRUE(st.IsNull(2));
-  const auto& values = static_cast<const arrow::BinaryArray&>(*st.GetFieldByName("value"));
+  const auto& values =
+      static_cast<const arrow::BinaryArray&>(*st.GetFieldByName("value"));
   EXPECT_EQ(testing::ToHex(values.GetView(0)), "18 01 00 00 00 00 00 00 00");
   EXPECT_EQ(testing::ToHex(values.GetView(1)), "00");
   VS_ASSIGN_OR_FAIL(auto key, VariantGet(*array, P("$.a"), arrow::int64()));

@@ -47,7 +47,7 @@ namespace varshred::internal {
 
 namespace {
 
-// ---- typed scalars as Variant values ----------------------------------------------------
+// ---- typed scalars as Variant values --------------------------------------------------
 //
 // The reverse of SPEC.md §2.3 (table in §2.5), byte for byte as Unshred writes them, so
 // that a cast of a typed value and of its rebuilt Variant cannot differ.
@@ -210,7 +210,8 @@ template <typename ArrowType>
 arrow::Status CopyValue(const arrow::Array& a, int64_t i, arrow::ArrayBuilder* b) {
   using ArrayType = typename arrow::TypeTraits<ArrowType>::ArrayType;
   using BuilderType = typename arrow::TypeTraits<ArrowType>::BuilderType;
-  return static_cast<BuilderType*>(b)->Append(static_cast<const ArrayType&>(a).GetView(i));
+  const auto& array = static_cast<const ArrayType&>(a);
+  return static_cast<BuilderType*>(b)->Append(array.GetView(i));
 }
 
 // A copier when a cast from `typed` to `target` is the identity (Spark casts a value to
@@ -236,7 +237,7 @@ CopyFn MakeCopier(const arrow::DataType& typed, const arrow::DataType& target) {
   }
 }
 
-// ---- the path compiled against the layout -----------------------------------------------
+// ---- the path compiled against the layout ---------------------------------------------
 
 enum class Kind : uint8_t { kNone, kObject, kList, kScalar };
 
@@ -375,7 +376,8 @@ class ShreddedGetter {
     }
     leaf_reached_ = levels_.size() == path_.size() + 1;
     if (leaf_reached_ && leaf().kind == Kind::kScalar) {
-      ARROW_ASSIGN_OR_RAISE(encode_, MakeEncoder(leaf().typed, leaf().path, &leaf_scalar_));
+      ARROW_ASSIGN_OR_RAISE(encode_,
+                            MakeEncoder(leaf().typed, leaf().path, &leaf_scalar_));
     }
     return arrow::Status::OK();
   }
@@ -453,7 +455,9 @@ class ShreddedGetter {
       return arrow::Status::OK();
     }
     auto md = metadata_cache_.Get(bytes);
-    if (!md.ok()) return md.status().WithMessage("row ", row, ": ", md.status().message());
+    if (!md.ok()) {
+      return md.status().WithMessage("row ", row, ": ", md.status().message());
+    }
     *out = *md;
     return arrow::Status::OK();
   }
@@ -566,7 +570,8 @@ class ShreddedGetter {
       if (a->null_count() == 0) continue;
       const uint8_t* bits = a->null_bitmap_data();
       if (validity == nullptr) {
-        ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateEmptyBitmap(out_offset + n, pool_));
+        ARROW_ASSIGN_OR_RAISE(validity,
+                              arrow::AllocateEmptyBitmap(out_offset + n, pool_));
         arrow::internal::CopyBitmap(bits, a->offset(), n, validity->mutable_data(),
                                     out_offset);
       } else {
