@@ -333,8 +333,31 @@ TEST(TimeZoneTest, ParsesUtcAndFixedOffsets) {
            {"UTC", 0}, {"Z", 0}, {"+02:00", 7200}, {"-08", -28800}, {"+0530", 19800},
            {"UTC-03:30", -12600}, {"GMT+1", 3600}}) {
     VS_ASSIGN_OR_FAIL(TimeZone tz, TimeZone::Make(name));
-    EXPECT_EQ(tz.offset_seconds(), seconds) << name;
+    EXPECT_EQ(tz.OffsetAt(0), seconds) << name;
   }
+}
+
+// A region zone resolves wall-clock times as java.time does (Spark's casts): DST shifts
+// the offset, a time in the spring-forward gap moves later by the gap, a time in the
+// fall-back overlap takes the earlier offset.
+TEST(TimeZoneTest, RegionZonesFollowDaylightSavingLikeJavaTime) {
+  VS_ASSIGN_OR_FAIL(TimeZone la, TimeZone::Make("America/Los_Angeles"));
+  constexpr int64_t kHour = 3600LL * 1000000;
+  const int64_t jul1 = 19905LL * 24 * kHour;  // 2024-07-01 00:00 (as local or UTC)
+  const int64_t jan1 = 19723LL * 24 * kHour;  // 2024-01-01
+  const int64_t mar10 = 19792LL * 24 * kHour;  // 2024-03-10: 02:00 -> 03:00
+  const int64_t nov3 = 20030LL * 24 * kHour;   // 2024-11-03: 02:00 -> 01:00
+  EXPECT_EQ(la.OffsetAt(jul1 / 1000000), -7 * 3600);
+  EXPECT_EQ(la.OffsetAt(jan1 / 1000000), -8 * 3600);
+  EXPECT_EQ(la.ToUtcMicros(jul1 + 12 * kHour), jul1 + 19 * kHour);
+  EXPECT_EQ(la.ToUtcMicros(jan1 + 12 * kHour), jan1 + 20 * kHour);
+  EXPECT_EQ(la.ToUtcMicros(mar10 + 2 * kHour + kHour / 2), mar10 + 10 * kHour + kHour / 2);
+  EXPECT_EQ(la.ToUtcMicros(mar10 + 3 * kHour + kHour / 2), mar10 + 10 * kHour + kHour / 2);
+  EXPECT_EQ(la.ToUtcMicros(nov3 + kHour + kHour / 2), nov3 + 8 * kHour + kHour / 2);
+  EXPECT_EQ(la.ToLocalMicros(nov3 + 9 * kHour + kHour / 2), nov3 + kHour + kHour / 2);
+  EXPECT_EQ(la.ToLocalMicros(jul1 + 19 * kHour), jul1 + 12 * kHour);
+  VS_ASSIGN_OR_FAIL(TimeZone kolkata, TimeZone::Make("Asia/Kolkata"));
+  EXPECT_EQ(kolkata.ToUtcMicros(jul1), jul1 - (5 * kHour + kHour / 2));
 }
 
 // Session time zone +02:00: timestamps print and truncate to dates in local time;

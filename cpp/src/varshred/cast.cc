@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "varshred/json.h"
+#include "timezone_internal.h"
 #include "utf8_internal.h"
 
 namespace varshred {
@@ -661,13 +662,45 @@ std::string CastTarget::ToString() const {
   return "?";
 }
 
+TimeZone::TimeZone()
+    : zone_(std::make_shared<internal::TimeZone>(internal::TimeZone::Fixed(0))) {}
+
 arrow::Result<TimeZone> TimeZone::Make(std::string_view name) {
   TimeZone tz;
   if (name == "Etc/UTC" || name == "Etc/GMT" || name == "Z") return tz;
-  if (ParseZone(name, &tz.offset_seconds_)) return tz;
-  return arrow::Status::NotImplemented(
-      "time zone '", name,
-      "': only UTC and fixed offsets (\"+05:30\", \"UTC-08:00\") are supported");
+  int32_t offset = 0;
+  if (ParseZone(name, &offset)) {
+    tz.zone_ = std::make_shared<internal::TimeZone>(internal::TimeZone::Fixed(offset));
+    return tz;
+  }
+  auto zone = internal::TimeZone::Make(name);
+  if (!zone.ok()) {
+    return arrow::Status::NotImplemented("time zone '", name, "': ", zone.status().message());
+  }
+  tz.zone_ = std::make_shared<internal::TimeZone>(std::move(zone).ValueOrDie());
+  return tz;
+}
+
+int32_t TimeZone::OffsetAt(int64_t utc_seconds) const { return zone_->OffsetAt(utc_seconds); }
+
+int64_t TimeZone::ToLocalMicros(int64_t utc_micros) const {
+  return utc_micros +
+         int64_t{OffsetAt(FloorDiv(utc_micros, kMicrosPerSecond))} * kMicrosPerSecond;
+}
+
+int64_t TimeZone::ToUtcMicros(int64_t local_micros) const {
+  const int64_t local = FloorDiv(local_micros, kMicrosPerSecond);
+  // Offsets stay within +-18 h, so the instants of `local` lie within 18 h of it and
+  // at most one transition matters: the offsets before and after that window.
+  constexpr int64_t kWindow = 18 * 3600;
+  const int32_t before = OffsetAt(local - kWindow);
+  const int32_t after = OffsetAt(local + kWindow);
+  int32_t offset = before;  // normal time, overlap (earlier offset), or gap (shift later)
+  if (before != after && OffsetAt(local - before) != before &&
+      OffsetAt(local - after) == after) {
+    offset = after;
+  }
+  return local_micros - int64_t{offset} * kMicrosPerSecond;
 }
 
 // ----------------------------------------------------------------------------
@@ -932,8 +965,7 @@ CastResult VariantCaster::CastString(const VariantView& v, std::string* out) con
       return CastResult::kOk;
     case VariantType::kTimestampMicros:
     case VariantType::kTimestampNanos:
-      AppendTimestamp(
-          TimestampMicros(v) + int64_t{tz_.offset_seconds()} * kMicrosPerSecond, out);
+      AppendTimestamp(tz_.ToLocalMicros(TimestampMicros(v)), out);
       return CastResult::kOk;
     case VariantType::kTimestampNtzMicros:
     case VariantType::kTimestampNtzNanos:
@@ -974,8 +1006,7 @@ CastResult VariantCaster::CastDate(const VariantView& v, int32_t* out) const {
       return ParseDate(v.GetString(), out) ? CastResult::kOk : CastResult::kInvalid;
     case VariantType::kTimestampMicros:
     case VariantType::kTimestampNanos:
-      days = FloorDiv(TimestampMicros(v) + int64_t{tz_.offset_seconds()} * kMicrosPerSecond,
-                      kMicrosPerDay);
+      days = FloorDiv(tz_.ToLocalMicros(TimestampMicros(v)), kMicrosPerDay);
       break;
     case VariantType::kTimestampNtzMicros:
     case VariantType::kTimestampNtzNanos:
@@ -990,23 +1021,22 @@ CastResult VariantCaster::CastDate(const VariantView& v, int32_t* out) const {
 
 CastResult VariantCaster::CastTimestamp(const VariantView& v, int64_t* out) const {
   const bool ntz = target_.type == CastTargetType::kTimestampNtz;
-  const int64_t offset = int64_t{tz_.offset_seconds()} * kMicrosPerSecond;
   const VariantType t = v.type();
   switch (t) {
     case VariantType::kNull:
       return CastResult::kNull;
     case VariantType::kDate: {
       const int64_t local = int64_t{v.GetDate()} * kMicrosPerDay;
-      *out = ntz ? local : local - offset;
+      *out = ntz ? local : tz_.ToUtcMicros(local);
       return CastResult::kOk;
     }
     case VariantType::kTimestampMicros:
     case VariantType::kTimestampNanos:
-      *out = ntz ? TimestampMicros(v) + offset : TimestampMicros(v);
+      *out = ntz ? tz_.ToLocalMicros(TimestampMicros(v)) : TimestampMicros(v);
       return CastResult::kOk;
     case VariantType::kTimestampNtzMicros:
     case VariantType::kTimestampNtzNanos:
-      *out = ntz ? TimestampMicros(v) : TimestampMicros(v) - offset;
+      *out = ntz ? TimestampMicros(v) : tz_.ToUtcMicros(TimestampMicros(v));
       return CastResult::kOk;
     case VariantType::kString: {
       int64_t local;
@@ -1019,7 +1049,7 @@ CastResult VariantCaster::CastTimestamp(const VariantView& v, int64_t* out) cons
       if (ntz) {
         *out = local;
       } else {
-        *out = local - (has_zone ? int64_t{zone} * kMicrosPerSecond : offset);
+        *out = has_zone ? local - int64_t{zone} * kMicrosPerSecond : tz_.ToUtcMicros(local);
       }
       return CastResult::kOk;
     }
