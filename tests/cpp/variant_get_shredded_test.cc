@@ -591,6 +591,13 @@ TEST(VariantGetShreddedTest, ZeroCopyMatchesUnshreddedWithMissingLevels) {
         // Zero-copy: the leaf's buffers, at the leaf's offset.
         EXPECT_EQ(out->offset(), offset);
       }
+      // Typed objects rebuilt for every row (or SQL NULL).
+      for (const char* path : {"$", "$.obj"}) {
+        ExpectSameAsUnshredded(input, unshredded, path, nullptr, VariantGetErrors::kNull,
+                               "fully typed");
+        ExpectSameAsUnshredded(input, unshredded, path, arrow::utf8(),
+                               VariantGetErrors::kNull, "fully typed");
+      }
     }
   }
 }

@@ -518,9 +518,13 @@ class ShreddedGetter {
     std::vector<int64_t> row_of;  // element position -> row
     if (through_list) row_of.assign(static_cast<size_t>(length), -1);
     int64_t count = 0;
+    bool others = false;  // rows resolved to anything but a rebuild or SQL NULL
     for (int64_t row = 0; row < n; ++row) {
       const Resolved r = Resolve(row);
-      if (r.found != Found::kRebuild) continue;
+      if (r.found != Found::kRebuild) {
+        others |= r.found != Found::kMissing;
+        continue;
+      }
       arrow::bit_util::SetBit(bits, r.pos);
       if (through_list) row_of[static_cast<size_t>(r.pos)] = row;
       ++count;
@@ -548,9 +552,8 @@ class ShreddedGetter {
       fields.push_back(f);
       children.push_back(st.field(k)->data());
     }
-    auto data = arrow::ArrayData::Make(arrow::struct_(fields), length,
-                                       {std::move(selected)}, std::move(children),
-                                       length - count);
+    auto data = arrow::ArrayData::Make(arrow::struct_(fields), length, {selected},
+                                       std::move(children), length - count);
     auto rebuilt = Unshred(*arrow::MakeArray(std::move(data)), UnshredOptions{}, pool_);
     if (!rebuilt.ok()) {
       return rebuilt.status().WithMessage("variant_get ", path_.ToString(), " at ",
@@ -558,6 +561,12 @@ class ShreddedGetter {
     }
     rebuilt_array_ = *rebuilt;
     ARROW_ASSIGN_OR_RAISE(rebuilt_, VariantArrayView::Make(rebuilt_array_));
+    if (!through_list && !others) {
+      // Every row is a rebuilt value or SQL NULL: Unshred's rows are the answer.
+      rebuilt_validity_ = std::move(selected);
+      rebuilt_null_count_ = n - count;
+      rebuilt_is_result_ = true;
+    }
     return arrow::Status::OK();
   }
 
@@ -736,6 +745,16 @@ class ShreddedGetter {
   // Variant output: the sub-values, as VariantGet on the unshredded column gives them.
   arrow::Result<std::shared_ptr<arrow::Array>> GetVariant() {
     const int64_t n = view_.length();
+    if (rebuilt_is_result_) {
+      ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Array> metadata,
+                            OutputMetadata(view_.metadata_column(), n, pool_));
+      const auto& rebuilt = static_cast<const arrow::StructArray&>(*rebuilt_array_);
+      return std::make_shared<arrow::StructArray>(
+          VariantStorageType(VariantLayout::kCanonical), n,
+          std::vector<std::shared_ptr<arrow::Array>>{metadata,
+                                                     rebuilt.GetFieldByName("value")},
+          rebuilt_null_count_ > 0 ? rebuilt_validity_ : nullptr, rebuilt_null_count_);
+    }
     arrow::BinaryBuilder values(pool_);
     RETURN_NOT_OK(values.Reserve(n));
     arrow::TypedBufferBuilder<bool> validity(pool_);
@@ -805,6 +824,9 @@ class ShreddedGetter {
   std::string scratch_;
   std::shared_ptr<arrow::Array> rebuilt_array_;
   VariantArrayView rebuilt_;
+  bool rebuilt_is_result_ = false;
+  std::shared_ptr<arrow::Buffer> rebuilt_validity_;
+  int64_t rebuilt_null_count_ = 0;
 };
 
 }  // namespace
