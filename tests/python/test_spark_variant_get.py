@@ -27,6 +27,8 @@ SCALARS = [
     "2024-02-29", "2024-02-30", "2024-02-29T12:34:56", "2024-02-29 12:34:56.123456",
     "2024-02-29T12:34:56Z", "2024-02-29T12:34:56+02:00", "NaN", "Infinity", "-inf",
     "9999999999999999999999", "0.000001", "ab\u00e9\U0001F600",
+    "2024-03-10 02:30:00", "2024-11-03 01:30:00", "2024-11-03T01:30:00-07:00",
+    "2024-07-01 12:00", "1969-12-31 23:59:59.999999",
 ]
 PATHS = ["$", "$.a", "$.b", "$.n.x", "$.n.y", "$.arr[0]", "$.arr[1]", "$.arr[7]",
          "$['k sp']", "$.missing", "$.n", "$.arr"]
@@ -93,7 +95,15 @@ def data(spark):
     return docs, df
 
 
-def test_try_variant_get_matches_spark(spark, data):
+@pytest.fixture(params=["UTC", "America/Los_Angeles"])
+def session_zone(spark, request):
+    """Runs a test under a Spark session time zone (varshred gets the same zone)."""
+    spark.conf.set("spark.sql.session.timeZone", request.param)
+    yield request.param
+    spark.conf.set("spark.sql.session.timeZone", "UTC")
+
+
+def test_try_variant_get_matches_spark(spark, data, session_zone):
     docs, df = data
     combos = [(p, t) for p in PATHS for t in TYPES + ["variant"]]
     assert len(combos) >= 180
@@ -108,10 +118,12 @@ def test_try_variant_get_matches_spark(spark, data):
         want = [_comparable(r[f"c{k}"]) for r in rows]
         target = None if type_name == "variant" else type_name
         for name, source in [("unshredded", variants), ("shredded", shredded)]:
-            got = _ours(vs.variant_get(source, path, target, errors="null"), type_name)
+            got = _ours(vs.variant_get(source, path, target, errors="null",
+                                       timezone=session_zone), type_name)
             if got != want:
                 bad = next(i for i in range(len(docs)) if got[i] != want[i])
-                mismatches.append(f"{name} {path} {type_name} row {bad}: {docs[bad]} -> "
+                mismatches.append(f"{session_zone} {name} {path} {type_name} row {bad}: "
+                                  f"{docs[bad]} -> "
                                   f"ours {got[bad]!r}, Spark {want[bad]!r}")
         failing += sum(1 for w in want if w is None)
     assert not mismatches, "\n".join(mismatches[:20])
@@ -148,3 +160,25 @@ def test_decimal_results_are_exact(spark, data):
     ours = vs.variant_get(vs.from_json(docs), "$.a", "decimal(38,10)").to_pylist()
     assert [r.d for r in rows] == ours
     assert any(isinstance(d, decimal.Decimal) for d in ours)
+
+
+def test_timestamps_print_and_truncate_in_the_session_zone(spark, session_zone):
+    """Spark-built Variant timestamps (tz and ntz) cast to string, date, timestamp and
+    timestamp_ntz under the session zone, across DST transitions."""
+    instants = ["2024-01-15 08:00:00", "2024-07-01 06:30:00.5", "2024-03-10 10:30:00",
+                "2024-11-03 08:30:00", "2024-11-03 09:30:00", "1969-12-31 23:59:59.999999"]
+    values = ", ".join(f"(timestamp'{t}', timestamp_ntz'{t}')" for t in instants)
+    df = spark.sql(f"select to_variant_object(named_struct('tz', a, 'ntz', b)) as v "
+                   f"from values {values} as t(a, b)").cache()
+    rows = df.collect()
+    variants = pa.StructArray.from_arrays(
+        [pa.array([bytes(r.v.metadata) for r in rows], pa.binary()),
+         pa.array([bytes(r.v.value) for r in rows], pa.binary())], ["metadata", "value"])
+    for path in ("$.tz", "$.ntz"):
+        for type_name in ("string", "date", "timestamp", "timestamp_ntz"):
+            want = [_comparable(r.c) for r in
+                    df.selectExpr(f"{_spark_expr('try_variant_get', path, type_name)} as c")
+                    .collect()]
+            got = _ours(vs.variant_get(variants, path, type_name, timezone=session_zone),
+                        type_name)
+            assert got == want, (session_zone, path, type_name)
