@@ -252,3 +252,17 @@ def test_data_source_batches_default_and_large(spark, tmp_path):
         results.append(sorted(r.t for r in rows))
     assert results[0] == results[1]
     assert len(results[0]) == len(docs)
+
+
+def test_demo_runs_end_to_end(tmp_path):
+    """The README's main job, as a newcomer runs it (its own Spark, in a subprocess)."""
+    r = subprocess.run([sys.executable, "-m", "varshred", "demo", "--rows", "3000", "--dir",
+                        str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = r.stdout
+    assert "rows 3000  files" in out
+    assert "the column's type: variant" in out
+    assert "{'rows': 3000}" in out
+    assert "column event: shredded, VARIANT(1)" in out
+    files = [f for f in os.listdir(tmp_path / "events_shredded") if f.endswith(".parquet")]
+    assert files
