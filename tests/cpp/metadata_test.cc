@@ -265,5 +265,71 @@ TEST(MetadataBuilderTest, TruncateForgetsLaterKeys) {
   EXPECT_EQ(b.Add("z"), 0u);
 }
 
+TEST(MetadataBuilderTest, ReplaysThePreviousDictionaryAndEncodesTheSameBytes) {
+  MetadataBuilder b;
+  std::string first, second;
+  for (std::string* out : {&first, &second}) {
+    EXPECT_EQ(b.Add("b"), 0u);
+    EXPECT_EQ(b.Add("a"), 1u);
+    EXPECT_EQ(b.Add("b"), 0u);
+    b.Finish(out);
+    b.Reset();
+  }
+  EXPECT_EQ(ToHex(first), "01 02 00 01 02 62 61");
+  EXPECT_EQ(second, first);
+  // A row that starts alike and then differs gets its own ids and bytes.
+  EXPECT_EQ(b.Add("b"), 0u);
+  EXPECT_EQ(b.Add("c"), 1u);
+  EXPECT_EQ(b.Add("a"), 2u);
+  EXPECT_EQ(b.Add("c"), 1u);
+  std::string third;
+  b.Finish(&third);
+  EXPECT_EQ(ToHex(third), "01 03 00 01 02 03 62 63 61");
+  b.Reset();
+  // A row using only the start of the remembered dictionary.
+  EXPECT_EQ(b.Add("b"), 0u);
+  std::string fourth;
+  b.Finish(&fourth);
+  EXPECT_EQ(ToHex(fourth), "01 01 00 01 62");
+}
+
+TEST(MetadataBuilderTest, ReplayThatStopsPastTheLinearLimitStillFindsEveryKey) {
+  MetadataBuilder b;
+  for (int row = 0; row < 3; ++row) {
+    // Row 0 has 100 keys (unindexed while replayed), rows 1 and 2 replay them and then
+    // add 200 more: the first hash table must hold them all.
+    const int n = row == 0 ? 100 : 300;
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(b.Add("k" + std::to_string(i)), static_cast<uint32_t>(i));
+    }
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(b.Add("k" + std::to_string(i)), static_cast<uint32_t>(i));
+    }
+    EXPECT_EQ(b.size(), static_cast<uint32_t>(n));
+    std::string out;
+    b.Finish(&out);
+    VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(out));
+    ASSERT_EQ(md.size(), static_cast<uint32_t>(n));
+    EXPECT_EQ(md.key(static_cast<uint32_t>(n - 1)), "k" + std::to_string(n - 1));
+    b.Reset();
+  }
+}
+
+TEST(MetadataBuilderTest, ReplayAfterTruncateUsesTheKeptKeys) {
+  MetadataBuilder b;
+  b.Add("a");
+  b.Add("b");
+  b.Add("c");
+  b.Truncate(1);
+  EXPECT_EQ(b.Add("d"), 1u);
+  b.Reset();
+  EXPECT_EQ(b.Add("a"), 0u);
+  EXPECT_EQ(b.Add("c"), 1u);  // "c" was dropped: no longer id 2
+  EXPECT_EQ(b.Add("d"), 2u);
+  std::string out;
+  b.Finish(&out);
+  EXPECT_EQ(ToHex(out), "01 03 00 01 02 03 61 63 64");
+}
+
 }  // namespace
 }  // namespace varshred

@@ -128,12 +128,15 @@ class VariantBuilder {
  private:
   struct Field {
     std::string_view key;  // points into metadata_ (stable)
+    uint64_t prefix;       // the first 8 key bytes, big-endian: orders most keys alone
     uint32_t id;
     uint32_t offset;  // from the start of the object's values
   };
   struct Frame {
+    size_t header_at;    // where the container's header goes in buffer_
     size_t start;        // where the container's values begin in buffer_
     size_t first_entry;  // index into fields_ (object) or offsets_ (array)
+    uint32_t ordinal;    // containers started before this one in the value
     bool is_object;
     bool missing_key = false;  // a value was appended without AddKey()
   };
@@ -150,8 +153,11 @@ class VariantBuilder {
     buffer_.append(reinterpret_cast<const char*>(&v), sizeof(T));
   }
   void PutLengthPrefixed(PrimitiveType t, std::string_view v);
-  // Makes room for `header_size` bytes at `start` and returns a pointer to them.
-  uint8_t* InsertHeader(size_t start, size_t header_size);
+  void OpenContainer(bool is_object);
+  // Makes room for `header_size` bytes where `frame`'s header goes (moving its values
+  // only when the space reserved by OpenContainer() differs) and returns a pointer
+  // to them.
+  uint8_t* PlaceHeader(const Frame& frame, size_t header_size);
   arrow::Status DropDuplicates(const Frame& frame, size_t* count);
 
   DuplicateKeyPolicy duplicates_;
@@ -162,8 +168,14 @@ class VariantBuilder {
   std::vector<uint32_t> offsets_;  // element offsets of all open arrays
   uint32_t pending_key_id_ = 0;
   std::string_view pending_key_;
+  uint64_t pending_prefix_ = 0;
   bool has_pending_key_ = false;
   size_t top_level_values_ = 0;
+  // Header sizes of the previous value's containers, by start order: rows of one
+  // column mostly repeat their shape, so reserving that much when a container starts
+  // avoids moving its values to insert the header when it ends.
+  std::vector<uint32_t> header_hints_;
+  uint32_t containers_started_ = 0;
 };
 
 /// \brief RAII scope for an object: rolls the builder back on destruction unless

@@ -65,6 +65,11 @@ class MetadataView {
 
 /// \brief Collects the keys of one Variant's metadata, de-duplicated, in first-seen
 /// order (as Spark writes them), and encodes them with the smallest offset width.
+///
+/// Rows of one column mostly name the same keys in the same order, so the builder
+/// remembers the previous value's sequence of Add() results across Reset() and
+/// replays it: while each key matches the one predicted, Add() costs one comparison,
+/// and a value whose dictionary equals the remembered one reuses its encoding.
 class MetadataBuilder {
  public:
   /// \brief Adds `key` if new; returns its id either way.
@@ -79,13 +84,23 @@ class MetadataBuilder {
 
   /// \brief Drops keys added after the first `size` (used to roll back a value).
   void Truncate(uint32_t size);
+  /// \brief Starts the next value: drops the keys, keeps allocated memory and the
+  /// remembered dictionary.
   void Reset();
+
+  /// \brief True while every key added since Reset() was the one replayed from the
+  /// remembered dictionary: ids then name the same keys as in every other value
+  /// built under the same replay_epoch(). Lets callers cache work per key id.
+  bool replaying() const { return replaying_; }
+  /// \brief Changes whenever Reset() remembers a new dictionary.
+  uint64_t replay_epoch() const { return replay_epoch_; }
 
  private:
   // Small dictionaries (most JSON rows) are searched linearly; past kLinearLimit keys a
   // hash table of ids is kept. Key bytes live in blocks that never move, so the views
   // in keys_ stay valid until Reset(); memory is kept across Reset() for reuse.
   static constexpr uint32_t kLinearLimit = 16;
+  uint32_t Lookup(std::string_view key);  // Add() without the replay
   std::string_view Store(std::string_view key);
   void Index(uint32_t id);
   void Rehash(size_t capacity);
@@ -100,6 +115,22 @@ class MetadataBuilder {
   size_t block_ = 0;                 // the block being filled
   std::vector<uint32_t> table_;      // id + 1 per slot, 0 = empty; empty while linear
   size_t total_key_bytes_ = 0;
+
+  void Encode(std::string* out) const;
+  void Remember();
+
+  // The remembered value: its keys (views into replay_bytes_, whose heap buffer does
+  // not move when swapped), the id each of its Add() calls returned, its encoding
+  // (made when first reused).
+  std::vector<char> replay_bytes_;
+  std::vector<std::string_view> replay_keys_;
+  std::vector<uint32_t> replay_ids_;
+  mutable std::string replay_encoded_;
+  uint64_t replay_epoch_ = 0;
+  size_t replayed_calls_ = 0;       // Add() calls that matched, from the first on
+  std::vector<uint32_t> new_ids_;   // Add() results after the replay stopped
+  bool replaying_ = true;
+  bool truncated_ = false;          // the call sequence no longer rebuilds the keys
 };
 
 }  // namespace varshred

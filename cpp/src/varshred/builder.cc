@@ -3,6 +3,7 @@
 #include "varshred/builder.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 
@@ -11,6 +12,28 @@
 namespace varshred {
 
 using internal::WriteUnsigned;
+
+namespace {
+
+// The first 8 bytes of `key` as a big-endian integer, zero-padded: comparing two of
+// these orders keys as their unsigned bytes do, except when the prefixes are equal.
+uint64_t KeyPrefix(std::string_view key) {
+  uint64_t v = 0;
+  if (key.size() >= 8) {
+    std::memcpy(&v, key.data(), 8);  // one load
+    if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
+    return v;
+  }
+  // Byte by byte: a short memcpy into `v` then one 8-byte load stalls store forwarding.
+  for (size_t i = 0; i < key.size(); ++i) v = (v << 8) | static_cast<uint8_t>(key[i]);
+  return key.empty() ? 0 : v << (8 * (8 - key.size()));
+}
+
+// Only the first containers of a value keep a hint; deeper in, values are rarely
+// shaped alike.
+constexpr uint32_t kMaxHeaderHints = 256;
+
+}  // namespace
 
 void VariantBuilder::BeforeValue() {
   if (frames_.empty()) {
@@ -24,7 +47,7 @@ void VariantBuilder::BeforeValue() {
     // EndObject() reports instead of silently reusing the previous key.
     if (!has_pending_key_) f.missing_key = true;
     has_pending_key_ = false;
-    fields_.push_back({pending_key_, pending_key_id_, offset});
+    fields_.push_back({pending_key_, pending_prefix_, pending_key_id_, offset});
   } else {
     offsets_.push_back(offset);
   }
@@ -134,36 +157,54 @@ arrow::Status VariantBuilder::AppendVariant(const VariantView& v) {
 // ----------------------------------------------------------------------
 // Containers
 
-void VariantBuilder::StartObject() {
+void VariantBuilder::OpenContainer(bool is_object) {
   BeforeValue();
-  frames_.push_back({buffer_.size(), fields_.size(), true});
+  const size_t first_entry = is_object ? fields_.size() : offsets_.size();
+  const uint32_t ordinal = containers_started_++;
+  const size_t reserved = ordinal < header_hints_.size() ? header_hints_[ordinal] : 0;
+  const size_t header_at = buffer_.size();
+  buffer_.resize(header_at + reserved);
+  frames_.push_back({header_at, header_at + reserved, first_entry, ordinal, is_object});
 }
+
+void VariantBuilder::StartObject() { OpenContainer(true); }
 
 void VariantBuilder::AddKey(std::string_view key) {
   pending_key_id_ = metadata_.Add(key);
   pending_key_ = metadata_.key(pending_key_id_);
+  pending_prefix_ = KeyPrefix(pending_key_);
   has_pending_key_ = true;
 }
 
-void VariantBuilder::StartArray() {
-  BeforeValue();
-  frames_.push_back({buffer_.size(), offsets_.size(), false});
-}
+void VariantBuilder::StartArray() { OpenContainer(false); }
 
-uint8_t* VariantBuilder::InsertHeader(size_t start, size_t header_size) {
-  const size_t old_size = buffer_.size();
-  buffer_.resize(old_size + header_size);
-  char* base = buffer_.data();
-  std::memmove(base + start + header_size, base + start, old_size - start);
-  return reinterpret_cast<uint8_t*>(base + start);
+uint8_t* VariantBuilder::PlaceHeader(const Frame& frame, size_t header_size) {
+  if (frame.ordinal < kMaxHeaderHints) {
+    if (frame.ordinal >= header_hints_.size()) header_hints_.resize(frame.ordinal + 1, 0);
+    header_hints_[frame.ordinal] = static_cast<uint32_t>(header_size);
+  }
+  const size_t reserved = frame.start - frame.header_at;
+  if (header_size != reserved) {
+    const size_t data_size = buffer_.size() - frame.start;
+    const size_t new_start = frame.header_at + header_size;
+    if (header_size > reserved) buffer_.resize(new_start + data_size);
+    char* base = buffer_.data();
+    std::memmove(base + new_start, base + frame.start, data_size);
+    if (header_size < reserved) buffer_.resize(new_start + data_size);
+  }
+  return reinterpret_cast<uint8_t*>(buffer_.data() + frame.header_at);
 }
 
 arrow::Status VariantBuilder::DropDuplicates(const Frame& frame, size_t* count) {
-  // Fields are sorted by key, ties in insertion order: keep the last of each run.
+  // Fields are sorted by key, ties in insertion order: keep the last of each run. The
+  // dictionary holds each key once, so equal keys are equal ids.
   Field* first = fields_.data() + frame.first_entry;
+  size_t k = 1;
+  while (k < *count && first[k - 1].id != first[k].id) ++k;
+  if (k >= *count) return arrow::Status::OK();
   Field* out = first;
   for (size_t i = 0; i < *count; ++i) {
-    if (i + 1 < *count && first[i].key == first[i + 1].key) {
+    if (i + 1 < *count && first[i].id == first[i + 1].id) {
       if (duplicates_ == DuplicateKeyPolicy::kError) {
         return arrow::Status::Invalid("duplicate key \"", first[i].key, "\" in object");
       }
@@ -196,20 +237,27 @@ arrow::Status VariantBuilder::DropDuplicates(const Frame& frame, size_t* count) 
 
 namespace {
 
+// Key-byte order; the prefixes decide unless they are equal, and equal ids are equal
+// keys.
+template <typename FieldT>
+bool KeyLess(const FieldT& a, const FieldT& b) {
+  if (a.prefix != b.prefix) return a.prefix < b.prefix;
+  return a.id != b.id && a.key < b.key;
+}
+
 // Stable sort by key bytes. Objects are small and often nearly sorted, so insertion
 // sort wins there and allocates nothing; ties keep insertion order (last-wins relies
 // on it).
 template <typename FieldT>
 void SortByKey(FieldT* fields, size_t n) {
   if (n > 32) {
-    std::stable_sort(fields, fields + n,
-                     [](const FieldT& a, const FieldT& b) { return a.key < b.key; });
+    std::stable_sort(fields, fields + n, KeyLess<FieldT>);
     return;
   }
   for (size_t i = 1; i < n; ++i) {
     FieldT f = fields[i];
     size_t j = i;
-    while (j > 0 && f.key < fields[j - 1].key) {
+    while (j > 0 && KeyLess(f, fields[j - 1])) {
       fields[j] = fields[j - 1];
       --j;
     }
@@ -245,7 +293,7 @@ arrow::Status VariantBuilder::EndObject() {
   const int count_size = is_large ? 4 : 1;
   const size_t header_size = 1 + count_size + n * id_size + (n + 1) * offset_size;
 
-  uint8_t* p = InsertHeader(frame.start, header_size);
+  uint8_t* p = PlaceHeader(frame, header_size);
   *p++ = ObjectHeader(is_large, id_size, offset_size);
   WriteUnsigned(p, static_cast<uint32_t>(n), count_size);
   p += count_size;
@@ -270,7 +318,7 @@ void VariantBuilder::EndArray() {
   const int count_size = is_large ? 4 : 1;
   const size_t header_size = 1 + count_size + (n + 1) * offset_size;
 
-  uint8_t* p = InsertHeader(frame.start, header_size);
+  uint8_t* p = PlaceHeader(frame, header_size);
   *p++ = ArrayHeader(is_large, offset_size);
   WriteUnsigned(p, static_cast<uint32_t>(n), count_size);
   p += count_size;
@@ -310,6 +358,7 @@ void VariantBuilder::Reset() {
   fields_.clear();
   offsets_.clear();
   top_level_values_ = 0;
+  containers_started_ = 0;
   has_pending_key_ = false;
 }
 
@@ -330,6 +379,7 @@ void VariantBuilder::Rollback(const Checkpoint& cp) {
   if (has_pending_key_) {
     pending_key_id_ = cp.pending_key_id;
     pending_key_ = metadata_.key(pending_key_id_);
+    pending_prefix_ = KeyPrefix(pending_key_);
   }
 }
 

@@ -77,8 +77,15 @@ struct ScannedNumber {
   bool has_exponent = false;
   int significant_digits = 0;  // digits of the unscaled value without leading zeros
   int scale = 0;               // digits after '.'
+  // |unscaled| while significant_digits <= 19 (most numbers: no 128-bit arithmetic).
+  uint64_t small = 0;
   int128_t magnitude = 0;      // |unscaled|, valid while significant_digits <= 38
   int64_t decimal_exponent = 0;  // for the double overflow/underflow decision
+
+  int128_t Magnitude() const {
+    return significant_digits <= kSmallDigits ? static_cast<int128_t>(small) : magnitude;
+  }
+  static constexpr int kSmallDigits = 19;  // 10^19 - 1 < 2^64
 };
 
 // Scans `token` (a raw simdjson token: the number plus any whitespace after it).
@@ -92,13 +99,20 @@ bool ScanNumber(std::string_view token, ScannedNumber* out) {
     ++p;
   }
   if (p == end || !IsDigit(*p)) return false;
+  uint64_t small = 0;
   int128_t mag = 0;
   int sig = 0;
   int int_sig = 0;
   auto add_digit = [&](char c) {
     if (sig == 0 && c == '0') return;
-    // Only 38 digits matter (more means precision > 38: a double); 39 would overflow.
-    if (sig < 38) mag = mag * 10 + (c - '0');
+    const int d = c - '0';
+    if (sig < ScannedNumber::kSmallDigits) {
+      small = small * 10 + static_cast<uint64_t>(d);
+    } else if (sig < 38) {
+      // Only 38 digits matter (more means precision > 38: a double); 39 would overflow.
+      if (sig == ScannedNumber::kSmallDigits) mag = static_cast<int128_t>(small);
+      mag = mag * 10 + d;
+    }
     ++sig;
   };
   if (*p == '0') {
@@ -135,6 +149,7 @@ bool ScanNumber(std::string_view token, ScannedNumber* out) {
   while (p < end && IsJsonSpace(*p)) ++p;
   if (p != end) return false;
   out->significant_digits = sig;
+  out->small = small;
   out->magnitude = mag;
   out->decimal_exponent = exp + (int_sig > 0 ? int_sig : -leading_fraction_zeros);
   return true;
@@ -211,20 +226,19 @@ struct JsonParser::Impl {
     }
     if (!n.has_fraction && !n.has_exponent) {
       // 19 digits may or may not fit int64; 20 never do.
-      if (n.significant_digits <= 19) {
-        const auto mag = static_cast<unsigned __int128>(n.magnitude);
-        const unsigned __int128 limit =
-            static_cast<unsigned __int128>(std::numeric_limits<int64_t>::max()) +
-            (n.negative ? 1 : 0);
-        if (mag <= limit) {
-          builder->AppendInt(n.negative ? static_cast<int64_t>(-n.magnitude)
-                                        : static_cast<int64_t>(n.magnitude));
+      if (n.significant_digits <= ScannedNumber::kSmallDigits) {
+        const uint64_t limit = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) +
+                               (n.negative ? 1 : 0);
+        if (n.small <= limit) {
+          // Two's complement negation also maps 2^63 to INT64_MIN.
+          builder->AppendInt(static_cast<int64_t>(n.negative ? 0 - n.small : n.small));
           return arrow::Status::OK();
         }
       }
       if (options.numbers == JsonNumbers::kDecimal &&
           n.significant_digits <= kMaxDecimal16Precision) {
-        builder->AppendDecimal(Decimal{n.negative ? -n.magnitude : n.magnitude, 0});
+        const int128_t mag = n.Magnitude();
+        builder->AppendDecimal(Decimal{n.negative ? -mag : mag, 0});
         return arrow::Status::OK();
       }
       builder->AppendDouble(ToDouble(n));
@@ -234,8 +248,19 @@ struct JsonParser::Impl {
     const int precision = std::max(n.significant_digits, 1);
     if (!n.has_exponent && options.numbers == JsonNumbers::kDecimal &&
         precision <= kMaxDecimal16Precision && n.scale <= kMaxDecimal16Precision) {
-      builder->AppendDecimal(
-          Decimal{n.negative ? -n.magnitude : n.magnitude, static_cast<uint8_t>(n.scale)});
+      const auto scale = static_cast<uint8_t>(n.scale);
+      // The narrowest width covering both precision and scale, as AppendDecimal(), with
+      // no 128-bit arithmetic for the common short decimals.
+      if (precision <= kMaxDecimal4Precision && n.scale <= kMaxDecimal4Precision) {
+        const auto v = static_cast<int32_t>(n.small);
+        builder->AppendDecimal4(n.negative ? -v : v, scale);
+      } else if (precision <= kMaxDecimal8Precision && n.scale <= kMaxDecimal8Precision) {
+        const auto v = static_cast<int64_t>(n.small);
+        builder->AppendDecimal8(n.negative ? -v : v, scale);
+      } else {
+        const int128_t mag = n.Magnitude();
+        builder->AppendDecimal16(n.negative ? -mag : mag, scale);
+      }
       return arrow::Status::OK();
     }
     builder->AppendDouble(ToDouble(n));

@@ -128,6 +128,30 @@ inline size_t HashKey(std::string_view key) { return std::hash<std::string_view>
 }  // namespace
 
 uint32_t MetadataBuilder::Add(std::string_view key) {
+  if (replaying_) {
+    if (replayed_calls_ < replay_ids_.size()) {
+      const uint32_t id = replay_ids_[replayed_calls_];
+      const std::string_view known = replay_keys_[id];
+      if (id <= keys_.size() && known.size() == key.size() &&
+          (key.empty() || std::memcmp(known.data(), key.data(), key.size()) == 0)) {
+        ++replayed_calls_;
+        if (id == keys_.size()) {
+          keys_.push_back(known);
+          total_key_bytes_ += known.size();
+        }
+        return id;
+      }
+    }
+    // From here on, keys are looked up; the hash table (if this many keys need one)
+    // is built by the next Index().
+    replaying_ = false;
+  }
+  const uint32_t id = Lookup(key);
+  new_ids_.push_back(id);
+  return id;
+}
+
+uint32_t MetadataBuilder::Lookup(std::string_view key) {
   if (table_.empty()) {
     for (uint32_t i = 0; i < keys_.size(); ++i) {
       if (keys_[i].size() == key.size() && keys_[i] == key) return i;
@@ -167,7 +191,10 @@ std::string_view MetadataBuilder::Store(std::string_view key) {
 
 void MetadataBuilder::Index(uint32_t id) {
   if (table_.empty() || keys_.size() * 2 > table_.size()) {
-    Rehash(std::max<size_t>(64, table_.size() * 2));
+    // Replayed keys are not indexed: the first table may need room for many.
+    size_t capacity = std::max<size_t>(64, table_.size() * 2);
+    while (capacity < keys_.size() * 2) capacity *= 2;
+    Rehash(capacity);
     return;  // Rehash indexes every key, `id` included
   }
   const size_t mask = table_.size() - 1;
@@ -187,6 +214,16 @@ void MetadataBuilder::Rehash(size_t capacity) {
 }
 
 void MetadataBuilder::Finish(std::string* out) const {
+  if (replaying_ && keys_.size() == replay_keys_.size()) {
+    // The same keys in the same order as the remembered value: the same bytes.
+    if (replay_encoded_.empty()) Encode(&replay_encoded_);
+    out->append(replay_encoded_);
+    return;
+  }
+  Encode(out);
+}
+
+void MetadataBuilder::Encode(std::string* out) const {
   const auto n = static_cast<uint32_t>(keys_.size());
   const int offset_size =
       IntegerSize(static_cast<uint32_t>(std::max<size_t>(total_key_bytes_, n)));
@@ -204,6 +241,8 @@ void MetadataBuilder::Finish(std::string* out) const {
 
 void MetadataBuilder::Truncate(uint32_t size) {
   if (keys_.size() <= size) return;
+  replaying_ = false;
+  truncated_ = true;
   while (keys_.size() > size) {
     total_key_bytes_ -= keys_.back().size();
     keys_.pop_back();
@@ -214,7 +253,38 @@ void MetadataBuilder::Truncate(uint32_t size) {
   }
 }
 
+void MetadataBuilder::Remember() {
+  std::vector<char> bytes(total_key_bytes_);
+  std::vector<std::string_view> keys;
+  keys.reserve(keys_.size());
+  size_t at = 0;
+  for (std::string_view k : keys_) {
+    if (!k.empty()) std::memcpy(bytes.data() + at, k.data(), k.size());
+    keys.emplace_back(bytes.data() + at, k.size());
+    at += k.size();
+  }
+  if (truncated_) {
+    // Ids returned before a Truncate() may name dropped keys: replay each kept key
+    // once, in order, instead.
+    replay_ids_.resize(keys.size());
+    for (uint32_t i = 0; i < keys.size(); ++i) replay_ids_[i] = i;
+  } else {
+    replay_ids_.resize(replayed_calls_);
+    replay_ids_.insert(replay_ids_.end(), new_ids_.begin(), new_ids_.end());
+  }
+  replay_bytes_.swap(bytes);
+  replay_keys_.swap(keys);
+  replay_encoded_.clear();
+  ++replay_epoch_;
+}
+
 void MetadataBuilder::Reset() {
+  // A value that left the replay becomes the one remembered for the next.
+  if (!replaying_) Remember();
+  replaying_ = true;
+  truncated_ = false;
+  replayed_calls_ = 0;
+  new_ids_.clear();
   keys_.clear();
   for (auto& b : blocks_) b.size = 0;  // keeps the memory
   block_ = 0;
