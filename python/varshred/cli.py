@@ -139,13 +139,14 @@ def cmd_get(args) -> int:
             column = args.column or (infos[0].name if infos else None)
             if column is None:
                 return _fail(f"{path}: no Variant column")
-            p = args.path if args.path.startswith("$") else "$." + args.path
-            table = vs.parquet.read_table(path, [column])
-            values = vs.variant_get(table[column], p, args.type, errors="null")
+            # Reads only the column chunks the path needs (typed leaf, residuals).
+            values = vs.parquet.read_paths(path, column, {args.path: args.type}).column(0)
             if args.type is None:
                 values = vs.to_json(values)
             for v in values.to_pylist():
                 print(v)
+        except BrokenPipeError:
+            raise
         except (vs.VariantError, OSError, ValueError) as e:
             return _fail(f"{path}: {e}")
     return 0
@@ -295,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.fn(args)
+    except BrokenPipeError:  # output piped into `head`: stop quietly, as other tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (vs.VariantError, OSError, argparse.ArgumentTypeError) as e:
         return _fail(str(e).splitlines()[0] if str(e) else type(e).__name__)
 

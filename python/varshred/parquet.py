@@ -173,11 +173,12 @@ def read_table(path: str, columns: list[str] | None = None, *, shredded: bool = 
 # ----------------------------------------------------------------------------
 # Projection: a path reads only its own column chunks
 
-_SEGMENT = re.compile(r"\[\]|\[(\d+)\]|\.?([^.\[\]]+)")
+_SEGMENT = re.compile(r"\[\]|\[(\d+)\]|\['([^']*)'\]|\[\"([^\"]*)\"\]|\.?([^.\[\]]+)")
 
 
 def _segments(path: str) -> list[str | int | None]:
-    """``"a.b[]"`` -> ["a", "b", None]; ``"a[2]"`` -> ["a", 2]. None is "every element"."""
+    """``"a.b[]"`` -> ["a", "b", None]; ``"$.a[2]"`` -> ["a", 2];
+    ``"$['key with space'].b"`` -> ["key with space", "b"]. None is "every element"."""
     path = path[1:] if path.startswith("$") else path
     out: list[str | int | None] = []
     pos = 0
@@ -190,7 +191,7 @@ def _segments(path: str) -> list[str | int | None]:
         elif m.group(1) is not None:
             out.append(int(m.group(1)))
         else:
-            out.append(m.group(2))
+            out.append(next(g for g in m.groups()[1:] if g is not None))
         pos = m.end()
     return out
 
@@ -198,7 +199,8 @@ def _segments(path: str) -> list[str | int | None]:
 def _spark_path(segments: list) -> str:
     out = "$"
     for s in segments:
-        out += f"[{s}]" if isinstance(s, int) else f"['{s}']" if not s.isidentifier() else f".{s}"
+        out += (f"[{s}]" if isinstance(s, int) else f".{s}" if s.isidentifier()
+                else f"['{s}']" if "'" not in s else f'["{s}"]')
     return out
 
 

@@ -148,3 +148,15 @@ def test_failed_write_leaves_nothing(tmp_path):
             w.write_batch(pa.record_batch({"v": vs.from_json(["1"])}))
             raise RuntimeError("stop")
     assert os.listdir(tmp_path) == []
+
+
+def test_read_paths_takes_spark_path_syntax(tmp_path):
+    docs = ['{"k sp": {"x.y": [10, 20]}, "a": 1}', '{"k sp": {"x.y": "no"}}', '{"a": 2}']
+    path = str(tmp_path / "p.parquet")
+    vs.parquet.write_table(pa.table({"v": vs.from_json(docs)}), path,
+                           shredding={"v": "struct<`k sp`: struct<`x.y`: array<bigint>>>"})
+    got = vs.parquet.read_paths(path, "v", {"$['k sp'][\"x.y\"][1]": "bigint",
+                                            "$['k sp']": None, "a": "int"})
+    assert got.column(0).to_pylist() == [20, None, None]
+    assert vs.to_json(got.column(1)).to_pylist() == ['{"x.y":[10,20]}', '{"x.y":"no"}', None]
+    assert got.column(2).to_pylist() == [1, None, 2]
