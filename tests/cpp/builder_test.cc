@@ -470,5 +470,30 @@ TEST(BuilderTest, AppendVariantReencodesKeysIntoTheBuilderDictionary) {
   EXPECT_TRUE(testing::LogicalEqual(out.GetObject().value(0), view));
 }
 
+TEST(BuilderTest, FinishViewsShowsTheBytesFinishAppends) {
+  VariantBuilder b;
+  for (int row = 0; row < 3; ++row) {  // rows 2 and 3 reuse the remembered dictionary
+    b.StartObject();
+    b.AddKey("b");
+    b.AppendString("x");
+    b.AddKey("a");
+    b.AppendInt(1);
+    VS_ASSERT_OK(b.EndObject());
+    std::string_view md, v;
+    VS_ASSERT_OK(b.FinishViews(&md, &v));
+    EXPECT_EQ(ToHex(md), "01 02 00 01 02 62 61");
+    EXPECT_EQ(ToHex(v), "02 02 01 00 02 00 04 05 78 0c 01");
+    b.Reset();
+  }
+  b.StartArray();
+  std::string_view md, v;
+  EXPECT_TRUE(b.FinishViews(&md, &v).IsInvalid());  // an open container
+  b.Reset();
+  b.AppendNull();
+  VS_ASSERT_OK(b.FinishViews(&md, &v));
+  EXPECT_EQ(ToHex(md), "01 00 00");
+  EXPECT_EQ(ToHex(v), "00");
+}
+
 }  // namespace
 }  // namespace varshred

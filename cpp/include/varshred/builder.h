@@ -99,6 +99,10 @@ class VariantBuilder {
   /// \brief Appends the finished metadata and value to `metadata` / `value` and resets
   /// the builder. \pre exactly one top-level value and no open container.
   arrow::Status Finish(std::string* metadata, std::string* value);
+  /// \brief As Finish(), without copying: points `metadata` / `value` at the finished
+  /// bytes held by the builder, valid until its next non-const call. The builder is
+  /// not reset: call Reset() before building the next value.
+  arrow::Status FinishViews(std::string_view* metadata, std::string_view* value);
   /// \brief The value bytes written so far (for a finished top-level value: all of it).
   std::string_view value_bytes() const { return buffer_; }
   MetadataBuilder& metadata_builder() { return metadata_; }
@@ -159,6 +163,7 @@ class VariantBuilder {
   // to them.
   uint8_t* PlaceHeader(const Frame& frame, size_t header_size);
   arrow::Status DropDuplicates(const Frame& frame, size_t* count);
+  arrow::Status CheckFinished() const;
 
   DuplicateKeyPolicy duplicates_;
   MetadataBuilder metadata_;
@@ -176,6 +181,16 @@ class VariantBuilder {
   // avoids moving its values to insert the header when it ends.
   std::vector<uint32_t> header_hints_;
   uint32_t containers_started_ = 0;
+  // Key order of the previous value's objects, by start order, valid within one
+  // dictionary replay epoch (MetadataBuilder::replay_epoch()).
+  struct ObjectShape {
+    uint64_t epoch = ~uint64_t{0};
+    std::vector<uint32_t> ids;    // field ids as added
+    std::vector<uint32_t> order;  // field positions in key order
+  };
+  std::vector<ObjectShape> shapes_;
+  std::vector<uint32_t> order_;        // scratch
+  std::string metadata_scratch_;       // FinishViews()
 };
 
 /// \brief RAII scope for an object: rolls the builder back on destruction unless

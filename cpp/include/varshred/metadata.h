@@ -81,6 +81,10 @@ class MetadataBuilder {
   /// \brief Appends the encoded metadata to `out`: keys in first-seen order, offsets
   /// as narrow as the dictionary allows, sorted bit clear (as Spark writes it).
   void Finish(std::string* out) const;
+  /// \brief As Finish(), without a copy when it can: returns the encoding, either
+  /// held by the builder (the remembered dictionary's) or written to `*scratch`.
+  /// Valid until the next non-const call or a change of `*scratch`.
+  std::string_view FinishView(std::string* scratch) const;
 
   /// \brief Drops keys added after the first `size` (used to roll back a value).
   void Truncate(uint32_t size);

@@ -245,23 +245,24 @@ bool KeyLess(const FieldT& a, const FieldT& b) {
   return a.id != b.id && a.key < b.key;
 }
 
-// Stable sort by key bytes. Objects are small and often nearly sorted, so insertion
-// sort wins there and allocates nothing; ties keep insertion order (last-wins relies
-// on it).
+// Stable sort of `order` (positions into `fields`) by key bytes. Objects are small and
+// often nearly sorted, so insertion sort wins there and allocates nothing; ties keep
+// insertion order (last-wins relies on it).
 template <typename FieldT>
-void SortByKey(FieldT* fields, size_t n) {
+void SortOrder(const FieldT* fields, uint32_t* order, size_t n) {
+  auto less = [fields](uint32_t a, uint32_t b) { return KeyLess(fields[a], fields[b]); };
   if (n > 32) {
-    std::stable_sort(fields, fields + n, KeyLess<FieldT>);
+    std::stable_sort(order, order + n, less);
     return;
   }
   for (size_t i = 1; i < n; ++i) {
-    FieldT f = fields[i];
+    const uint32_t f = order[i];
     size_t j = i;
-    while (j > 0 && KeyLess(f, fields[j - 1])) {
-      fields[j] = fields[j - 1];
+    while (j > 0 && less(f, order[j - 1])) {
+      order[j] = order[j - 1];
       --j;
     }
-    fields[j] = f;
+    order[j] = f;
   }
 }
 
@@ -278,14 +279,50 @@ arrow::Status VariantBuilder::EndObject() {
                                   "without AddKey()");
   }
   size_t n = fields_.size() - frame.first_entry;
-  auto begin = fields_.begin() + static_cast<ptrdiff_t>(frame.first_entry);
+  Field* fields = fields_.data() + frame.first_entry;
   // VariantEncoding.md: ids and offsets are listed in key order (unsigned bytes).
-  if (n > 1) SortByKey(fields_.data() + frame.first_entry, n);
-  ARROW_RETURN_NOT_OK(DropDuplicates(frame, &n));
-  begin = fields_.begin() + static_cast<ptrdiff_t>(frame.first_entry);
+  // While the dictionary is replayed, an id names the same key in every row of the
+  // epoch, so an object with the ids of the one started at the same place in the
+  // previous row has its key order too.
+  ObjectShape* shape = nullptr;
+  if (frame.ordinal < kMaxHeaderHints && metadata_.replaying()) {
+    if (frame.ordinal >= shapes_.size()) shapes_.resize(frame.ordinal + 1);
+    shape = &shapes_[frame.ordinal];
+  }
+  const uint32_t* order = nullptr;
+  if (shape != nullptr && shape->epoch == metadata_.replay_epoch() &&
+      shape->ids.size() == n &&
+      std::equal(shape->ids.begin(), shape->ids.end(), fields,
+                 [](uint32_t id, const Field& f) { return id == f.id; })) {
+    order = shape->order.data();
+  } else {
+    order_.resize(n);
+    for (size_t i = 0; i < n; ++i) order_[i] = static_cast<uint32_t>(i);
+    SortOrder(fields, order_.data(), n);
+    bool duplicates = false;
+    for (size_t k = 1; k < n && !duplicates; ++k) {
+      duplicates = fields[order_[k - 1]].id == fields[order_[k]].id;
+    }
+    if (duplicates) {
+      // Rare: put the fields in key order and drop (or reject) the repeated keys.
+      std::vector<Field> sorted(n);
+      for (size_t k = 0; k < n; ++k) sorted[k] = fields[order_[k]];
+      std::copy(sorted.begin(), sorted.end(), fields);
+      ARROW_RETURN_NOT_OK(DropDuplicates(frame, &n));
+      fields = fields_.data() + frame.first_entry;
+      order_.resize(n);
+      for (size_t i = 0; i < n; ++i) order_[i] = static_cast<uint32_t>(i);
+    } else if (shape != nullptr) {
+      shape->epoch = metadata_.replay_epoch();
+      shape->ids.resize(n);
+      for (size_t i = 0; i < n; ++i) shape->ids[i] = fields[i].id;
+      shape->order.assign(order_.begin(), order_.end());
+    }
+    order = order_.data();
+  }
 
   uint32_t max_id = 0;
-  for (auto it = begin; it != fields_.end(); ++it) max_id = std::max(max_id, it->id);
+  for (size_t i = 0; i < n; ++i) max_id = std::max(max_id, fields[i].id);
   const auto data_size = static_cast<uint32_t>(buffer_.size() - frame.start);
   const bool is_large = n > 0xFF;
   const int id_size = IntegerSize(max_id);
@@ -297,11 +334,9 @@ arrow::Status VariantBuilder::EndObject() {
   *p++ = ObjectHeader(is_large, id_size, offset_size);
   WriteUnsigned(p, static_cast<uint32_t>(n), count_size);
   p += count_size;
-  for (auto it = begin; it != fields_.end(); ++it, p += id_size) {
-    WriteUnsigned(p, it->id, id_size);
-  }
-  for (auto it = begin; it != fields_.end(); ++it, p += offset_size) {
-    WriteUnsigned(p, it->offset, offset_size);
+  for (size_t k = 0; k < n; ++k, p += id_size) WriteUnsigned(p, fields[order[k]].id, id_size);
+  for (size_t k = 0; k < n; ++k, p += offset_size) {
+    WriteUnsigned(p, fields[order[k]].offset, offset_size);
   }
   WriteUnsigned(p, data_size, offset_size);
   fields_.resize(frame.first_entry);
@@ -333,6 +368,22 @@ void VariantBuilder::EndArray() {
 // Results
 
 arrow::Status VariantBuilder::Finish(std::string* metadata, std::string* value) {
+  ARROW_RETURN_NOT_OK(CheckFinished());
+  metadata_.Finish(metadata);
+  value->append(buffer_);
+  Reset();
+  return arrow::Status::OK();
+}
+
+arrow::Status VariantBuilder::FinishViews(std::string_view* metadata,
+                                          std::string_view* value) {
+  ARROW_RETURN_NOT_OK(CheckFinished());
+  *metadata = metadata_.FinishView(&metadata_scratch_);
+  *value = buffer_;
+  return arrow::Status::OK();
+}
+
+arrow::Status VariantBuilder::CheckFinished() const {
   if (!frames_.empty()) {
     return arrow::Status::Invalid("VariantBuilder::Finish with ", frames_.size(),
                                   " open containers");
@@ -345,9 +396,6 @@ arrow::Status VariantBuilder::Finish(std::string* metadata, std::string* value) 
     return arrow::Status::Invalid("variant value of ", buffer_.size(),
                                   " bytes exceeds the format's 4 GiB limit");
   }
-  metadata_.Finish(metadata);
-  value->append(buffer_);
-  Reset();
   return arrow::Status::OK();
 }
 

@@ -21,7 +21,7 @@ namespace {
 // ----------------------------------------------------------------------
 // JSON -> Variant
 
-// One parser, one value builder and two scratch strings serve every row of a call.
+// One parser and one value builder serve every row of a call.
 class JsonToVariantKernel {
  public:
   JsonToVariantKernel(const JsonToVariantOptions& options, arrow::MemoryPool* pool)
@@ -41,10 +41,10 @@ class JsonToVariantKernel {
         continue;
       }
       const std::string_view text = strings.GetView(i);
-      metadata_.clear();
-      value_.clear();
+      // The finished bytes are copied once, from the builder into the Arrow builders.
+      std::string_view metadata, value;
       arrow::Status st = parser_.Parse(text, &builder_);
-      if (st.ok()) st = builder_.Finish(&metadata_, &value_);
+      if (st.ok()) st = builder_.FinishViews(&metadata, &value);
       if (!st.ok()) {
         builder_.Reset();
         if (options_.errors == JsonErrorPolicy::kNull && st.IsInvalid()) {
@@ -54,7 +54,8 @@ class JsonToVariantKernel {
         }
         return st.WithMessage("row ", i, ": ", st.message());
       }
-      ARROW_RETURN_NOT_OK(out_.Append(metadata_, value_));
+      ARROW_RETURN_NOT_OK(out_.Append(metadata, value));
+      builder_.Reset();
     }
     return arrow::Status::OK();
   }
@@ -81,8 +82,6 @@ class JsonToVariantKernel {
   JsonParser parser_;
   VariantBuilder builder_;
   VariantArrayBuilder out_;
-  std::string metadata_;
-  std::string value_;
   int64_t invalid_rows_ = 0;
 };
 
