@@ -35,24 +35,6 @@ constexpr uint32_t kMaxHeaderHints = 256;
 
 }  // namespace
 
-void VariantBuilder::BeforeValue() {
-  if (frames_.empty()) {
-    ++top_level_values_;
-    return;
-  }
-  Frame& f = frames_.back();
-  const auto offset = static_cast<uint32_t>(buffer_.size() - f.start);
-  if (f.is_object) {
-    // Each key names exactly one value; a value without one is a caller error that
-    // EndObject() reports instead of silently reusing the previous key.
-    if (!has_pending_key_) f.missing_key = true;
-    has_pending_key_ = false;
-    fields_.push_back({pending_key_, pending_prefix_, pending_key_id_, offset});
-  } else {
-    offsets_.push_back(offset);
-  }
-}
-
 void VariantBuilder::AppendInt(int64_t v) {
   if (v >= std::numeric_limits<int8_t>::min() && v <= std::numeric_limits<int8_t>::max()) {
     AppendInt8(static_cast<int8_t>(v));
