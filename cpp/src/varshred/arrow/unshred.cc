@@ -1,8 +1,9 @@
 // Licensed under the Apache License, Version 2.0.
 //
 // Unshredding: the Arrow type of the shredded column is compiled once into a tree of
-// reader nodes (one per {value, typed_value} pair); primitive readers carry a writer
-// function chosen for their Arrow type, so the row loop never dispatches on types.
+// reader nodes (one per {value, typed_value} pair); scalar leaves are TypedScalarColumns
+// (typed_scalar_internal.h), whose encoder is chosen for their Arrow type, so the row
+// loop never dispatches on types.
 // Values are written straight into one buffer per row; containers get their header
 // inserted in front of their values once those are known (ids from the row's own
 // metadata, so the metadata column is reused as is).
@@ -21,6 +22,7 @@
 #include <arrow/util/bitmap_ops.h>
 
 #include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/arrow/typed_scalar_internal.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/validate.h"
 
@@ -28,21 +30,10 @@ namespace varshred {
 
 namespace {
 
-using internal::AppendLE;
 using internal::FieldEntry;
+using internal::TypedScalarColumn;
 
 struct ReadNode;
-struct PrimitiveReader;
-using WriteFn = void (*)(const PrimitiveReader&, int64_t, std::string*);
-
-struct PrimitiveReader {
-  std::shared_ptr<arrow::Array> array;
-  const uint8_t* values = nullptr;  // fixed-width values, offset applied
-  BinaryColumn binary;
-  int byte_width = 0;
-  uint8_t scale = 0;
-  WriteFn write = nullptr;
-};
 
 constexpr uint32_t kUnknownId = std::numeric_limits<uint32_t>::max();
 
@@ -65,168 +56,9 @@ struct ArrayReader {
 struct ReadNode {
   std::shared_ptr<arrow::Array> group;  // the pair's struct (null slots = missing)
   BinaryColumn value;                   // empty when the column is absent
-  std::variant<std::monostate, PrimitiveReader, ObjectReader, ArrayReader> typed;
+  std::variant<std::monostate, TypedScalarColumn, ObjectReader, ArrayReader> typed;
   std::string path;
 };
-
-// ---- primitive writers -----------------------------------------------------------------
-
-template <PrimitiveType kId, typename T>
-void WriteFixed(const PrimitiveReader& r, int64_t i, std::string* out) {
-  out->push_back(static_cast<char>(PrimitiveHeader(kId)));
-  out->append(reinterpret_cast<const char*>(r.values) + i * sizeof(T), sizeof(T));
-}
-
-void WriteBool(const PrimitiveReader& r, int64_t i, std::string* out) {
-  const bool v = static_cast<const arrow::BooleanArray&>(*r.array).Value(i);
-  out->push_back(static_cast<char>(
-      PrimitiveHeader(v ? PrimitiveType::kTrue : PrimitiveType::kFalse)));
-}
-
-template <PrimitiveType kId, typename T>
-void WriteDecimal(const PrimitiveReader& r, int64_t i, std::string* out) {
-  out->push_back(static_cast<char>(PrimitiveHeader(kId)));
-  out->push_back(static_cast<char>(r.scale));
-  out->append(reinterpret_cast<const char*>(r.values) + i * sizeof(T), sizeof(T));
-}
-
-// decimal128 storage narrowed to the width its precision implies (checked at plan time
-// to fit: the Parquet precision bounds the value).
-template <PrimitiveType kId, typename T>
-void WriteDecimal128As(const PrimitiveReader& r, int64_t i, std::string* out) {
-  int128_t v;
-  std::memcpy(&v, r.values + i * 16, 16);
-  out->push_back(static_cast<char>(PrimitiveHeader(kId)));
-  out->push_back(static_cast<char>(r.scale));
-  AppendLE(out, static_cast<T>(v));
-}
-
-void WriteString(const PrimitiveReader& r, int64_t i, std::string* out) {
-  const std::string_view s = r.binary.Get(i);
-  if (s.size() <= kMaxShortStringSize) {
-    out->push_back(static_cast<char>(ShortStringHeader(static_cast<uint32_t>(s.size()))));
-  } else {
-    out->push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kString)));
-    AppendLE(out, static_cast<uint32_t>(s.size()));
-  }
-  out->append(s.data(), s.size());
-}
-
-void WriteBinary(const PrimitiveReader& r, int64_t i, std::string* out) {
-  const std::string_view s = r.binary.Get(i);
-  out->push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kBinary)));
-  AppendLE(out, static_cast<uint32_t>(s.size()));
-  out->append(s.data(), s.size());
-}
-
-void WriteUuid(const PrimitiveReader& r, int64_t i, std::string* out) {
-  out->push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kUuid)));
-  out->append(reinterpret_cast<const char*>(r.values) + i * 16, 16);
-}
-
-arrow::Status Unsupported(const arrow::DataType& type, const std::string& path) {
-  return arrow::Status::TypeError("unsupported shredded value type ", type.ToString(),
-                                  " at ", path);
-}
-
-arrow::Result<PrimitiveReader> MakePrimitive(std::shared_ptr<arrow::Array> array,
-                                             const std::string& path) {
-  PrimitiveReader r;
-  array = internal::StorageOf(array);
-  // arrow.uuid arrives here as its fixed_size_binary(16) storage.
-  r.array = array;
-  const auto& type = *array->type();
-  auto fixed = [&](int width) {
-    r.byte_width = width;
-    r.values = array->data()->buffers[1]
-                   ? array->data()->buffers[1]->data() + array->offset() * width
-                   : nullptr;
-  };
-  using T = arrow::Type;
-  using P = PrimitiveType;
-  switch (type.id()) {
-    case T::BOOL: r.write = WriteBool; return r;
-    case T::INT8: fixed(1); r.write = WriteFixed<P::kInt8, int8_t>; return r;
-    case T::INT16: fixed(2); r.write = WriteFixed<P::kInt16, int16_t>; return r;
-    case T::INT32: fixed(4); r.write = WriteFixed<P::kInt32, int32_t>; return r;
-    case T::INT64: fixed(8); r.write = WriteFixed<P::kInt64, int64_t>; return r;
-    case T::FLOAT: fixed(4); r.write = WriteFixed<P::kFloat, float>; return r;
-    case T::DOUBLE: fixed(8); r.write = WriteFixed<P::kDouble, double>; return r;
-    case T::DATE32: fixed(4); r.write = WriteFixed<P::kDate, int32_t>; return r;
-    case T::TIME64:
-      if (static_cast<const arrow::Time64Type&>(type).unit() != arrow::TimeUnit::MICRO) {
-        break;
-      }
-      fixed(8);
-      r.write = WriteFixed<P::kTimeNtzMicros, int64_t>;
-      return r;
-    case T::TIMESTAMP: {
-      const auto& ts = static_cast<const arrow::TimestampType&>(type);
-      const bool utc = !ts.timezone().empty();
-      fixed(8);
-      if (ts.unit() == arrow::TimeUnit::MICRO) {
-        r.write = utc ? WriteFixed<P::kTimestampMicros, int64_t>
-                      : WriteFixed<P::kTimestampNtzMicros, int64_t>;
-        return r;
-      }
-      if (ts.unit() == arrow::TimeUnit::NANO) {
-        r.write = utc ? WriteFixed<P::kTimestampNanos, int64_t>
-                      : WriteFixed<P::kTimestampNtzNanos, int64_t>;
-        return r;
-      }
-      break;
-    }
-    case T::DECIMAL32:
-    case T::DECIMAL64:
-    case T::DECIMAL128: {
-      const auto& d = static_cast<const arrow::DecimalType&>(type);
-      if (d.scale() < 0 || d.scale() > kMaxDecimal16Precision ||
-          d.precision() > kMaxDecimal16Precision) {
-        break;
-      }
-      r.scale = static_cast<uint8_t>(d.scale());
-      if (type.id() == T::DECIMAL32) {
-        fixed(4);
-        r.write = WriteDecimal<P::kDecimal4, int32_t>;
-      } else if (type.id() == T::DECIMAL64) {
-        fixed(8);
-        r.write = WriteDecimal<P::kDecimal8, int64_t>;
-      } else {
-        // Parquet readers return decimal128 whatever the physical type; the
-        // precision names the physical width (INT32 <= 9, INT64 <= 18), SPEC.md §2.5.
-        fixed(16);
-        r.write = d.precision() <= kMaxDecimal4Precision
-                      ? WriteDecimal128As<P::kDecimal4, int32_t>
-                  : d.precision() <= kMaxDecimal8Precision
-                      ? WriteDecimal128As<P::kDecimal8, int64_t>
-                      : WriteDecimal<P::kDecimal16, int128_t>;
-      }
-      return r;
-    }
-    case T::STRING:
-    case T::LARGE_STRING:
-    case T::STRING_VIEW: {
-      ARROW_ASSIGN_OR_RAISE(r.binary, BinaryColumn::Make(array));
-      r.write = WriteString;
-      return r;
-    }
-    case T::BINARY:
-    case T::LARGE_BINARY:
-    case T::BINARY_VIEW: {
-      ARROW_ASSIGN_OR_RAISE(r.binary, BinaryColumn::Make(array));
-      r.write = WriteBinary;
-      return r;
-    }
-    case T::FIXED_SIZE_BINARY:
-      if (static_cast<const arrow::FixedSizeBinaryType&>(type).byte_width() != 16) break;
-      fixed(16);
-      r.write = WriteUuid;
-      return r;
-    default:
-      break;
-  }
-  return Unsupported(type, path);
-}
 
 // ---- plan ------------------------------------------------------------------------------
 
@@ -279,7 +111,7 @@ arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed) 
       return arrow::Status::OK();
     }
     default: {
-      ARROW_ASSIGN_OR_RAISE(auto p, MakePrimitive(std::move(typed), path));
+      ARROW_ASSIGN_OR_RAISE(auto p, TypedScalarColumn::Make(typed, path));
       node->typed = std::move(p);
       return arrow::Status::OK();
     }
@@ -301,7 +133,9 @@ arrow::Result<std::unique_ptr<ReadNode>> CompilePair(std::shared_ptr<arrow::Arra
     const std::string& name = st.type()->field(k)->name();
     if (name == "value") {
       auto col = BinaryColumn::Make(st.field(k));
-      if (!col.ok()) return Unsupported(*st.field(k)->type(), path + " (value)");
+      if (!col.ok()) {
+        return internal::UnsupportedShreddedType(*st.field(k)->type(), path + " (value)");
+      }
       node->value = *col;
       any = true;
     } else if (name == "typed_value") {
@@ -337,12 +171,12 @@ class Rebuilder {
     const bool has_value = node.value && !node.value.IsNull(i);
     switch (node.typed.index()) {
       case 1: {
-        auto& p = std::get<PrimitiveReader>(node.typed);
-        if (p.array->IsNull(i)) break;
+        const auto& p = std::get<TypedScalarColumn>(node.typed);
+        if (p.IsNull(i)) break;
         if (has_value && options_.on_conflict == ConflictPolicy::kError) {
           return Error(node, "conflicting value and typed_value");
         }
-        p.write(p, i, out);
+        p.Append(i, out);
         return arrow::Status::OK();
       }
       case 2: {

@@ -13,7 +13,6 @@
 // the target type, the result is the leaf column itself with the validity of every
 // level ANDed in: no row loop at all.
 
-#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
@@ -35,10 +34,10 @@
 #include <arrow/util/bitmap_ops.h>
 
 #include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/arrow/typed_scalar_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get_internal.h"
-#include "varshred/endian_internal.h"
 #include "varshred/format.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/validate.h"
@@ -46,161 +45,6 @@
 namespace varshred::internal {
 
 namespace {
-
-// ---- typed scalars as Variant values --------------------------------------------------
-//
-// The reverse of SPEC.md §2.3 (table in §2.5), byte for byte as Unshred writes them, so
-// that a cast of a typed value and of its rebuilt Variant cannot differ.
-
-struct ScalarColumn {
-  std::shared_ptr<arrow::Array> array;  // storage (extension types unwrapped)
-  const uint8_t* values = nullptr;      // fixed-width values, offset applied
-  BinaryColumn binary;
-  uint8_t scale = 0;
-};
-
-using EncodeFn = void (*)(const ScalarColumn&, int64_t, std::string*);
-
-template <PrimitiveType kId, int kWidth>
-void EncodeFixed(const ScalarColumn& c, int64_t i, std::string* out) {
-  out->push_back(static_cast<char>(PrimitiveHeader(kId)));
-  out->append(reinterpret_cast<const char*>(c.values) + i * kWidth, kWidth);
-}
-
-void EncodeBool(const ScalarColumn& c, int64_t i, std::string* out) {
-  const bool v = static_cast<const arrow::BooleanArray&>(*c.array).Value(i);
-  out->push_back(static_cast<char>(
-      PrimitiveHeader(v ? PrimitiveType::kTrue : PrimitiveType::kFalse)));
-}
-
-template <PrimitiveType kId, int kWidth>
-void EncodeDecimal(const ScalarColumn& c, int64_t i, std::string* out) {
-  out->push_back(static_cast<char>(PrimitiveHeader(kId)));
-  out->push_back(static_cast<char>(c.scale));
-  out->append(reinterpret_cast<const char*>(c.values) + i * kWidth, kWidth);
-}
-
-// decimal128 storage written at the width its precision implies (SPEC.md §2.5: the
-// precision names the Parquet physical type), as Unshred does.
-template <PrimitiveType kId, typename T>
-void EncodeDecimal128As(const ScalarColumn& c, int64_t i, std::string* out) {
-  int128_t v;
-  std::memcpy(&v, c.values + i * 16, 16);
-  out->push_back(static_cast<char>(PrimitiveHeader(kId)));
-  out->push_back(static_cast<char>(c.scale));
-  AppendLE(out, static_cast<T>(v));
-}
-
-void EncodeString(const ScalarColumn& c, int64_t i, std::string* out) {
-  const std::string_view s = c.binary.Get(i);
-  if (s.size() <= kMaxShortStringSize) {
-    out->push_back(static_cast<char>(ShortStringHeader(static_cast<uint32_t>(s.size()))));
-  } else {
-    out->push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kString)));
-    AppendLE(out, static_cast<uint32_t>(s.size()));
-  }
-  out->append(s.data(), s.size());
-}
-
-void EncodeBinary(const ScalarColumn& c, int64_t i, std::string* out) {
-  const std::string_view s = c.binary.Get(i);
-  out->push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kBinary)));
-  AppendLE(out, static_cast<uint32_t>(s.size()));
-  out->append(s.data(), s.size());
-}
-
-arrow::Status UnsupportedType(const arrow::DataType& type, const std::string& path) {
-  return arrow::Status::TypeError("unsupported shredded value type ", type.ToString(),
-                                  " at ", path);
-}
-
-// Picks the encoder for a scalar typed_value column once.
-arrow::Result<EncodeFn> MakeEncoder(const std::shared_ptr<arrow::Array>& typed,
-                                    const std::string& path, ScalarColumn* c) {
-  c->array = StorageOf(typed);
-  const auto& type = *c->array->type();
-  auto fixed = [&](int width) {
-    const auto& buffer = c->array->data()->buffers[1];
-    c->values = buffer ? buffer->data() + c->array->offset() * width : nullptr;
-  };
-  using T = arrow::Type;
-  using P = PrimitiveType;
-  switch (type.id()) {
-    case T::BOOL: return EncodeBool;
-    case T::INT8: fixed(1); return EncodeFixed<P::kInt8, 1>;
-    case T::INT16: fixed(2); return EncodeFixed<P::kInt16, 2>;
-    case T::INT32: fixed(4); return EncodeFixed<P::kInt32, 4>;
-    case T::INT64: fixed(8); return EncodeFixed<P::kInt64, 8>;
-    case T::FLOAT: fixed(4); return EncodeFixed<P::kFloat, 4>;
-    case T::DOUBLE: fixed(8); return EncodeFixed<P::kDouble, 8>;
-    case T::DATE32: fixed(4); return EncodeFixed<P::kDate, 4>;
-    case T::TIME64:
-      if (static_cast<const arrow::Time64Type&>(type).unit() != arrow::TimeUnit::MICRO) {
-        break;
-      }
-      fixed(8);
-      return EncodeFixed<P::kTimeNtzMicros, 8>;
-    case T::TIMESTAMP: {
-      const auto& ts = static_cast<const arrow::TimestampType&>(type);
-      const bool utc = !ts.timezone().empty();
-      fixed(8);
-      if (ts.unit() == arrow::TimeUnit::MICRO) {
-        return utc ? EncodeFixed<P::kTimestampMicros, 8>
-                   : EncodeFixed<P::kTimestampNtzMicros, 8>;
-      }
-      if (ts.unit() == arrow::TimeUnit::NANO) {
-        return utc ? EncodeFixed<P::kTimestampNanos, 8>
-                   : EncodeFixed<P::kTimestampNtzNanos, 8>;
-      }
-      break;
-    }
-    case T::DECIMAL32:
-    case T::DECIMAL64:
-    case T::DECIMAL128: {
-      const auto& d = static_cast<const arrow::DecimalType&>(type);
-      if (d.scale() < 0 || d.scale() > kMaxDecimal16Precision ||
-          d.precision() > kMaxDecimal16Precision) {
-        break;
-      }
-      c->scale = static_cast<uint8_t>(d.scale());
-      if (type.id() == T::DECIMAL32) {
-        fixed(4);
-        return EncodeDecimal<P::kDecimal4, 4>;
-      }
-      if (type.id() == T::DECIMAL64) {
-        fixed(8);
-        return EncodeDecimal<P::kDecimal8, 8>;
-      }
-      fixed(16);
-      if (d.precision() <= kMaxDecimal4Precision) {
-        return EncodeDecimal128As<P::kDecimal4, int32_t>;
-      }
-      if (d.precision() <= kMaxDecimal8Precision) {
-        return EncodeDecimal128As<P::kDecimal8, int64_t>;
-      }
-      return EncodeDecimal<P::kDecimal16, 16>;
-    }
-    case T::STRING:
-    case T::LARGE_STRING:
-    case T::STRING_VIEW: {
-      ARROW_ASSIGN_OR_RAISE(c->binary, BinaryColumn::Make(c->array));
-      return EncodeString;
-    }
-    case T::BINARY:
-    case T::LARGE_BINARY:
-    case T::BINARY_VIEW: {
-      ARROW_ASSIGN_OR_RAISE(c->binary, BinaryColumn::Make(c->array));
-      return EncodeBinary;
-    }
-    case T::FIXED_SIZE_BINARY:
-      if (static_cast<const arrow::FixedSizeBinaryType&>(type).byte_width() != 16) break;
-      fixed(16);
-      return EncodeFixed<P::kUuid, 16>;
-    default:
-      break;
-  }
-  return UnsupportedType(type, path);
-}
 
 // ---- typed scalars copied as they are (typed type == target type) ---------------------
 
@@ -270,7 +114,9 @@ arrow::Status MakeLevel(const std::shared_ptr<arrow::Array>& group, std::string 
     const std::string& name = st.type()->field(k)->name();
     if (name == "value") {
       auto col = BinaryColumn::Make(st.field(k));
-      if (!col.ok()) return UnsupportedType(*st.field(k)->type(), out->path + " (value)");
+      if (!col.ok()) {
+        return UnsupportedShreddedType(*st.field(k)->type(), out->path + " (value)");
+      }
       out->value = *col;
     } else if (name == "typed_value") {
       out->typed = st.field(k);
@@ -332,8 +178,7 @@ class ShreddedGetter {
           default: {
             // Checked here so that a bad column fails whatever the data.
             lv.kind = Kind::kScalar;
-            ScalarColumn unused;
-            RETURN_NOT_OK(MakeEncoder(lv.typed, lv.path, &unused).status());
+            RETURN_NOT_OK(TypedScalarColumn::Make(lv.typed, lv.path).status());
             break;
           }
         }
@@ -376,8 +221,8 @@ class ShreddedGetter {
     }
     leaf_reached_ = levels_.size() == path_.size() + 1;
     if (leaf_reached_ && leaf().kind == Kind::kScalar) {
-      ARROW_ASSIGN_OR_RAISE(encode_,
-                            MakeEncoder(leaf().typed, leaf().path, &leaf_scalar_));
+      ARROW_ASSIGN_OR_RAISE(leaf_scalar_,
+                            TypedScalarColumn::Make(leaf().typed, leaf().path));
     }
     return arrow::Status::OK();
   }
@@ -600,7 +445,7 @@ class ShreddedGetter {
     for (const Level& lv : levels_) {
       if (lv.element) return false;
     }
-    return MakeCopier(*leaf_scalar_.array->type(), type) != nullptr;
+    return MakeCopier(*leaf_scalar_.array()->type(), type) != nullptr;
   }
 
   // The parent structs along the path: everything but the leaf's typed_value.
@@ -682,10 +527,10 @@ class ShreddedGetter {
       case Found::kVariantNull:
         return appender->Append(VariantView::MakeUnchecked(no_keys_, kNullValue));
       case Found::kTyped:
-        if (copy != nullptr) return copy(*leaf_scalar_.array, r.pos, appender->builder());
+        if (copy != nullptr) return copy(*leaf_scalar_.array(), r.pos, appender->builder());
         // A scalar has no keys: no dictionary needed to cast or print it.
         scratch_.clear();
-        encode_(leaf_scalar_, r.pos, &scratch_);
+        leaf_scalar_.Append(r.pos, &scratch_);
         return appender->Append(VariantView::MakeUnchecked(no_keys_, scratch_));
       case Found::kRebuild: {
         VariantView v;
@@ -710,7 +555,7 @@ class ShreddedGetter {
     const bool aligned = LeafIsRowAligned(*type);
     const CopyFn copy =
         leaf_reached_ && leaf().kind == Kind::kScalar
-            ? MakeCopier(*leaf_scalar_.array->type(), *type)
+            ? MakeCopier(*leaf_scalar_.array()->type(), *type)
             : nullptr;
     const int64_t n = view_.length();
     RETURN_NOT_OK(appender->Reserve(n));
@@ -726,7 +571,7 @@ class ShreddedGetter {
     }
     // Runs of rows that are their leaf slot are appended in bulk; the rows between
     // them (residual bytes, null parents) one by one.
-    const arrow::ArraySpan leaf_span(*leaf_scalar_.array->data());
+    const arrow::ArraySpan leaf_span(*leaf_scalar_.array()->data());
     arrow::internal::BitRunReader runs(leaf_rows->data(), 0, n);
     for (int64_t row = 0; row < n;) {
       const arrow::internal::BitRun run = runs.NextRun();
@@ -774,7 +619,7 @@ class ShreddedGetter {
           break;
         case Found::kTyped:
           scratch.clear();
-          encode_(leaf_scalar_, r.pos, &scratch);
+          leaf_scalar_.Append(r.pos, &scratch);
           bytes = scratch;
           break;
         case Found::kRebuild: {
@@ -817,8 +662,7 @@ class ShreddedGetter {
   ValidateOptions validate_options_;
   std::vector<Level> levels_;
   bool leaf_reached_ = false;
-  ScalarColumn leaf_scalar_;
-  EncodeFn encode_ = nullptr;
+  TypedScalarColumn leaf_scalar_;
   MetadataCache metadata_cache_;
   const MetadataView no_keys_ = MetadataView::MakeUnchecked(kEmptyMetadata);
   std::string scratch_;

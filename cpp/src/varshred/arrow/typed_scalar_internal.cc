@@ -1,0 +1,176 @@
+// Licensed under the Apache License, Version 2.0.
+
+#include "varshred/arrow/typed_scalar_internal.h"
+
+#include <cstring>
+#include <string_view>
+
+#include <arrow/array/array_primitive.h>
+#include <arrow/type.h>
+
+#include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/endian_internal.h"
+#include "varshred/format.h"
+
+namespace varshred::internal {
+
+struct TypedScalarColumn::Encoders {
+  template <PrimitiveType kId, int kWidth>
+  static void Fixed(const TypedScalarColumn& c, int64_t i, std::string* out) {
+    out->push_back(static_cast<char>(PrimitiveHeader(kId)));
+    out->append(reinterpret_cast<const char*>(c.values_) + i * kWidth, kWidth);
+  }
+
+  static void Bool(const TypedScalarColumn& c, int64_t i, std::string* out) {
+    const bool v = static_cast<const arrow::BooleanArray&>(*c.array_).Value(i);
+    out->push_back(static_cast<char>(
+        PrimitiveHeader(v ? PrimitiveType::kTrue : PrimitiveType::kFalse)));
+  }
+
+  template <PrimitiveType kId, int kWidth>
+  static void Decimal(const TypedScalarColumn& c, int64_t i, std::string* out) {
+    out->push_back(static_cast<char>(PrimitiveHeader(kId)));
+    out->push_back(static_cast<char>(c.scale_));
+    out->append(reinterpret_cast<const char*>(c.values_) + i * kWidth, kWidth);
+  }
+
+  // decimal128 storage written at the width its precision implies; the precision
+  // bounds the value, so the narrowing loses nothing.
+  template <PrimitiveType kId, typename T>
+  static void Decimal128As(const TypedScalarColumn& c, int64_t i, std::string* out) {
+    int128_t v;
+    std::memcpy(&v, c.values_ + i * 16, 16);
+    out->push_back(static_cast<char>(PrimitiveHeader(kId)));
+    out->push_back(static_cast<char>(c.scale_));
+    AppendLE(out, static_cast<T>(v));
+  }
+
+  static void String(const TypedScalarColumn& c, int64_t i, std::string* out) {
+    const std::string_view s = c.binary_.Get(i);
+    if (s.size() <= kMaxShortStringSize) {
+      out->push_back(
+          static_cast<char>(ShortStringHeader(static_cast<uint32_t>(s.size()))));
+    } else {
+      out->push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kString)));
+      AppendLE(out, static_cast<uint32_t>(s.size()));
+    }
+    out->append(s.data(), s.size());
+  }
+
+  static void Binary(const TypedScalarColumn& c, int64_t i, std::string* out) {
+    const std::string_view s = c.binary_.Get(i);
+    out->push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kBinary)));
+    AppendLE(out, static_cast<uint32_t>(s.size()));
+    out->append(s.data(), s.size());
+  }
+
+  // The encoder for `c->array_`'s type (setting what it reads), or null when the type
+  // has no Variant equivalent.
+  static arrow::Result<EncodeFn> Pick(TypedScalarColumn* c);
+};
+
+arrow::Result<TypedScalarColumn::EncodeFn> TypedScalarColumn::Encoders::Pick(
+    TypedScalarColumn* c) {
+  const arrow::Array& array = *c->array_;
+  const arrow::DataType& type = *array.type();
+  auto fixed = [&](int width) {
+    const auto& buffer = array.data()->buffers[1];
+    c->values_ = buffer ? buffer->data() + array.offset() * width : nullptr;
+  };
+  using T = arrow::Type;
+  using P = PrimitiveType;
+  switch (type.id()) {
+    case T::BOOL: return Bool;
+    case T::INT8: fixed(1); return Fixed<P::kInt8, 1>;
+    case T::INT16: fixed(2); return Fixed<P::kInt16, 2>;
+    case T::INT32: fixed(4); return Fixed<P::kInt32, 4>;
+    case T::INT64: fixed(8); return Fixed<P::kInt64, 8>;
+    case T::FLOAT: fixed(4); return Fixed<P::kFloat, 4>;
+    case T::DOUBLE: fixed(8); return Fixed<P::kDouble, 8>;
+    case T::DATE32: fixed(4); return Fixed<P::kDate, 4>;
+    case T::TIME64:
+      if (static_cast<const arrow::Time64Type&>(type).unit() != arrow::TimeUnit::MICRO) {
+        return nullptr;
+      }
+      fixed(8);
+      return Fixed<P::kTimeNtzMicros, 8>;
+    case T::TIMESTAMP: {
+      const auto& ts = static_cast<const arrow::TimestampType&>(type);
+      const bool utc = !ts.timezone().empty();
+      fixed(8);
+      if (ts.unit() == arrow::TimeUnit::MICRO) {
+        return utc ? Fixed<P::kTimestampMicros, 8> : Fixed<P::kTimestampNtzMicros, 8>;
+      }
+      if (ts.unit() == arrow::TimeUnit::NANO) {
+        return utc ? Fixed<P::kTimestampNanos, 8> : Fixed<P::kTimestampNtzNanos, 8>;
+      }
+      return nullptr;
+    }
+    case T::DECIMAL32:
+    case T::DECIMAL64:
+    case T::DECIMAL128: {
+      const auto& d = static_cast<const arrow::DecimalType&>(type);
+      if (d.scale() < 0 || d.scale() > kMaxDecimal16Precision ||
+          d.precision() > kMaxDecimal16Precision) {
+        return nullptr;
+      }
+      c->scale_ = static_cast<uint8_t>(d.scale());
+      if (type.id() == T::DECIMAL32) {
+        fixed(4);
+        return Decimal<P::kDecimal4, 4>;
+      }
+      if (type.id() == T::DECIMAL64) {
+        fixed(8);
+        return Decimal<P::kDecimal8, 8>;
+      }
+      // Parquet readers return decimal128 whatever the physical type; the precision
+      // names the physical width (INT32 <= 9, INT64 <= 18), SPEC.md §2.5.
+      fixed(16);
+      if (d.precision() <= kMaxDecimal4Precision) {
+        return Decimal128As<P::kDecimal4, int32_t>;
+      }
+      if (d.precision() <= kMaxDecimal8Precision) {
+        return Decimal128As<P::kDecimal8, int64_t>;
+      }
+      return Decimal<P::kDecimal16, 16>;
+    }
+    case T::STRING:
+    case T::LARGE_STRING:
+    case T::STRING_VIEW: {
+      ARROW_ASSIGN_OR_RAISE(c->binary_, BinaryColumn::Make(c->array_));
+      return String;
+    }
+    case T::BINARY:
+    case T::LARGE_BINARY:
+    case T::BINARY_VIEW: {
+      ARROW_ASSIGN_OR_RAISE(c->binary_, BinaryColumn::Make(c->array_));
+      return Binary;
+    }
+    case T::FIXED_SIZE_BINARY:
+      if (static_cast<const arrow::FixedSizeBinaryType&>(type).byte_width() != 16) {
+        return nullptr;
+      }
+      fixed(16);
+      return Fixed<P::kUuid, 16>;
+    default:
+      return nullptr;
+  }
+}
+
+arrow::Result<TypedScalarColumn> TypedScalarColumn::Make(
+    const std::shared_ptr<arrow::Array>& typed, const std::string& path) {
+  TypedScalarColumn c;
+  // arrow.uuid arrives here as its fixed_size_binary(16) storage.
+  c.array_ = StorageOf(typed);
+  ARROW_ASSIGN_OR_RAISE(c.encode_, Encoders::Pick(&c));
+  if (c.encode_ == nullptr) return UnsupportedShreddedType(*c.array_->type(), path);
+  return c;
+}
+
+arrow::Status UnsupportedShreddedType(const arrow::DataType& type,
+                                      const std::string& path) {
+  return arrow::Status::TypeError("unsupported shredded value type ", type.ToString(),
+                                  " at ", path);
+}
+
+}  // namespace varshred::internal
