@@ -11,26 +11,7 @@
 namespace varshred {
 namespace {
 
-// A canonical Variant array from JSON documents; nullptr entries are SQL NULL rows.
-std::shared_ptr<arrow::Array> FromJson(const std::vector<const char*>& docs,
-                                       VariantLayout layout = VariantLayout::kCanonical) {
-  VariantArrayBuilder out;
-  JsonParser parser;
-  for (const char* doc : docs) {
-    if (doc == nullptr) {
-      EXPECT_TRUE(out.AppendNull().ok());
-      continue;
-    }
-    VariantBuilder b;
-    EXPECT_TRUE(parser.Parse(doc, &b).ok()) << doc;
-    std::string md, value;
-    EXPECT_TRUE(b.Finish(&md, &value).ok());
-    EXPECT_TRUE(out.Append(md, value).ok());
-  }
-  auto result = out.Finish(layout);
-  EXPECT_TRUE(result.ok()) << result.status().ToString();
-  return *result;
-}
+using testing::VariantsFromJson;
 
 VariantPath P(std::string_view text) { return *VariantPath::Parse(text); }
 
@@ -56,13 +37,13 @@ const std::vector<const char*> kDocs = {
 };
 
 TEST(VariantGetTest, TryVariantGetGivesNullForMissesAndFailedCasts) {
-  auto array = FromJson(kDocs);
+  auto array = VariantsFromJson(kDocs);
   VS_ASSIGN_OR_FAIL(auto out, VariantGet(*array, P("$.nested.x"), arrow::int64()));
   ExpectArray(out, arrow::int64(), "[3, null, null, null, 12, null, 2, null, null]");
 }
 
 TEST(VariantGetTest, VariantGetRaisesNamingRowPathValueAndTypes) {
-  auto array = FromJson(kDocs);
+  auto array = VariantsFromJson(kDocs);
   VariantGetOptions options;
   options.errors = VariantGetErrors::kRaise;
   auto out = VariantGet(*array, P("$.nested.x"), arrow::int64(), options);
@@ -79,9 +60,10 @@ TEST(VariantGetTest, VariantGetRaisesNamingRowPathValueAndTypes) {
 }
 
 TEST(VariantGetTest, CastsToEveryArrowTargetType) {
-  auto array = FromJson({R"({"a": 1.005, "s": "2024-02-29", "o": {"b": [1, "x"]}})",
-                         R"({"a": "-2.5", "s": "2024-01-01T12:34:56+02:00", "o": 5})",
-                         R"({"a": true, "s": "nope", "o": null})"});
+  auto array =
+      VariantsFromJson({R"({"a": 1.005, "s": "2024-02-29", "o": {"b": [1, "x"]}})",
+                        R"({"a": "-2.5", "s": "2024-01-01T12:34:56+02:00", "o": 5})",
+                        R"({"a": true, "s": "nope", "o": null})"});
   struct Expect {
     const char* path;
     std::shared_ptr<arrow::DataType> type;
@@ -113,7 +95,7 @@ TEST(VariantGetTest, CastsToEveryArrowTargetType) {
 }
 
 TEST(VariantGetTest, UnsupportedTypesAreTypeErrors) {
-  auto array = FromJson({"1"});
+  auto array = VariantsFromJson({"1"});
   EXPECT_TRUE(VariantGet(*array, P("$"), arrow::uint32()).status().IsTypeError());
   EXPECT_TRUE(VariantGet(*array, P("$"), arrow::timestamp(arrow::TimeUnit::NANO))
                   .status()
@@ -124,7 +106,7 @@ TEST(VariantGetTest, UnsupportedTypesAreTypeErrors) {
 }
 
 TEST(VariantGetTest, VariantOutputSharesMetadataAndKeepsVariantNulls) {
-  auto array = FromJson(kDocs);
+  auto array = VariantsFromJson(kDocs);
   VS_ASSIGN_OR_FAIL(auto out, VariantGet(*array, P("$.nested.x"), nullptr));
   VS_ASSERT_OK(out->ValidateFull());
   ASSERT_TRUE(out->type()->Equals(*VariantStorageType(VariantLayout::kCanonical)));
@@ -152,7 +134,7 @@ TEST(VariantGetTest, VariantOutputSharesMetadataAndKeepsVariantNulls) {
 }
 
 TEST(VariantGetTest, AcceptsSparkLayout) {
-  auto array = FromJson({R"({"a": "x"})", "null"}, VariantLayout::kSpark);
+  auto array = VariantsFromJson({R"({"a": "x"})", "null"}, VariantLayout::kSpark);
   VS_ASSIGN_OR_FAIL(auto out, VariantGet(*array, P("$.a"), arrow::utf8()));
   ExpectArray(out, arrow::utf8(), R"(["x", null])");
 }

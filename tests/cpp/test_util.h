@@ -4,10 +4,17 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include <arrow/array.h>
 #include <gtest/gtest.h>
+
+#include "varshred/arrow/variant_array.h"
+#include "varshred/builder.h"
+#include "varshred/json.h"
 
 #define VS_ASSERT_OK(expr)                                    \
   do {                                                        \
@@ -75,6 +82,29 @@ inline std::string ToHex(std::string_view bytes) {
     out.push_back(digits[c & 15]);
   }
   return out;
+}
+
+/// A Variant array from JSON documents, one row each; nullptr entries are SQL NULL
+/// rows. Parse failures fail the calling test.
+inline std::shared_ptr<arrow::Array> VariantsFromJson(
+    const std::vector<const char*>& docs,
+    VariantLayout layout = VariantLayout::kCanonical) {
+  VariantArrayBuilder out;
+  JsonParser parser;
+  for (const char* doc : docs) {
+    if (doc == nullptr) {
+      EXPECT_TRUE(out.AppendNull().ok());
+      continue;
+    }
+    VariantBuilder b;
+    EXPECT_TRUE(parser.Parse(doc, &b).ok()) << doc;
+    std::string md, value;
+    EXPECT_TRUE(b.Finish(&md, &value).ok());
+    EXPECT_TRUE(out.Append(md, value).ok());
+  }
+  auto result = out.Finish(layout);
+  EXPECT_TRUE(result.ok()) << result.status().ToString();
+  return *result;
 }
 
 }  // namespace varshred::testing

@@ -20,26 +20,9 @@
 namespace varshred {
 namespace {
 
-VariantPath P(std::string_view text) { return *VariantPath::Parse(text); }
+using testing::VariantsFromJson;
 
-std::shared_ptr<arrow::Array> FromJson(const std::vector<const char*>& docs) {
-  VariantArrayBuilder out;
-  JsonParser parser;
-  for (const char* doc : docs) {
-    if (doc == nullptr) {
-      EXPECT_TRUE(out.AppendNull().ok());
-      continue;
-    }
-    VariantBuilder b;
-    EXPECT_TRUE(parser.Parse(doc, &b).ok()) << doc;
-    std::string md, value;
-    EXPECT_TRUE(b.Finish(&md, &value).ok());
-    EXPECT_TRUE(out.Append(md, value).ok());
-  }
-  auto result = out.Finish();
-  EXPECT_TRUE(result.ok()) << result.status().ToString();
-  return *result;
-}
+VariantPath P(std::string_view text) { return *VariantPath::Parse(text); }
 
 std::shared_ptr<arrow::Array> ShredAs(const std::shared_ptr<arrow::Array>& variants,
                                       const char* ddl) {
@@ -443,7 +426,7 @@ constexpr const char* kEventsSchema =
     "struct<id: bigint, user: struct<id: string, age: int>, tags: array<string>>";
 
 TEST(VariantGetShreddedTest, TypedPathsGiveTheTypedValues) {
-  auto shredded = ShredAs(FromJson(kEvents), kEventsSchema);
+  auto shredded = ShredAs(VariantsFromJson(kEvents), kEventsSchema);
   VS_ASSIGN_OR_FAIL(auto id, VariantGet(*shredded, P("$.id"), arrow::int64()));
   auto expected = *arrow::json::ArrayFromJSONString(
       arrow::int64(), "[1, 2, null, null, null, null, null, 9223372036854775807]");
@@ -479,7 +462,7 @@ TEST(VariantGetShreddedTest, TypedPathsGiveTheTypedValues) {
 }
 
 TEST(VariantGetShreddedTest, ObjectsAndArraysAtThePathAreRebuilt) {
-  auto shredded = ShredAs(FromJson(kEvents), kEventsSchema);
+  auto shredded = ShredAs(VariantsFromJson(kEvents), kEventsSchema);
   VS_ASSIGN_OR_FAIL(auto user, VariantGet(*shredded, P("$.user"), arrow::utf8()));
   auto expected = *arrow::json::ArrayFromJSONString(arrow::utf8(), R"([
       "{\"age\":30,\"id\":\"u1\"}", "{\"id\":\"u2\"}", null,
@@ -506,7 +489,7 @@ TEST(VariantGetShreddedTest, FullyTypedPathIsZeroCopy) {
   const std::vector<const char*> docs = {R"({"id": 1, "name": "a"})", nullptr,
                                          R"({"name": "b"})", R"({"id": 4})",
                                          R"({"id": 5, "name": "e"})"};
-  auto shredded = ShredAs(FromJson(docs), "struct<id: bigint, name: string>");
+  auto shredded = ShredAs(VariantsFromJson(docs), "struct<id: bigint, name: string>");
   const auto& typed = static_cast<const arrow::StructArray&>(*shredded).GetFieldByName(
       "typed_value");
   const auto& id_group =
