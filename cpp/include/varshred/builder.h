@@ -132,7 +132,6 @@ class VariantBuilder {
  private:
   struct Field {
     std::string_view key;  // points into metadata_ (stable)
-    uint64_t prefix;       // the first 8 key bytes, big-endian: orders most keys alone
     uint32_t id;
     uint32_t offset;  // from the start of the object's values
   };
@@ -158,7 +157,7 @@ class VariantBuilder {
       // EndObject() reports instead of silently reusing the previous key.
       if (!has_pending_key_) f.missing_key = true;
       has_pending_key_ = false;
-      fields_.push_back({pending_key_, pending_prefix_, pending_key_id_, offset});
+      fields_.push_back({pending_key_, pending_key_id_, offset});
     } else {
       offsets_.push_back(offset);
     }
@@ -190,7 +189,6 @@ class VariantBuilder {
   std::vector<uint32_t> offsets_;  // element offsets of all open arrays
   uint32_t pending_key_id_ = 0;
   std::string_view pending_key_;
-  uint64_t pending_prefix_ = 0;
   bool has_pending_key_ = false;
   size_t top_level_values_ = 0;
   // Header sizes of the previous value's containers, by start order: rows of one
@@ -207,6 +205,7 @@ class VariantBuilder {
   };
   std::vector<ObjectShape> shapes_;
   std::vector<uint32_t> order_;        // scratch
+  std::vector<uint64_t> prefixes_;     // scratch: first 8 key bytes, big-endian
   std::string metadata_scratch_;       // FinishViews()
 };
 

@@ -154,7 +154,6 @@ void VariantBuilder::StartObject() { OpenContainer(true); }
 void VariantBuilder::AddKey(std::string_view key) {
   pending_key_id_ = metadata_.Add(key);
   pending_key_ = metadata_.key(pending_key_id_);
-  pending_prefix_ = KeyPrefix(pending_key_);
   has_pending_key_ = true;
 }
 
@@ -219,20 +218,17 @@ arrow::Status VariantBuilder::DropDuplicates(const Frame& frame, size_t* count) 
 
 namespace {
 
-// Key-byte order; the prefixes decide unless they are equal, and equal ids are equal
-// keys.
+// Stable sort of `order` (positions into `fields`) by key bytes, the 8-byte prefixes
+// (`prefixes`, by position) deciding unless equal, and equal ids being equal keys.
+// Objects are small and often nearly sorted, so insertion sort wins there and
+// allocates nothing; ties keep insertion order (last-wins relies on it).
 template <typename FieldT>
-bool KeyLess(const FieldT& a, const FieldT& b) {
-  if (a.prefix != b.prefix) return a.prefix < b.prefix;
-  return a.id != b.id && a.key < b.key;
-}
-
-// Stable sort of `order` (positions into `fields`) by key bytes. Objects are small and
-// often nearly sorted, so insertion sort wins there and allocates nothing; ties keep
-// insertion order (last-wins relies on it).
-template <typename FieldT>
-void SortOrder(const FieldT* fields, uint32_t* order, size_t n) {
-  auto less = [fields](uint32_t a, uint32_t b) { return KeyLess(fields[a], fields[b]); };
+void SortOrder(const FieldT* fields, const uint64_t* prefixes, uint32_t* order,
+               size_t n) {
+  auto less = [fields, prefixes](uint32_t a, uint32_t b) {
+    if (prefixes[a] != prefixes[b]) return prefixes[a] < prefixes[b];
+    return fields[a].id != fields[b].id && fields[a].key < fields[b].key;
+  };
   if (n > 32) {
     std::stable_sort(order, order + n, less);
     return;
@@ -279,8 +275,12 @@ arrow::Status VariantBuilder::EndObject() {
     order = shape->order.data();
   } else {
     order_.resize(n);
-    for (size_t i = 0; i < n; ++i) order_[i] = static_cast<uint32_t>(i);
-    SortOrder(fields, order_.data(), n);
+    prefixes_.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      order_[i] = static_cast<uint32_t>(i);
+      prefixes_[i] = KeyPrefix(fields[i].key);
+    }
+    SortOrder(fields, prefixes_.data(), order_.data(), n);
     bool duplicates = false;
     for (size_t k = 1; k < n && !duplicates; ++k) {
       duplicates = fields[order_[k - 1]].id == fields[order_[k]].id;
@@ -409,8 +409,7 @@ void VariantBuilder::Rollback(const Checkpoint& cp) {
   if (has_pending_key_) {
     pending_key_id_ = cp.pending_key_id;
     pending_key_ = metadata_.key(pending_key_id_);
-    pending_prefix_ = KeyPrefix(pending_key_);
-  }
+    }
 }
 
 }  // namespace varshred

@@ -126,52 +126,12 @@ std::optional<uint32_t> MetadataView::Find(std::string_view key) const {
 namespace {
 inline size_t HashKey(std::string_view key) { return std::hash<std::string_view>{}(key); }
 
-// Equality of two `n`-byte strings with at most four loads when short (most keys),
-// instead of a call to memcmp.
-inline bool SameBytes(const char* a, const char* b, size_t n) {
-  if (n >= 8) {
-    if (n > 16) return std::memcmp(a, b, n) == 0;
-    uint64_t a0, b0, a1, b1;
-    std::memcpy(&a0, a, 8);
-    std::memcpy(&b0, b, 8);
-    std::memcpy(&a1, a + n - 8, 8);
-    std::memcpy(&b1, b + n - 8, 8);
-    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-  }
-  if (n >= 4) {
-    uint32_t a0, b0, a1, b1;
-    std::memcpy(&a0, a, 4);
-    std::memcpy(&b0, b, 4);
-    std::memcpy(&a1, a + n - 4, 4);
-    std::memcpy(&b1, b + n - 4, 4);
-    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-  }
-  for (size_t i = 0; i < n; ++i) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
-}
 }  // namespace
 
-uint32_t MetadataBuilder::Add(std::string_view key) {
-  if (replaying_) {
-    if (replayed_calls_ < replay_ids_.size()) {
-      const uint32_t id = replay_ids_[replayed_calls_];
-      const std::string_view known = replay_keys_[id];
-      if (id <= keys_.size() && known.size() == key.size() &&
-          SameBytes(known.data(), key.data(), key.size())) {
-        ++replayed_calls_;
-        if (id == keys_.size()) {
-          keys_.push_back(known);
-          total_key_bytes_ += known.size();
-        }
-        return id;
-      }
-    }
-    // From here on, keys are looked up; the hash table (if this many keys need one)
-    // is built by the next Index().
-    replaying_ = false;
-  }
+uint32_t MetadataBuilder::AddUnpredicted(std::string_view key) {
+  // From here on, keys are looked up; the hash table (if this many keys need one) is
+  // built by the next Index().
+  replaying_ = false;
   const uint32_t id = Lookup(key);
   new_ids_.push_back(id);
   return id;
