@@ -2,6 +2,7 @@
 // Arrow kernels call the parser/writer per row), the Arrow kernel users call, and
 // simdjson's own parse of the same documents as the parser-limit peer.
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -18,11 +19,29 @@ namespace {
 
 constexpr size_t kRows = 10000;
 
+// Rows used as maps: 5 keys drawn per row from 100000 names, so no two rows share a
+// dictionary (the worst case for the builder's reuse of the previous row's shape).
+std::vector<std::string> MapDocuments(size_t n) {
+  std::mt19937_64 rng(kSeed);
+  std::uniform_int_distribution<int> name(0, 99999);
+  std::vector<std::string> docs;
+  docs.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    std::string d = "{";
+    for (int k = 0; k < 5; ++k) {
+      d += (k ? ", \"u" : "\"u") + std::to_string(name(rng)) + "\": " + std::to_string(k * 37);
+    }
+    docs.push_back(d + "}");
+  }
+  return docs;
+}
+
 std::vector<std::string> Documents(int kind) {
   switch (kind) {
     case 0: return EventDocuments(kRows);
     case 1: return NestedDocuments(kRows, 8);
-    default: return WideDocuments(kRows / 10, 100);
+    case 2: return WideDocuments(kRows / 10, 100);
+    default: return MapDocuments(kRows);
   }
 }
 
@@ -55,7 +74,7 @@ void BM_JsonToVariant(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(docs.size()));
   state.SetBytesProcessed(state.iterations() * TotalBytes(docs));
 }
-BENCHMARK(BM_JsonToVariant)->ArgName("events0_nested1_wide2")->Arg(0)->Arg(1)->Arg(2);
+BENCHMARK(BM_JsonToVariant)->ArgName("events0_nested1_wide2_maps3")->Arg(0)->Arg(1)->Arg(2)->Arg(3);
 
 // The Arrow kernel (string column -> Variant struct column), as users call it.
 void BM_JsonToVariantKernel(benchmark::State& state) {
@@ -74,7 +93,7 @@ void BM_JsonToVariantKernel(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(docs.size()));
   state.SetBytesProcessed(state.iterations() * TotalBytes(docs));
 }
-BENCHMARK(BM_JsonToVariantKernel)->ArgName("events0_nested1_wide2")->Arg(0)->Arg(1)->Arg(2);
+BENCHMARK(BM_JsonToVariantKernel)->ArgName("events0_nested1_wide2_maps3")->Arg(0)->Arg(1)->Arg(2)->Arg(3);
 
 // ---- Peers: simdjson alone on the same documents (the parser limit) ----
 
@@ -158,7 +177,7 @@ void BM_SimdjsonOnDemandPeer(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(docs.size()));
   state.SetBytesProcessed(state.iterations() * TotalBytes(raw));
 }
-BENCHMARK(BM_SimdjsonOnDemandPeer)->ArgName("events0_nested1_wide2")->Arg(0)->Arg(1)->Arg(2);
+BENCHMARK(BM_SimdjsonOnDemandPeer)->ArgName("events0_nested1_wide2_maps3")->Arg(0)->Arg(1)->Arg(2)->Arg(3);
 
 // The DOM parser builds its full tape (all strings and numbers parsed) per document.
 void BM_SimdjsonDomPeer(benchmark::State& state) {
@@ -175,7 +194,7 @@ void BM_SimdjsonDomPeer(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(docs.size()));
   state.SetBytesProcessed(state.iterations() * TotalBytes(raw));
 }
-BENCHMARK(BM_SimdjsonDomPeer)->ArgName("events0_nested1_wide2")->Arg(0)->Arg(1)->Arg(2);
+BENCHMARK(BM_SimdjsonDomPeer)->ArgName("events0_nested1_wide2_maps3")->Arg(0)->Arg(1)->Arg(2)->Arg(3);
 
 void BM_VariantToJson(benchmark::State& state) {
   const auto docs = Documents(static_cast<int>(state.range(0)));
@@ -210,7 +229,7 @@ void BM_VariantToJson(benchmark::State& state) {
   // Bytes of JSON text produced.
   state.SetBytesProcessed(state.iterations() * out_bytes);
 }
-BENCHMARK(BM_VariantToJson)->ArgName("events0_nested1_wide2")->Arg(0)->Arg(1)->Arg(2);
+BENCHMARK(BM_VariantToJson)->ArgName("events0_nested1_wide2_maps3")->Arg(0)->Arg(1)->Arg(2)->Arg(3);
 
 }  // namespace
 }  // namespace varshred::bench

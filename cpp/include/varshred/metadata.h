@@ -178,6 +178,7 @@ class MetadataBuilder {
   std::vector<uint32_t> new_ids_;   // Add() results after the replay stopped
   bool replaying_ = true;
   bool truncated_ = false;          // the call sequence no longer rebuilds the keys
+  uint64_t diverged_rows_ = 0;      // consecutive values that left the replay
 };
 
 }  // namespace varshred

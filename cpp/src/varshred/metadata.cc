@@ -275,8 +275,14 @@ void MetadataBuilder::Remember() {
 }
 
 void MetadataBuilder::Reset() {
-  // A value that left the replay becomes the one remembered for the next.
-  if (!replaying_) Remember();
+  // A value that left the replay becomes the one remembered for the next. Rows that
+  // never repeat their predecessor's keys (JSON used as a map) would pay for that
+  // for nothing: after a run of them, remember only now and then.
+  if (replaying_) {
+    diverged_rows_ = 0;
+  } else if (++diverged_rows_ < 8 || diverged_rows_ % 64 == 0) {
+    Remember();
+  }
   replaying_ = true;
   truncated_ = false;
   replayed_calls_ = 0;
