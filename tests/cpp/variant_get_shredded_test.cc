@@ -186,6 +186,16 @@ std::shared_ptr<arrow::Array> LargeBinary(const std::shared_ptr<arrow::Array>& a
   return *b.Finish();
 }
 
+// The validity bitmap of `a` copied to start at bit 0 (for arrays rebuilt with
+// children that no longer carry a's offset), or null when a has no nulls.
+std::shared_ptr<arrow::Buffer> ValidityAtZero(const arrow::Array& a) {
+  if (a.null_count() == 0) return nullptr;
+  auto validity = *arrow::AllocateEmptyBitmap(a.length());
+  arrow::internal::CopyBitmap(a.null_bitmap_data(), a.offset(), a.length(),
+                              validity->mutable_data(), 0);
+  return validity;
+}
+
 std::shared_ptr<arrow::Array> Transform(const std::shared_ptr<arrow::Array>& a,
                                         const Variation& v);
 
@@ -211,14 +221,9 @@ std::shared_ptr<arrow::Array> TransformGroup(const std::shared_ptr<arrow::Array>
     children.push_back(child);
     fields.push_back(field->WithType(child->type()));
   }
-  std::shared_ptr<arrow::Buffer> validity;
-  if (st.null_count() > 0) {
-    validity = *arrow::AllocateEmptyBitmap(st.length());
-    arrow::internal::CopyBitmap(st.null_bitmap_data(), st.offset(), st.length(),
-                                validity->mutable_data(), 0);
-  }
   return std::make_shared<arrow::StructArray>(arrow::struct_(fields), st.length(),
-                                              children, validity, st.null_count());
+                                              children, ValidityAtZero(st),
+                                              st.null_count());
 }
 
 std::shared_ptr<arrow::Array> Transform(const std::shared_ptr<arrow::Array>& a,
@@ -250,15 +255,9 @@ std::shared_ptr<arrow::Array> Transform(const std::shared_ptr<arrow::Array>& a,
     for (int64_t i = 0; i <= l.length(); ++i) {
       EXPECT_TRUE(offsets.Append(l.raw_value_offsets()[i]).ok());
     }
-    std::shared_ptr<arrow::Buffer> validity;
-    if (l.null_count() > 0) {
-      validity = *arrow::AllocateEmptyBitmap(l.length());
-      arrow::internal::CopyBitmap(l.null_bitmap_data(), l.offset(), l.length(),
-                                  validity->mutable_data(), 0);
-    }
     return std::make_shared<arrow::LargeListArray>(arrow::large_list(field), l.length(),
-                                                   *offsets.Finish(), element, validity,
-                                                   l.null_count());
+                                                   *offsets.Finish(), element,
+                                                   ValidityAtZero(l), l.null_count());
   }
   return a;
 }
