@@ -57,6 +57,31 @@ TEST(JsonToVariantTest, WritesExactBytesAndKeepsSqlNulls) {
   EXPECT_EQ(ToHex(view.value(3)), "20 01 0f 00 00 00");  // decimal4 15, scale 1
 }
 
+// Rows are parsed in place inside the Arrow data buffer, each followed by the next
+// rows' bytes: a document must end where its row ends, whatever follows it.
+TEST(JsonToVariantTest, AdjacentRowsParsedInPlaceStopAtTheirOwnEnd) {
+  const Cells cells = {"1",     "23",   "4.5",   "true",    "nul",  "null", "\"x\"",
+                       "[1,2]", "{}",   "-0",    "1e2",     "7",    "{\"a\":1}",
+                       "8",     "9.25", "\"tail\""};
+  auto input = Strings(cells);
+  JsonToVariantOptions options;
+  options.errors = JsonErrorPolicy::kNull;
+  VS_ASSIGN_OR_FAIL(auto out, JsonToVariant(*input, options));
+  VS_ASSIGN_OR_FAIL(auto json, VariantToJson(*out));
+  EXPECT_EQ(Texts(*json),
+            (Cells{"1", "23", "4.5", "true", std::nullopt, "null", "\"x\"", "[1,2]", "{}",
+                   "0", "100.0", "7", "{\"a\":1}", "8", "9.25", "\"tail\""}));
+  // Each row alone (copied into the parser's padded buffer) gives the same bytes.
+  for (size_t i = 0; i < cells.size(); ++i) {
+    VS_ASSIGN_OR_FAIL(auto one, JsonToVariant(*Strings({cells[i]}), options));
+    VS_ASSIGN_OR_FAIL(auto a, VariantArrayView::Make(out));
+    VS_ASSIGN_OR_FAIL(auto b, VariantArrayView::Make(one));
+    ASSERT_EQ(a.IsNull(static_cast<int64_t>(i)), b.IsNull(0)) << i;
+    if (b.IsNull(0)) continue;
+    EXPECT_EQ(ToHex(a.value(static_cast<int64_t>(i))), ToHex(b.value(0))) << cells[i].value();
+  }
+}
+
 TEST(JsonToVariantTest, HonoursNumberAndDuplicateKeyOptions) {
   auto input = Strings({"1.5", R"({"a":1,"a":2})"});
   JsonToVariantOptions options;

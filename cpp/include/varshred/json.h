@@ -49,6 +49,15 @@ class JsonParser {
   /// only for keys mixing U+E000..U+FFFF with supplementary characters).
   arrow::Status Parse(std::string_view json, VariantBuilder* builder);
 
+  /// \brief As Parse(), for a document followed in memory by `readable_after` bytes
+  /// that may be read (their content does not matter), e.g. a row inside an Arrow data
+  /// buffer. With at least kPadding of them the document is parsed in place instead of
+  /// being copied into a padded scratch buffer.
+  arrow::Status Parse(std::string_view json, size_t readable_after, VariantBuilder* builder);
+
+  /// Bytes simdjson may read past the end of a document.
+  static const size_t kPadding;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

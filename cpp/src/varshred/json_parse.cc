@@ -384,17 +384,25 @@ struct JsonParser::Impl {
     }
   }
 
-  arrow::Status Parse(std::string_view json, VariantBuilder* b) {
-    // simdjson reads up to SIMDJSON_PADDING bytes past the end: copy into our buffer.
-    const size_t needed = json.size() + sj::SIMDJSON_PADDING;
-    if (needed > capacity) {
-      const size_t new_capacity = std::max(needed, capacity * 2);
-      buffer.reset(new char[new_capacity]);
-      capacity = new_capacity;
+  arrow::Status Parse(std::string_view json, size_t readable_after, VariantBuilder* b) {
+    // simdjson reads up to SIMDJSON_PADDING bytes past the end: parse in place when the
+    // caller vouches for them, else copy into our padded buffer.
+    size_t padded;
+    if (readable_after >= sj::SIMDJSON_PADDING && !json.empty()) {
+      begin = json.data();
+      padded = json.size() + readable_after;
+    } else {
+      const size_t needed = json.size() + sj::SIMDJSON_PADDING;
+      if (needed > capacity) {
+        const size_t new_capacity = std::max(needed, capacity * 2);
+        buffer.reset(new char[new_capacity]);
+        capacity = new_capacity;
+      }
+      if (!json.empty()) std::memcpy(buffer.get(), json.data(), json.size());
+      std::memset(buffer.get() + json.size(), 0, sj::SIMDJSON_PADDING);
+      begin = buffer.get();
+      padded = capacity;
     }
-    if (!json.empty()) std::memcpy(buffer.get(), json.data(), json.size());
-    std::memset(buffer.get() + json.size(), 0, sj::SIMDJSON_PADDING);
-    begin = buffer.get();
     size = json.size();
     builder = b;
     builder->set_duplicate_key_policy(options.duplicate_keys);
@@ -403,7 +411,7 @@ struct JsonParser::Impl {
       return arrow::Status::Invalid("invalid JSON at byte 0: byte order mark");
     }
     if (allocate_status != sj::SUCCESS) return Error(allocate_status, begin);
-    if (auto err = parser.iterate(begin, size, capacity).get(doc)) {
+    if (auto err = parser.iterate(begin, size, padded).get(doc)) {
       if (err == sj::EMPTY) return arrow::Status::Invalid("invalid JSON: empty input");
       return Error(err, begin + size);
     }
@@ -440,8 +448,15 @@ JsonParser::~JsonParser() = default;
 JsonParser::JsonParser(JsonParser&&) noexcept = default;
 JsonParser& JsonParser::operator=(JsonParser&&) noexcept = default;
 
+const size_t JsonParser::kPadding = sj::SIMDJSON_PADDING;
+
 arrow::Status JsonParser::Parse(std::string_view json, VariantBuilder* builder) {
-  return impl_->Parse(json, builder);
+  return impl_->Parse(json, 0, builder);
+}
+
+arrow::Status JsonParser::Parse(std::string_view json, size_t readable_after,
+                                VariantBuilder* builder) {
+  return impl_->Parse(json, readable_after, builder);
 }
 
 }  // namespace varshred

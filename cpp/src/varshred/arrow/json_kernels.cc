@@ -35,6 +35,9 @@ class JsonToVariantKernel {
   arrow::Status Run(const ArrayType& strings) {
     const int64_t data_bytes = TotalDataBytes(strings);
     ARROW_RETURN_NOT_OK(out_.Reserve(strings.length(), data_bytes));
+    // Rows are parsed in place inside the data buffer wherever enough of it follows
+    // them (simdjson reads a little past the end); the last few rows are copied.
+    const char* data_end = DataEnd(strings);
     for (int64_t i = 0; i < strings.length(); ++i) {
       if (strings.IsNull(i)) {
         ARROW_RETURN_NOT_OK(out_.AppendNull());
@@ -43,7 +46,10 @@ class JsonToVariantKernel {
       const std::string_view text = strings.GetView(i);
       // The finished bytes are copied once, from the builder into the Arrow builders.
       std::string_view metadata, value;
-      arrow::Status st = parser_.Parse(text, &builder_);
+      const char* row_end = text.data() + text.size();
+      const size_t readable_after =
+          data_end != nullptr && row_end <= data_end ? data_end - row_end : 0;
+      arrow::Status st = parser_.Parse(text, readable_after, &builder_);
       if (st.ok()) st = builder_.FinishViews(&metadata, &value);
       if (!st.ok()) {
         builder_.Reset();
@@ -75,6 +81,18 @@ class JsonToVariantKernel {
     } else {
       if (strings.length() == 0) return 0;
       return strings.value_offset(strings.length()) - strings.value_offset(0);
+    }
+  }
+
+  // The end of the bytes a row's text may be followed by; null when unknown.
+  template <typename ArrayType>
+  static const char* DataEnd(const ArrayType& strings) {
+    if constexpr (std::is_same_v<ArrayType, arrow::StringViewArray>) {
+      return nullptr;  // rows live in several buffers (or inline)
+    } else {
+      const auto& data = strings.data()->buffers[2];
+      if (data == nullptr) return nullptr;
+      return reinterpret_cast<const char*>(data->data()) + data->size();
     }
   }
 
