@@ -26,11 +26,13 @@ from varshred.shredding import ShreddingSchema
 __all__ = [
     "ColumnInfo",
     "ParquetWriter",
+    "PathCount",
     "inspect",
     "iter_batches",
     "prunable_row_groups",
     "read_paths",
     "read_table",
+    "shredding_counts",
     "write_table",
 ]
 
@@ -130,6 +132,110 @@ def inspect(path: str) -> list[ColumnInfo]:
     """The top-level columns of ``path`` with their Variant layout."""
     return [ColumnInfo(n, layout, annotated, tuple(leaves))
             for n, layout, annotated, leaves in _lib.parquet_inspect(str(path))]
+
+
+@dataclass
+class PathCount:
+    """How many values of one path of a shredded Variant column sit in its typed column
+    and how many in its residual ``value`` column (per element for array paths)."""
+
+    column: str
+    path: str                # "$", "user.name", "tags[]"
+    typed_type: str          # the typed_value's Arrow type, "object", "array" or "variant"
+    typed: int
+    residual: int
+
+    @property
+    def is_leaf(self) -> bool:
+        """A scalar typed column (objects and arrays count their values below)."""
+        return self.typed_type not in ("object", "array", "variant")
+
+    @property
+    def typed_share(self) -> float | None:
+        total = self.typed + self.residual
+        return self.typed / total if total and self.is_leaf else None
+
+
+def shredding_counts(paths: "str | list[str]") -> list[PathCount]:
+    """Per Variant column and path, the typed and residual value counts of Parquet
+    files, summed over row groups and files, from the footers' statistics alone (no
+    data is read): a leaf's non-null count is its value count minus its null count.
+    Paths whose statistics are missing are left out."""
+    counts: dict = {}
+    for path in [paths] if isinstance(paths, str) else paths:
+        f = pq.ParquetFile(path)
+        md = f.metadata
+        variant_columns = {c.name for c in inspect(path) if c.layout == "shredded"}
+        for i in range(md.num_columns):
+            parts = md.schema.column(i).path.split(".")
+            if parts[0] not in variant_columns or parts[-1] not in ("value", "typed_value"):
+                continue
+            variant_path, group = _variant_path(parts, f.schema_arrow)
+            nonnull = 0
+            for g in range(md.num_row_groups):
+                chunk = md.row_group(g).column(i)
+                if chunk.statistics is None or not chunk.statistics.has_null_count:
+                    nonnull = None
+                    break
+                nonnull += chunk.num_values - chunk.statistics.null_count
+            if nonnull is None:
+                continue
+            key = (parts[0], variant_path)
+            entry = counts.setdefault(key, PathCount(parts[0], variant_path,
+                                                     _typed_kind(group), 0, 0))
+            if parts[-1] == "typed_value":
+                entry.typed += nonnull
+            else:
+                entry.residual += nonnull
+    return list(counts.values())
+
+
+def _variant_path(parts: list[str], schema: pa.Schema) -> tuple[str, pa.DataType]:
+    """("v", "typed_value", "tags", "typed_value", "list", "element", "typed_value") ->
+    ("tags[]", the Arrow type of the {value, typed_value} group the leaf belongs to)."""
+    t = schema.field(parts[0]).type
+    path = ""
+    i = 1
+    while i < len(parts) - 1:  # parts[i] == "typed_value" of a group with more below
+        t = t.field("typed_value").type
+        if pa.types.is_list(t) or pa.types.is_large_list(t):
+            path += "[]"
+            t = t.value_type
+            i += 3  # "typed_value", "list", "element"
+        else:
+            name = parts[i + 1]
+            path += f".{name}" if path else name
+            t = t.field(name).type
+            i += 2  # "typed_value", field name
+    return path or "$", t
+
+
+def _typed_kind(group: pa.DataType) -> str:
+    if group.get_field_index("typed_value") < 0:
+        return "variant"
+    t = group.field("typed_value").type
+    if pa.types.is_struct(t):
+        return "object"
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return "array"
+    return str(t)
+
+
+def counts_table(counts: list[PathCount]) -> str:
+    """``shredding_counts`` as a text table, one block per column."""
+    lines = []
+    for column in dict.fromkeys(c.column for c in counts):
+        rows = [c for c in counts if c.column == column]
+        width = max(len("path"), *(len(c.path) for c in rows))
+        lines.append(f"column {column}: values in typed columns / residual values")
+        lines.append(f"  {'path':<{width}}  {'typed type':<18} {'typed':>10} {'residual':>10}"
+                     f"  typed share")
+        for c in rows:
+            share = "" if c.typed_share is None else f"{c.typed_share:6.1%}"
+            typed = str(c.typed) if c.is_leaf else ""
+            lines.append(f"  {c.path:<{width}}  {c.typed_type:<18} {typed:>10} "
+                         f"{c.residual:>10}  {share}")
+    return "\n".join(lines)
 
 
 def _reraise(exc: pa.ArrowException) -> Exception:

@@ -292,24 +292,23 @@ class ShredJob:
             with _Progress(spark, self.progress):
                 if schema == "infer":
                     t = time.time()
-                    stats = (_sample_json_lines(files, self.sample_rows)
-                             if fmt == "json" and files and _plain_text(files) else None)
-                    if stats is None:
-                        schemas = vs.spark.infer_schema(df, json_columns=json_columns,
-                                                        sample_rows=self.sample_rows)
-                    else:
-                        schemas = {self.column: stats.derive_schema()}
+                    stats = ({self.column: _sample_json_lines(files, self.sample_rows)}
+                             if fmt == "json" and files and _plain_text(files) else
+                             vs.spark.sample_stats(df, json_columns=json_columns,
+                                                   sample_rows=self.sample_rows))
+                    schemas = {c: s.derive_schema() for c, s in stats.items()}
                     schema = {c: s.to_ddl() for c, s in schemas.items()}
                     self.log(f"[2/3] inferred from a sample of up to {self.sample_rows} rows "
                              f"({time.time() - t:.1f} s):")
-                    for c, ddl in schema.items():
-                        self.log(f"      {c}: {ddl}")
+                    for c, s in schemas.items():
+                        self.log(f"      {c}: {s.to_ddl()}")
+                        self.log("      " + stats[c].report(s).rstrip().replace("\n", "\n      "))
                 else:
                     self.log(f"[2/3] shredding schema: {schema}")
                 t = time.time()
                 summary = vs.spark.write(df, self.output, shredding=schema, mode=self.mode,
                                          json_columns=json_columns, errors=self.errors,
-                                         compression=self.compression, collect_stats=True)
+                                         compression=self.compression)
         except JobError:
             raise
         except Exception as e:

@@ -247,12 +247,16 @@ class WriteSummary:
     stats: dict              # column -> ShreddingStats of every row written (collect_stats)
 
     def report(self) -> str:
-        """Per Variant column: the schema and, per path, typed / residual / missing."""
+        """Per Variant column: the schema and, per path, how many values landed in
+        typed columns and how many stayed residual: counted over every row written
+        (from the statistics with ``collect_stats``, else from the files' footers)."""
         out = []
         for column, ddl in self.schemas.items():
-            out.append(f"column {column}: {ddl}")
+            out.append(f"shredding schema of column {column}: {ddl}")
             if column in self.stats and ddl != "none":
                 out.append(self.stats[column].report(ddl))
+        if not self.stats and self.files:
+            out.append(vs.parquet.counts_table(vs.parquet.shredding_counts(self.files)))
         return "\n".join(out)
 
 

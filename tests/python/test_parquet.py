@@ -160,3 +160,22 @@ def test_read_paths_takes_spark_path_syntax(tmp_path):
     assert got.column(0).to_pylist() == [20, None, None]
     assert vs.to_json(got.column(1)).to_pylist() == ['{"x.y":[10,20]}', '{"x.y":"no"}', None]
     assert got.column(2).to_pylist() == [1, None, 2]
+
+
+def test_shredding_counts_come_from_footers(tmp_path):
+    docs = ['{"a": 1, "t": [1, "x", 3]}', '{"a": "s", "t": []}', None, '[1]',
+            '{"o": {"b": 2}}'] * 4
+    path = str(tmp_path / "c.parquet")
+    table = pa.table({"v": vs.from_json(docs)})
+    schema = "struct<a: bigint, t: array<bigint>, o: struct<b: int>>"
+    vs.parquet.write_table(table, path, shredding={"v": schema}, row_group_size=7)
+    counts = {c.path: c for c in vs.parquet.shredding_counts([path, path])}
+    got = {p: (c.typed_type, c.typed, c.residual) for p, c in counts.items()}
+    assert got == {"$": ("object", 0, 2 * 4), "a": ("int64", 2 * 4, 2 * 4),
+                   "t": ("array", 0, 0), "t[]": ("int64", 2 * 8, 2 * 4),
+                   "o": ("object", 0, 0), "o.b": ("int32", 2 * 4, 0)}
+    assert counts["a"].typed_share == 0.5 and counts["o"].typed_share is None
+    # Without statistics nothing can be counted from the footer.
+    bare = str(tmp_path / "bare.parquet")
+    vs.parquet.write_table(table, bare, shredding={"v": schema}, statistics=False)
+    assert vs.parquet.shredding_counts(bare) == []
