@@ -384,6 +384,7 @@ cdef extern from "varshred/parquet/writer.h" namespace "varshred" nogil:
         cbool annotate
         NumericShredding numeric
         ParquetWritePath path
+        vector[string] trusted_columns
 
     cdef cppclass ParquetWriter:
         @staticmethod

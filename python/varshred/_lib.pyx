@@ -842,7 +842,7 @@ cdef class ParquetFileWriter:
                  compression_level=None, int64_t row_group_size=1 << 20,
                  int64_t data_page_size=1 << 20, bint dictionary=True,
                  bint statistics=True, bint annotate=True, str numeric="lenient",
-                 str write_path="direct"):
+                 str write_path="direct", trusted_columns=()):
         cdef ParquetWriteOptions options
         cdef CResult[CCompressionType] codec = GetCompressionType(compression.encode())
         check_status(codec.status())
@@ -855,6 +855,8 @@ cdef class ParquetFileWriter:
         options.statistics = statistics
         options.annotate = annotate
         options.numeric = _numeric(numeric)
+        for name in trusted_columns:
+            options.trusted_columns.push_back(name.encode("utf-8"))
         if write_path == "direct":
             options.path = ParquetWritePath.kDirect
         elif write_path == "arrow":

@@ -59,20 +59,26 @@ class ParquetWriter:
     columns not named). The file appears under ``path`` only when :meth:`close`
     succeeds; an error, :meth:`abort` or leaving a ``with`` block by an exception leaves
     nothing behind.
+
+    Every Variant row is validated before it is written, except in ``trusted_columns``:
+    columns whose bytes varshred built in this process (``vs.from_json`` output passed
+    straight on). Never list columns read from elsewhere.
     """
 
     def __init__(self, path: str, schema: pa.Schema, *, shredding: Mapping[str, Any] | None = None,
                  compression: str = "zstd", compression_level: int | None = None,
                  row_group_size: int = 1 << 20, data_page_size: int = 1 << 20,
                  dictionary: bool = True, statistics: bool = True, annotate: bool = True,
-                 numeric: str = "lenient", write_path: str = "direct"):
+                 numeric: str = "lenient", write_path: str = "direct",
+                 trusted_columns: "tuple[str, ...] | list[str]" = ()):
         self.path = str(path)
         self.schema = schema
         self._writer = _lib.ParquetFileWriter(
             self.path, schema, _shredding(shredding), compression=compression,
             compression_level=compression_level, row_group_size=row_group_size,
             data_page_size=data_page_size, dictionary=dictionary, statistics=statistics,
-            annotate=annotate, numeric=numeric, write_path=write_path)
+            annotate=annotate, numeric=numeric, write_path=write_path,
+            trusted_columns=tuple(trusted_columns))
 
     def write_batch(self, batch: pa.RecordBatch) -> None:
         self._writer.write_batch(batch)

@@ -449,8 +449,11 @@ class _ArrowWriter(DataSourceArrowWriter):
         shredding = self._shredding(buffered)
         stats = ({f.name: vs.ShreddingStats() for f in buffered[0].schema
                   if _is_variant_field(f)} if self.collect_stats else {})
+        # The JSON columns' Variant bytes were built just now by from_json: the writer
+        # need not validate them again (about a quarter of its time).
         writer = vs.parquet.ParquetWriter(target, buffered[0].schema, shredding=shredding,
-                                          compression=self.compression)
+                                          compression=self.compression,
+                                          trusted_columns=self.json_columns)
         written = 0
         try:
             for batch in itertools.chain(buffered, (self._prepare(b, nulled)

@@ -129,6 +129,32 @@ TEST_F(ParquetIoTest, BothWritePathsRoundTripAndAgree) {
       << direct->column(1)->ToString() << "\n" << via_arrow->column(1)->ToString();
 }
 
+// A trusted column (bytes built by this process) skips validation and writes the same
+// file; an untrusted one still rejects bad bytes.
+TEST_F(ParquetIoTest, TrustedColumnsWriteTheSameFileWithoutValidation) {
+  auto table = Table(Events());
+  ParquetWriteOptions trusted;
+  trusted.trusted_columns = {"v"};
+  VS_ASSERT_OK(WriteParquet(*table, Path("checked.parquet"), {{"v", EventSchema()}}));
+  VS_ASSERT_OK(
+      WriteParquet(*table, Path("trusted.parquet"), {{"v", EventSchema()}}, trusted));
+  EXPECT_EQ(testing::ReadFile(Path("checked.parquet")),
+            testing::ReadFile(Path("trusted.parquet")));
+
+  arrow::BinaryBuilder md, value;
+  ASSERT_TRUE(md.Append(std::string("\x01\x00\x00", 3)).ok());
+  ASSERT_TRUE(value.Append(std::string("\x02\x05", 2)).ok());  // object header, no body
+  auto bad = *arrow::StructArray::Make({*md.Finish(), *value.Finish()},
+                                       std::vector<std::string>{"metadata", "value"});
+  auto bad_table = arrow::Table::Make(
+      arrow::schema({arrow::field("w", bad->type())}), {bad});
+  ParquetWriteOptions other;
+  other.trusted_columns = {"v"};  // names another column: "w" is still checked
+  auto st = WriteParquet(*bad_table, Path("bad.parquet"), {}, other);
+  EXPECT_TRUE(st.IsInvalid()) << st.ToString();
+  EXPECT_FALSE(fs::exists(Path("bad.parquet")));
+}
+
 TEST_F(ParquetIoTest, UnshreddedColumnsAreThePlainAnnotatedGroup) {
   auto table = Table(Events());
   VS_ASSERT_OK(WriteParquet(*table, Path("plain.parquet"), {}));

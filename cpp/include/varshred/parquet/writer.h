@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <arrow/memory_pool.h>
 #include <arrow/record_batch.h>
@@ -46,6 +47,11 @@ struct ParquetWriteOptions {
   bool annotate = true;
   NumericShredding numeric = NumericShredding::kLenient;
   ParquetWritePath path = ParquetWritePath::kDirect;
+  /// Variant columns whose bytes this process built itself (e.g. JsonToVariant output
+  /// handed straight to the writer): their rows are not validated again. Bytes from
+  /// anywhere else must not be listed: invalid bytes here are undefined behaviour.
+  /// Honoured by kDirect (kArrow validates every row).
+  std::vector<std::string> trusted_columns;
 };
 
 /// \brief Writes record batches to one Parquet file, shredding Variant columns.

@@ -251,9 +251,11 @@ class VariantColumnWriter {
  public:
   // Builds the plan for the Variant group `group` whose first leaf is `first_leaf`.
   static arrow::Result<std::unique_ptr<VariantColumnWriter>> Make(
-      const GroupNode& group, const ShreddingSchema& schema, int first_leaf, bool lenient) {
+      const GroupNode& group, const ShreddingSchema& schema, int first_leaf, bool lenient,
+      bool validate) {
     auto w = std::make_unique<VariantColumnWriter>();
     w->lenient_ = lenient;
+    w->validate_ = validate;
     w->nullable_ = group.is_optional();
     const int16_t base = w->nullable_ ? 1 : 0;
     int next = first_leaf;
@@ -276,14 +278,21 @@ class VariantColumnWriter {
       const std::string_view md_bytes = view.metadata(i);
       const std::string_view value =
           view.value_is_null(i) ? kNullValue : view.value(i);
-      auto md = metadata_cache.Get(md_bytes);
-      if (!md.ok()) return RowError(row_offset + i, md.status());
-      auto st = ValidateValue(*md, value);
-      if (!st.ok()) return RowError(row_offset + i, st);
+      arrow::Status st;
+      MetadataView md;
+      if (validate_) {
+        auto cached = metadata_cache.Get(md_bytes);
+        if (!cached.ok()) return RowError(row_offset + i, cached.status());
+        md = *cached;
+        st = ValidateValue(md, value);
+        if (!st.ok()) return RowError(row_offset + i, st);
+      } else {
+        md = MetadataView::MakeUnchecked(md_bytes);
+      }
       Leaf& m = leaves_[metadata_leaf_];
       m.Levels(m.max_def, 0);
       m.bytes.push_back(ByteArray(md_bytes));
-      st = Emit(*root_, VariantView::MakeUnchecked(*md, value), 0);
+      st = Emit(*root_, VariantView::MakeUnchecked(md, value), 0);
       if (!st.ok()) return RowError(row_offset + i, st);
     }
     return arrow::Status::OK();
@@ -591,6 +600,7 @@ class VariantColumnWriter {
   }
 
   bool lenient_ = true;
+  bool validate_ = true;  // false for trusted columns (bytes built by this process)
   bool nullable_ = true;
   int metadata_leaf_ = 0;
   std::unique_ptr<Node> root_;
@@ -617,6 +627,11 @@ class DirectWriter : public ParquetWriter {
         ctx_(pool, arrow_props_.get()) {}
   ~DirectWriter() override { Abort(); }
 
+  bool IsTrusted(const std::string& name) const {
+    const auto& t = options_.trusted_columns;
+    return std::find(t.begin(), t.end(), name) != t.end();
+  }
+
   arrow::Status Init(const std::shared_ptr<arrow::Schema>& schema,
                      const std::vector<ColumnPlanInput>& variants) {
     schema_ = schema;
@@ -634,7 +649,8 @@ class DirectWriter : public ParquetWriter {
                                                 *it->second, options_.annotate));
         ARROW_ASSIGN_OR_RAISE(auto w, VariantColumnWriter::Make(
                                           static_cast<const GroupNode&>(*node), *it->second,
-                                          leaf, options_.numeric == NumericShredding::kLenient));
+                                          leaf, options_.numeric == NumericShredding::kLenient,
+                                          !IsTrusted(field->name())));
         columns_.push_back({i, leaf, nullptr});
         leaf += w->num_leaves();
         columns_.back().variant = std::move(w);
