@@ -242,6 +242,11 @@ struct Node {
   std::vector<std::string> names;
   std::vector<std::unique_ptr<Node>> fields;
   std::vector<int> match;  // per-row scratch: field index in the object, or -1
+  std::vector<uint32_t> by_name;  // field indexes ordered by name bytes
+  // Object field id -> schema field (-1: not shredded) for the current dictionary,
+  // filled lazily; cleared when `ids_epoch` falls behind the writer's epoch.
+  std::vector<int32_t> id_to_field;
+  uint64_t ids_epoch = 0;
   // Array.
   std::unique_ptr<Node> element;
   int16_t list_rep = 0;
@@ -269,6 +274,10 @@ class VariantColumnWriter {
   arrow::Status Shred(const std::shared_ptr<arrow::Array>& column, int64_t row_offset) {
     ARROW_ASSIGN_OR_RAISE(auto view, VariantArrayView::Make(column));
     internal::MetadataCache metadata_cache;  // per batch: it keeps views of the bytes
+    // Field ids mean the same keys while the dictionary bytes stay the same: object
+    // nodes cache id -> field per dictionary (epoch), rows of one shape skip key lookups.
+    std::string_view last_md;
+    ++epoch_;
     for (int64_t i = 0; i < view.length(); ++i) {
       if (view.IsNull(i)) {
         // SQL NULL: the group itself is null at every leaf.
@@ -276,6 +285,10 @@ class VariantColumnWriter {
         continue;
       }
       const std::string_view md_bytes = view.metadata(i);
+      if (md_bytes != last_md) {
+        ++epoch_;
+        last_md = md_bytes;
+      }
       const std::string_view value =
           view.value_is_null(i) ? kNullValue : view.value(i);
       arrow::Status st;
@@ -366,6 +379,10 @@ class VariantColumnWriter {
             node->fields.push_back(std::move(field));
           }
           node->match.resize(node->fields.size());
+          for (uint32_t f = 0; f < node->names.size(); ++f) node->by_name.push_back(f);
+          std::sort(node->by_name.begin(), node->by_name.end(), [&](uint32_t a, uint32_t b) {
+            return node->names[a] < node->names[b];
+          });
           break;
         }
         case ShreddingSchema::Kind::kArray: {
@@ -452,28 +469,42 @@ class VariantColumnWriter {
   // VariantShredding.md rule 2: an object always gets a typed_value; shredded fields
   // go to their groups, the rest to a residual object in value (never a shredded key).
   arrow::Status EmitObject(Node& node, const ObjectView& obj, int16_t rep) {
+    const uint32_t n = obj.num_fields();
+    if (node.ids_epoch != epoch_) {
+      node.id_to_field.clear();
+      node.ids_epoch = epoch_;
+    }
+    std::fill(node.match.begin(), node.match.end(), -1);
+    shredded_.assign(n, 0);
     size_t matched = 0;
-    for (size_t f = 0; f < node.fields.size(); ++f) {
-      auto index = obj.FindIndex(node.names[f]);
-      node.match[f] = index ? static_cast<int>(*index) : -1;
-      if (index) {
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t id = obj.field_id(i);
+      if (id >= node.id_to_field.size()) node.id_to_field.resize(id + 1, kUnresolved);
+      int32_t& f = node.id_to_field[id];
+      if (f == kUnresolved) f = FieldNamed(node, obj.key(i));
+      if (f >= 0) {
+        node.match[f] = static_cast<int>(i);
+        shredded_[i] = 1;
         ++matched;
-        ARROW_RETURN_NOT_OK(Emit(*node.fields[f], obj.value(*index), rep));
+      }
+    }
+    for (size_t f = 0; f < node.fields.size(); ++f) {
+      if (node.match[f] >= 0) {
+        ARROW_RETURN_NOT_OK(
+            Emit(*node.fields[f], obj.value(static_cast<uint32_t>(node.match[f])), rep));
       } else {
         EmitAbsent(*node.fields[f], static_cast<int16_t>(node.def + 1), rep);
       }
     }
-    if (matched == obj.num_fields()) {
+    if (matched == n) {
       EmitNoValue(node, rep);
       return arrow::Status::OK();
     }
     // Residual: the unshredded fields, re-encoded against the row's metadata.
     residual_.clear();
     entries_.clear();
-    for (uint32_t i = 0; i < obj.num_fields(); ++i) {
-      bool shredded = false;
-      for (int m : node.match) shredded |= (m == static_cast<int>(i));
-      if (shredded) continue;
+    for (uint32_t i = 0; i < n; ++i) {
+      if (shredded_[i]) continue;
       const std::string_view bytes = obj.value(i).value_bytes();
       entries_.push_back({obj.key(i), obj.field_id(i), static_cast<uint32_t>(residual_.size())});
       residual_.append(bytes);
@@ -482,6 +513,17 @@ class VariantColumnWriter {
     internal::InsertObjectHeader(&residual_, 0, entries_.data(), entries_.size());
     EmitValue(node, arena_.Copy(residual_), rep);
     return arrow::Status::OK();
+  }
+
+  static constexpr int32_t kUnresolved = -2;
+
+  // The schema field named `key` (binary search by name bytes), or -1.
+  static int32_t FieldNamed(const Node& node, std::string_view key) {
+    auto it = std::lower_bound(
+        node.by_name.begin(), node.by_name.end(), key,
+        [&](uint32_t f, std::string_view k) { return std::string_view(node.names[f]) < k; });
+    if (it == node.by_name.end() || node.names[*it] != key) return -1;
+    return static_cast<int32_t>(*it);
   }
 
   // Appends `v` to the primitive typed leaf when it has the leaf's type.
@@ -601,6 +643,8 @@ class VariantColumnWriter {
 
   bool lenient_ = true;
   bool validate_ = true;  // false for trusted columns (bytes built by this process)
+  uint64_t epoch_ = 0;     // bumped whenever the rows' metadata dictionary changes
+  std::vector<char> shredded_;  // per-object scratch: field i went to a typed group
   bool nullable_ = true;
   int metadata_leaf_ = 0;
   std::unique_ptr<Node> root_;
