@@ -12,13 +12,16 @@ import glob
 import itertools
 import os
 import re
+import shutil
 import sys
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Callable
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 import varshred as vs
@@ -147,6 +150,171 @@ def _sample_json_lines(files: list[str], rows: int) -> "vs.ShreddingStats":
             text = pa.array(chunk, pa.binary()).view(pa.string())  # from_json checks UTF-8
             stats.add(vs.from_json(text, errors="null"))
     return stats
+
+
+# ----------------------------------------------------------------------------
+# JSON lines read by the tasks themselves
+
+_MIN_SPLIT = 4 << 20
+_MAX_SPLIT = 128 << 20
+
+
+@dataclass(frozen=True)
+class _Split:
+    """Bytes [start, end) of a JSON-lines file: the lines that start inside them."""
+
+    path: str
+    start: int
+    end: int
+
+
+def _splits(files: list[str], parallelism: int) -> list[_Split]:
+    """Splits sized as Spark sizes text splits: total / parallelism, within 4-128 MB."""
+    sizes = {f: os.path.getsize(f) for f in files}
+    size = min(_MAX_SPLIT, max(_MIN_SPLIT, -(-sum(sizes.values()) // max(parallelism, 1))))
+    out = []
+    for f in files:
+        out += [_Split(f, s, min(s + size, sizes[f])) for s in range(0, sizes[f], size)]
+    return out
+
+
+def _split_blocks(split: _Split, block: int = 16 << 20):
+    """(byte offset, bytes) blocks of whole lines: the lines that start in the split.
+
+    A split that begins mid-line skips to the next line (the previous split reads it
+    to its end), as Hadoop's line reader does."""
+    with open(split.path, "rb") as f:
+        pos = split.start
+        if pos > 0:
+            f.seek(pos - 1)
+            if f.read(1) != b"\n":
+                pos += len(f.readline())
+        f.seek(pos)
+        carry = b""
+        while pos < split.end:
+            data = f.read(block)
+            if not data:  # end of file: a last line without '\n'
+                if carry:
+                    yield pos, carry
+                return
+            data = carry + data
+            cut = data.rfind(b"\n")
+            if cut < 0:  # a line longer than the block: read on
+                carry = data
+                continue
+            whole, carry = data[:cut + 1], data[cut + 1:]
+            if pos + len(whole) > split.end:
+                # The line holding the split's last byte is ours; later ones are not.
+                last = whole.find(b"\n", split.end - pos - 1)
+                yield pos, whole[:last + 1]
+                return
+            yield pos, whole
+            pos += len(whole)
+
+
+def _documents(block: bytes) -> pa.Array:
+    """The non-blank lines of a block of whole lines, as a string array (not checked
+    for UTF-8 here: the JSON parser does that)."""
+    lines = pc.split_pattern(pa.array([block], pa.binary()), b"\n").values
+    text = lines.view(pa.string())
+    return text.filter(pc.greater(pc.binary_length(pc.ascii_trim_whitespace(text)), 0))
+
+
+def _line_error(path: str, offset: int, block: bytes, error: str) -> str:
+    """``path:line: message`` for the first bad document in a block at ``offset``."""
+    row = re.match(r"row (\d+)", error)
+    index = int(row.group(1)) if row else 0
+    seen = -1
+    line_start = 0
+    for line_start_candidate, line in _lines_with_offsets(block):
+        if line.strip():
+            seen += 1
+            if seen == index:
+                line_start = line_start_candidate
+                break
+    with open(path, "rb") as f:
+        before = 0
+        remaining = offset + line_start
+        while remaining > 0:
+            chunk = f.read(min(remaining, 16 << 20))
+            if not chunk:
+                break
+            before += chunk.count(b"\n")
+            remaining -= len(chunk)
+    message = re.sub(r"^row \d+: ", "", error)
+    return f"{path}:{before + 1}: {message}"
+
+
+def _lines_with_offsets(block: bytes):
+    start = 0
+    while start < len(block):
+        end = block.find(b"\n", start)
+        end = len(block) if end < 0 else end
+        yield start, block[start:end]
+        start = end + 1
+
+
+@dataclass(frozen=True)
+class _JsonLinesTask:
+    """mapInArrow function run once per split id: reads its split of a JSON-lines file,
+    parses it with varshred and writes one shredded Parquet file into ``staging``,
+    with no JVM in between. Yields (file, rows, bytes, nulled, ddl)."""
+
+    splits: tuple
+    column: str
+    shredding: str            # a DDL, "none" or "per-file"
+    errors: str
+    compression: str
+    staging: str
+
+    def __call__(self, batches):
+        from pyspark import TaskContext
+
+        ctx = TaskContext.get()
+        attempt = f"{ctx.attemptNumber()}" if ctx else "0"
+        for batch in batches:
+            for split_id in batch.column(0).to_pylist():
+                yield self._write(self.splits[split_id], split_id, attempt)
+
+    def _write(self, split: _Split, split_id: int, attempt: str) -> pa.RecordBatch:
+        target = os.path.join(self.staging,
+                              f"part-{split_id:05d}-{attempt}-{uuid.uuid4().hex[:8]}.parquet")
+        schema = pa.schema([(self.column, vs.variant_type())])
+        writer = None
+        rows = nulled = 0
+        ddl = self.shredding
+        try:
+            for offset, block in _split_blocks(split):
+                docs = _documents(block)
+                try:
+                    variants = vs.from_json(docs, errors=self.errors)
+                except vs.VariantError as e:
+                    raise vs.VariantError(_line_error(split.path, offset, block, str(e))) \
+                        from None
+                nulled += variants.null_count
+                if writer is None:
+                    if ddl == "per-file":
+                        ddl = vs.infer_schema(variants).to_ddl()
+                    writer = vs.parquet.ParquetWriter(
+                        target, schema, shredding={self.column: ddl},
+                        compression=self.compression, trusted_columns=[self.column])
+                writer.write_batch(pa.record_batch([variants], schema=schema))
+                rows += len(variants)
+            if writer is not None:
+                writer.close()
+        except BaseException:
+            if writer is not None:
+                writer.abort()
+            raise
+        size = os.path.getsize(target) if writer is not None else 0
+        return pa.RecordBatch.from_pylist(
+            [{"file": target if writer is not None else None, "rows": rows, "bytes": size,
+              "nulled": nulled, "ddl": ddl}], schema=_TASK_RESULT)
+
+
+_TASK_RESULT = pa.schema([("file", pa.string()), ("rows", pa.int64()), ("bytes", pa.int64()),
+                          ("nulled", pa.int64()), ("ddl", pa.string())])
+_TASK_RESULT_DDL = "file string, rows long, bytes long, nulled long, ddl string"
 
 
 def _error_line(exc: BaseException) -> str:
@@ -306,14 +474,19 @@ class ShredJob:
                 else:
                     self.log(f"[2/3] shredding schema: {schema}")
                 t = time.time()
-                summary = vs.spark.write(df, self.output, shredding=schema, mode=self.mode,
-                                         json_columns=json_columns, errors=self.errors,
-                                         compression=self.compression)
+                if fmt == "json" and files and _plain_text(files):
+                    ddl = schema[self.column] if isinstance(schema, dict) else schema
+                    summary = self._write_json_lines(spark, files, ddl)
+                else:
+                    summary = vs.spark.write(df, self.output, shredding=schema,
+                                             mode=self.mode, json_columns=json_columns,
+                                             errors=self.errors, compression=self.compression)
         except JobError:
             raise
         except Exception as e:
             where = (find_bad_json_line(files)
-                     if fmt == "json" and files and _plain_text(files) else None)
+                     if fmt == "json" and files and _plain_text(files)
+                     and "VariantError" not in str(e) else None)
             raise JobError(where or _error_line(e)) from e
         if summary is not None:
             summary.seconds = time.time() - start
@@ -322,6 +495,39 @@ class ShredJob:
                      f"({summary.rows / max(time.time() - t, 1e-9):,.0f} rows/s) -> "
                      f"{self.output}")
         return summary
+
+
+    def _write_json_lines(self, spark, files: list[str], ddl: str):
+        """Local JSON lines: each Spark task reads its own split of the files, parses
+        and writes it (no JVM text reader, no Arrow transfer); the driver then commits
+        the staged files. A failed task or job leaves nothing under the output."""
+        if self.mode == "ignore" and vs.spark._path_has_data(self.output):
+            return None
+        splits = _splits(files, spark.sparkContext.defaultParallelism)
+        created = not os.path.exists(self.output)
+        staging = os.path.join(self.output, f"_varshred_staging_{uuid.uuid4().hex}")
+        os.makedirs(staging)
+        task = _JsonLinesTask(tuple(splits), self.column, ddl, self.errors,
+                              self.compression, staging)
+        try:
+            results = (spark.range(0, len(splits), 1, max(len(splits), 1))
+                       .mapInArrow(task, _TASK_RESULT_DDL).collect())
+            written = [r for r in results if r["file"]]
+            final = vs.spark.publish([r["file"] for r in written], self.output,
+                                     overwrite=self.mode == "overwrite")
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            if created:  # leave no trace of a failed job
+                shutil.rmtree(self.output, ignore_errors=True)
+            raise
+        shutil.rmtree(staging, ignore_errors=True)
+        ddls = sorted({r["ddl"] for r in written})
+        return vs.spark.WriteSummary(
+            self.output, final, sum(r["rows"] for r in written),
+            sum(r["bytes"] for r in written), 0.0,
+            {self.column: ddls[0] if len(ddls) == 1 else ddls},
+            {self.column: sum(r["nulled"] for r in written)} if self.errors == "null" else {},
+            {})
 
 
 def summary_text(summary: "vs.spark.WriteSummary") -> str:

@@ -472,22 +472,29 @@ class _ArrowWriter(DataSourceArrowWriter):
                         {n: str(d) for n, d in shredding.items()})
 
     def commit(self, messages: Sequence[_Written]) -> None:
-        if self.overwrite:
-            for f in _part_files(self.path):
-                os.remove(f)
-        os.makedirs(self.path, exist_ok=True)
-        files = []
-        for m in messages:
-            for f in (m.files if m else []):
-                final = os.path.join(self.path, os.path.basename(f))
-                os.replace(f, final)
-                files.append(final)
+        files = publish([f for m in messages if m for f in m.files], self.path,
+                        self.overwrite)
         shutil.rmtree(self.staging, ignore_errors=True)
         if self.report_to:
             _write_report(self.report_to, files, [m for m in messages if m])
 
     def abort(self, messages: Sequence[_Written]) -> None:
         shutil.rmtree(self.staging, ignore_errors=True)
+
+
+def publish(staged: Sequence[str], path: str, overwrite: bool) -> list[str]:
+    """The job commit: moves the tasks' staged files into ``path`` (after removing the
+    Parquet files already there when ``overwrite``); returns the final names."""
+    if overwrite:
+        for f in _part_files(path):
+            os.remove(f)
+    os.makedirs(path, exist_ok=True)
+    files = []
+    for f in staged:
+        final = os.path.join(path, os.path.basename(f))
+        os.replace(f, final)
+        files.append(final)
+    return files
 
 
 def _write_report(target: str, files: list, messages: list) -> None:

@@ -19,7 +19,9 @@ import pytest
 import varshred as vs
 from varshred import cli
 from varshred.cli import sample_events
-from varshred.pipeline import JobError, ShredJob, find_bad_json_line
+from varshred.pipeline import JobError, ShredJob, _line_error, _Split, _split_blocks, _splits
+from varshred.pipeline import _documents as block_documents
+from varshred.pipeline import find_bad_json_line
 
 pytestmark = pytest.mark.spark
 
@@ -142,6 +144,52 @@ def test_find_bad_json_line_counts_physical_lines(tmp_path):
     assert find_bad_json_line([str(path)]).startswith(f"{path}:5: invalid JSON")
     path.write_text('{"a": 1}\n')
     assert find_bad_json_line([str(path)]) is None
+
+
+def test_splits_cover_every_line_exactly_once(tmp_path, rng):
+    """The tasks' byte-range splits of JSON-lines files, with any split and block size:
+    every non-blank line is read once, by the split it starts in (Hadoop's rule)."""
+    path = tmp_path / "s.jsonl"
+    for trial in range(300):
+        lines = [rng.choice(['{"a": %d}' % i, "", "   ", '"%s"' % ("x" * rng.randrange(50)),
+                             '{"k": "\u00e9\u00e8"}'])
+                 for i in range(rng.randrange(40))]
+        text = ("\n".join(lines) + rng.choice(["", "\n"])).encode()
+        path.write_bytes(text)
+        step = rng.randrange(1, 30)
+        block = rng.choice([1, 2, 7, 64, 1 << 20])
+        got = []
+        for start in range(0, len(text), step):
+            split = _Split(str(path), start, min(start + step, len(text)))
+            for offset, data in _split_blocks(split, block):
+                assert text[offset:offset + len(data)] == data
+                got += block_documents(data).to_pylist()
+        assert got == [line for line in text.decode().split("\n") if line.strip()], trial
+
+
+def test_split_sizes_follow_sparks_rule(tmp_path):
+    big = tmp_path / "big.jsonl"
+    big.write_bytes(b"{}\n" * (5 << 20))  # 15 MB
+    small = tmp_path / "small.jsonl"
+    small.write_bytes(b"{}\n")
+    splits = _splits([str(big), str(small)], parallelism=2)
+    assert [(s.start, s.end) for s in splits if s.path == str(small)] == [(0, 3)]
+    big_splits = [s for s in splits if s.path == str(big)]
+    assert big_splits[0].start == 0 and big_splits[-1].end == 15 << 20
+    assert all(a.end == b.start for a, b in zip(big_splits, big_splits[1:]))
+    assert len(big_splits) == 2  # (15 MB + 3 B) / 2 per split
+
+
+def test_line_errors_count_lines_from_the_file_start(tmp_path):
+    path = tmp_path / "e.jsonl"
+    text = b'{"a": 1}\n\n{"a": 2}\n{"a": }\n{"a": 3}\n'
+    path.write_bytes(text)
+    offset = text.index(b'{"a": 2}')
+    block = text[offset:]
+    with pytest.raises(vs.VariantError) as e:
+        vs.from_json(block_documents(block))
+    assert _line_error(str(path), offset, block, str(e.value)).startswith(
+        f"{path}:4: invalid JSON")
 
 
 def test_bad_arguments_fail_before_spark_starts(tmp_path):
