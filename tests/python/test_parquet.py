@@ -179,3 +179,34 @@ def test_shredding_counts_come_from_footers(tmp_path):
     bare = str(tmp_path / "bare.parquet")
     vs.parquet.write_table(table, bare, shredding={"v": schema}, statistics=False)
     assert vs.parquet.shredding_counts(bare) == []
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_write_json_one_call_json_to_shredded_file(tmp_path, threads):
+    docs = [json.dumps({"id": i, "tags": ["a"] * (i % 3), "s": "x" * (i % 70)})
+            for i in range(5000)] + ["[1]", "null"]
+    path = str(tmp_path / "j.parquet")
+    n = vs.parquet.write_json(pa.array(docs), path, column="doc", chunk_rows=700,
+                              threads=threads)
+    assert n == len(docs)
+    assert [c.layout for c in vs.parquet.inspect(path)] == ["shredded"]
+    back = vs.parquet.read_table(path)["doc"]
+    assert vs.to_json(back).to_pylist() == vs.to_json(vs.from_json(docs)).to_pylist()
+    counts = {c.path: c for c in vs.parquet.shredding_counts(path)}
+    assert counts["id"].typed == 5000
+
+
+def test_write_json_errors_and_empty_input(tmp_path):
+    path = str(tmp_path / "e.parquet")
+    with pytest.raises(vs.VariantError, match="row 1"):
+        vs.parquet.write_json(iter(['{"a": 1}', "{oops", '{"a": 2}']), path, chunk_rows=1,
+                              shredding="a int")
+    assert not os.path.exists(path)
+    n = vs.parquet.write_json(iter(['{"a": 1}', "{oops", '{"a": 2}']), path,
+                              shredding="a int", errors="null")
+    assert n == 3
+    assert vs.to_json(vs.parquet.read_table(path)["v"]).to_pylist() == [
+        '{"a":1}', None, '{"a":2}']
+    empty = str(tmp_path / "empty.parquet")
+    assert vs.parquet.write_json([], empty) == 0
+    assert vs.parquet.read_table(empty).num_rows == 0
