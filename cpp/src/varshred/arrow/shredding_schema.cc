@@ -389,6 +389,11 @@ arrow::Result<NodePtr> TypedValueNode(const ShreddingSchema& s) {
     case ShreddingSchema::Kind::kValueOnly:
       return arrow::Status::Invalid("value-only node has no typed_value");
     case ShreddingSchema::Kind::kObject: {
+      if (s.fields().empty()) {
+        return arrow::Status::Invalid(
+            "shredding schema: an object with no fields (struct<>) cannot be stored in "
+            "Parquet (a group needs a child); use 'variant' to leave it unshredded");
+      }
       parquet::schema::NodeVector fields;
       for (const auto& [fname, child] : s.fields()) {
         ARROW_ASSIGN_OR_RAISE(auto pair, PairNodes(child));

@@ -242,6 +242,7 @@ struct Node {
   std::vector<std::string> names;
   std::vector<std::unique_ptr<Node>> fields;
   std::vector<int> match;  // per-row scratch: field index in the object, or -1
+  std::vector<char> shredded;  // per-row scratch: object field i went to a typed group
   std::vector<uint32_t> by_name;  // field indexes ordered by name bytes
   // Object field id -> schema field (-1: not shredded) for the current dictionary,
   // filled lazily; cleared when `ids_epoch` falls behind the writer's epoch.
@@ -475,7 +476,8 @@ class VariantColumnWriter {
       node.ids_epoch = epoch_;
     }
     std::fill(node.match.begin(), node.match.end(), -1);
-    shredded_.assign(n, 0);
+    // Per node, not per writer: child objects are emitted before this one's residual.
+    node.shredded.assign(n, 0);
     size_t matched = 0;
     for (uint32_t i = 0; i < n; ++i) {
       const uint32_t id = obj.field_id(i);
@@ -484,7 +486,7 @@ class VariantColumnWriter {
       if (f == kUnresolved) f = FieldNamed(node, obj.key(i));
       if (f >= 0) {
         node.match[f] = static_cast<int>(i);
-        shredded_[i] = 1;
+        node.shredded[i] = 1;
         ++matched;
       }
     }
@@ -504,7 +506,7 @@ class VariantColumnWriter {
     residual_.clear();
     entries_.clear();
     for (uint32_t i = 0; i < n; ++i) {
-      if (shredded_[i]) continue;
+      if (node.shredded[i]) continue;
       const std::string_view bytes = obj.value(i).value_bytes();
       entries_.push_back({obj.key(i), obj.field_id(i), static_cast<uint32_t>(residual_.size())});
       residual_.append(bytes);
@@ -644,7 +646,6 @@ class VariantColumnWriter {
   bool lenient_ = true;
   bool validate_ = true;  // false for trusted columns (bytes built by this process)
   uint64_t epoch_ = 0;     // bumped whenever the rows' metadata dictionary changes
-  std::vector<char> shredded_;  // per-object scratch: field i went to a typed group
   bool nullable_ = true;
   int metadata_leaf_ = 0;
   std::unique_ptr<Node> root_;
