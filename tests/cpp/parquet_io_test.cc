@@ -190,6 +190,23 @@ TEST_F(ParquetIoTest, DirectWriterStoresWhatShredBuildsOnRandomData) {
   EXPECT_LT(empty_objects, 20);  // most trials do write
 }
 
+// Residual fields of an object survive next to a shredded child object emitted first.
+TEST_F(ParquetIoTest, ResidualFieldsBesideShreddedChildObjects) {
+  auto input = testing::VariantsFromJson(
+      {R"({"o": {"x": 1, "y": 2}, "z": 3, "a": [4]})", R"({"a": 1, "o": {"x": 5}})",
+       R"({"o": {"y": {"deep": 1}}, "p": {"x": 2, "q": 3}, "zz": null})"});
+  auto table = arrow::Table::Make(arrow::schema({arrow::field("v", input->type())}), {input});
+  VS_ASSIGN_OR_FAIL(auto schema, ShreddingSchema::Parse(
+                                     "struct<o: struct<x: int>, p: struct<x: int>>"));
+  for (auto path : {ParquetWritePath::kDirect, ParquetWritePath::kArrow}) {
+    ParquetWriteOptions options;
+    options.path = path;
+    VS_ASSERT_OK(WriteParquet(*table, Path("r.parquet"), {{"v", schema}}, options));
+    VS_ASSIGN_OR_FAIL(auto back, ReadParquet(Path("r.parquet")));
+    ExpectSameVariants(input, *arrow::Concatenate(back->column(0)->chunks()));
+  }
+}
+
 // A trusted column (bytes built by this process) skips validation and writes the same
 // file; an untrusted one still rejects bad bytes.
 TEST_F(ParquetIoTest, TrustedColumnsWriteTheSameFileWithoutValidation) {
