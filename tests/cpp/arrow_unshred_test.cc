@@ -136,23 +136,7 @@ TEST(ShredPropertyTest, UnshredOfShredIsLogicallyTheInput) {
   testing::RandomVariants gen(kSeed);
   int trials_with_typed = 0;
   for (int trial = 0; trial < 150; ++trial) {
-    std::vector<testing::RowFn> rows;
-    for (int r = 0; r < 20; ++r) {
-      if (gen.Pick(15) == 0) {
-        rows.push_back(nullptr);
-        continue;
-      }
-      // Each row draws its value now so the column is deterministic.
-      VariantBuilder tmp;
-      gen.Value(tmp, 0);
-      std::string m, v;
-      ASSERT_TRUE(tmp.Finish(&m, &v).ok());
-      rows.push_back([m, v](VariantBuilder& b) {
-        auto view = VariantView::MakeUnchecked(MetadataView::MakeUnchecked(m), v);
-        ASSERT_TRUE(b.AppendVariant(view).ok());
-      });
-    }
-    auto input = testing::MakeVariantColumn(rows);
+    auto input = gen.Column(20);
     const ShreddingSchema schema = gen.Schema(0);
     auto in_view = *VariantArrayView::Make(input);
     for (auto policy : {NumericShredding::kStrict, NumericShredding::kLenient}) {

@@ -137,22 +137,7 @@ TEST_F(ParquetIoTest, DirectWriterStoresWhatShredBuildsOnRandomData) {
   testing::RandomVariants gen(0xF11E);
   int empty_objects = 0;
   for (int trial = 0; trial < 60; ++trial) {
-    std::vector<testing::RowFn> rows;
-    for (int r = 0; r < 25; ++r) {
-      if (gen.Pick(15) == 0) {
-        rows.push_back(nullptr);
-        continue;
-      }
-      VariantBuilder tmp;
-      gen.Value(tmp, 0);
-      std::string m, v;
-      ASSERT_TRUE(tmp.Finish(&m, &v).ok());
-      rows.push_back([m, v](VariantBuilder& b) {
-        auto view = VariantView::MakeUnchecked(MetadataView::MakeUnchecked(m), v);
-        ASSERT_TRUE(b.AppendVariant(view).ok());
-      });
-    }
-    auto input = testing::MakeVariantColumn(rows);
+    auto input = gen.Column(25);
     const ShreddingSchema schema = gen.Schema(0);
     auto table = arrow::Table::Make(arrow::schema({arrow::field("v", input->type())}),
                                     {input});

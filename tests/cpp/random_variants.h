@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include "shredding_rules.h"  // RowFn, MakeVariantColumn
 #include "varshred/arrow/shredding_schema.h"
 #include "varshred/builder.h"
 
@@ -70,6 +73,27 @@ class RandomVariants {
         b.EndArray();
       }
     }
+  }
+
+  /// \brief A column of `rows` random values, about one in 15 a SQL NULL. Each row's
+  /// value is drawn here, so the column is deterministic for the seed.
+  std::shared_ptr<arrow::Array> Column(int rows) {
+    std::vector<RowFn> fns;
+    for (int r = 0; r < rows; ++r) {
+      if (Pick(15) == 0) {
+        fns.push_back(nullptr);
+        continue;
+      }
+      VariantBuilder tmp;
+      Value(tmp, 0);
+      std::string m, v;
+      EXPECT_TRUE(tmp.Finish(&m, &v).ok());
+      fns.push_back([m, v](VariantBuilder& b) {
+        auto view = VariantView::MakeUnchecked(MetadataView::MakeUnchecked(m), v);
+        ASSERT_TRUE(b.AppendVariant(view).ok());
+      });
+    }
+    return MakeVariantColumn(fns);
   }
 
   ShreddingSchema Schema(int depth) {
