@@ -9,6 +9,8 @@ on Spark (local mode by default, any master or spark-submit for a cluster).
 from __future__ import annotations
 
 import glob
+import gzip
+import io
 import itertools
 import os
 import re
@@ -87,11 +89,16 @@ def _is_parquet(path: str) -> bool:
         return f.read(4) == b"PAR1"
 
 
+def _open(path: str):
+    """A JSON-lines file for binary reading, gunzipped when it ends in .gz."""
+    return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+
+
 def find_bad_json_line(files: list[str], chunk: int = 65536) -> str | None:
     """``file:line: message`` for the first line of JSON-lines ``files`` that
     varshred cannot parse (blank lines are skipped, as the job does), or None."""
     for path in files:
-        with open(path, encoding="utf-8", errors="replace") as f:
+        with io.TextIOWrapper(_open(path), encoding="utf-8", errors="replace") as f:
             lines: list[tuple[int, str]] = []
             for number, line in enumerate(f, 1):
                 if line.strip():
@@ -121,14 +128,15 @@ def _first_bad(path: str, lines: list[tuple[int, str]]) -> str | None:
 
 
 def _plain_text(files: list[str]) -> bool:
-    """Whether the driver can read these JSON-lines files itself (no codec)."""
-    return not any(f.endswith((".gz", ".bz2", ".deflate", ".lz4", ".snappy", ".zst"))
+    """Whether varshred reads these JSON-lines files itself: plain or gzip (other codecs
+    go through Spark's text reader)."""
+    return not any(f.endswith((".bz2", ".deflate", ".lz4", ".snappy", ".zst"))
                    for f in files)
 
 
 def _json_lines(path: str, block: int = 1 << 24):
     """The non-blank lines of a local file, read in large blocks."""
-    with open(path, "rb") as f:
+    with _open(path) as f:
         rest = b""
         while data := f.read(block):
             lines = (rest + data).split(b"\n")
@@ -169,11 +177,15 @@ class _Split:
 
 
 def _splits(files: list[str], parallelism: int) -> list[_Split]:
-    """Splits sized as Spark sizes text splits: total / parallelism, within 4-128 MB."""
+    """Splits sized as Spark sizes text splits: total / parallelism, within 4-128 MB;
+    a gzip file is one split (it cannot be read from the middle)."""
     sizes = {f: os.path.getsize(f) for f in files}
     size = min(_MAX_SPLIT, max(_MIN_SPLIT, -(-sum(sizes.values()) // max(parallelism, 1))))
     out = []
     for f in files:
+        if f.endswith(".gz"):
+            out.append(_Split(f, 0, sys.maxsize))
+            continue
         out += [_Split(f, s, min(s + size, sizes[f])) for s in range(0, sizes[f], size)]
     return out
 
@@ -183,7 +195,7 @@ def _split_blocks(split: _Split, block: int = 16 << 20):
 
     A split that begins mid-line skips to the next line (the previous split reads it
     to its end), as Hadoop's line reader does."""
-    with open(split.path, "rb") as f:
+    with _open(split.path) as f:
         pos = split.start
         if pos > 0:
             f.seek(pos - 1)
@@ -232,7 +244,7 @@ def _line_error(path: str, offset: int, block: bytes, error: str) -> str:
             if seen == index:
                 line_start = line_start_candidate
                 break
-    with open(path, "rb") as f:
+    with _open(path) as f:
         before = 0
         remaining = offset + line_start
         while remaining > 0:

@@ -317,3 +317,24 @@ def test_demo_runs_end_to_end(tmp_path):
     assert "column event: shredded, VARIANT(1)" in out
     files = [f for f in os.listdir(tmp_path / "events_shredded") if f.endswith(".parquet")]
     assert files
+
+
+def test_gzip_json_lines_are_read_by_the_tasks(spark, tmp_path):
+    import gzip
+
+    docs = [json.dumps({"id": i, "s": "x" * (i % 9)}) for i in range(3000)]
+    docs[2500] = '{"id": 2500, "s": '
+    for name, lines in [("a.jsonl.gz", docs[:1500]), ("b.jsonl.gz", docs[1500:])]:
+        with gzip.open(tmp_path / name, "wt") as f:
+            f.write("\n".join(lines) + "\n")
+    src = str(tmp_path / "*.jsonl.gz")
+    with pytest.raises(JobError, match=r"b\.jsonl\.gz:1001: invalid JSON"):
+        ShredJob(src, str(tmp_path / "out"), log=lambda _: None).run(spark)
+    summary = ShredJob(src, str(tmp_path / "out"), errors="null",
+                       log=lambda _: None).run(spark)
+    assert summary.rows == 3000 and summary.nulled == {"data": 1}
+    assert "id: bigint" in summary.schemas["data"]
+    got = _spark_json(spark, str(tmp_path / "out"), "data")
+    assert got.count(None) == 1
+    assert sorted(_canonical(g) for g in got if g is not None) == sorted(
+        _canonical(d) for i, d in enumerate(docs) if i != 2500)
