@@ -12,16 +12,14 @@ import os
 import subprocess
 import sys
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 import varshred as vs
 from varshred import cli
 from varshred.cli import sample_events
-from varshred.pipeline import JobError, ShredJob, _line_error, _Split, _split_blocks, _splits
-from varshred.pipeline import _documents as block_documents
-from varshred.pipeline import find_bad_json_line
+from varshred.jsonlines import Split, find_bad_line, line_error, split_blocks, splits
+from varshred.jsonlines import documents as block_documents
+from varshred.pipeline import JobError, ShredJob
 
 pytestmark = pytest.mark.spark
 
@@ -138,12 +136,12 @@ def test_malformed_line_is_one_error_naming_file_and_line_and_leaves_nothing(
     assert got.count(None) == 1
 
 
-def test_find_bad_json_line_counts_physical_lines(tmp_path):
+def test_find_bad_line_counts_physical_lines(tmp_path):
     path = tmp_path / "x.jsonl"
     path.write_text('{"a": 1}\n\n  \n{"a": 2}\n{"a": }\n')
-    assert find_bad_json_line([str(path)]).startswith(f"{path}:5: invalid JSON")
+    assert find_bad_line([str(path)]).startswith(f"{path}:5: invalid JSON")
     path.write_text('{"a": 1}\n')
-    assert find_bad_json_line([str(path)]) is None
+    assert find_bad_line([str(path)]) is None
 
 
 def test_splits_cover_every_line_exactly_once(tmp_path, rng):
@@ -160,8 +158,8 @@ def test_splits_cover_every_line_exactly_once(tmp_path, rng):
         block = rng.choice([1, 2, 7, 64, 1 << 20])
         got = []
         for start in range(0, len(text), step):
-            split = _Split(str(path), start, min(start + step, len(text)))
-            for offset, data in _split_blocks(split, block):
+            split = Split(str(path), start, min(start + step, len(text)))
+            for offset, data in split_blocks(split, block):
                 assert text[offset:offset + len(data)] == data
                 got += block_documents(data).to_pylist()
         assert got == [line for line in text.decode().split("\n") if line.strip()], trial
@@ -172,9 +170,9 @@ def test_split_sizes_follow_sparks_rule(tmp_path):
     big.write_bytes(b"{}\n" * (5 << 20))  # 15 MB
     small = tmp_path / "small.jsonl"
     small.write_bytes(b"{}\n")
-    splits = _splits([str(big), str(small)], parallelism=2)
-    assert [(s.start, s.end) for s in splits if s.path == str(small)] == [(0, 3)]
-    big_splits = [s for s in splits if s.path == str(big)]
+    parts = splits([str(big), str(small)], parallelism=2)
+    assert [(s.start, s.end) for s in parts if s.path == str(small)] == [(0, 3)]
+    big_splits = [s for s in parts if s.path == str(big)]
     assert big_splits[0].start == 0 and big_splits[-1].end == 15 << 20
     assert all(a.end == b.start for a, b in zip(big_splits, big_splits[1:]))
     assert len(big_splits) == 2  # (15 MB + 3 B) / 2 per split
@@ -188,7 +186,7 @@ def test_line_errors_count_lines_from_the_file_start(tmp_path):
     block = text[offset:]
     with pytest.raises(vs.VariantError) as e:
         vs.from_json(block_documents(block))
-    assert _line_error(str(path), offset, block, str(e.value)).startswith(
+    assert line_error(str(path), offset, block, str(e.value)).startswith(
         f"{path}:4: invalid JSON")
 
 

@@ -1,0 +1,263 @@
+# Licensed under the Apache License, Version 2.0.
+"""JSON-lines files read by varshred itself: byte-range splits (Hadoop's line rule),
+blocks of whole lines, a driver-side sample, the Spark task that parses and writes a
+split, and errors that name the file and line.
+
+Plain and gzip files (a gzip file is one split); other codecs are Spark's to read.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import itertools
+import os
+import re
+import sys
+import uuid
+from dataclasses import dataclass
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+import varshred as vs
+
+__all__ = ["RESULT_DDL", "Split", "WriteSplits", "find_bad_line", "readable", "sample_stats",
+           "split_blocks", "splits"]
+
+
+def open_file(path: str):
+    """A JSON-lines file for binary reading, gunzipped when it ends in .gz."""
+    return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+
+
+def find_bad_line(files: list[str], chunk: int = 65536) -> str | None:
+    """``file:line: message`` for the first line of JSON-lines ``files`` that
+    varshred cannot parse (blank lines are skipped, as the job does), or None."""
+    for path in files:
+        with io.TextIOWrapper(open_file(path), encoding="utf-8", errors="replace") as f:
+            lines: list[tuple[int, str]] = []
+            for number, line in enumerate(f, 1):
+                if line.strip():
+                    lines.append((number, line))
+                if len(lines) == chunk:
+                    found = _first_bad(path, lines)
+                    if found:
+                        return found
+                    lines = []
+            found = _first_bad(path, lines)
+            if found:
+                return found
+    return None
+
+
+def _first_bad(path: str, lines: list[tuple[int, str]]) -> str | None:
+    if not lines:
+        return None
+    parsed = vs.from_json([text for _, text in lines], errors="null")
+    for i, valid in enumerate(parsed.is_valid().to_pylist()):
+        if not valid:
+            try:
+                vs.from_json([lines[i][1]])
+            except vs.VariantError as e:
+                return f"{path}:{lines[i][0]}: {re.sub(r'^row 0: ', '', str(e))}"
+    return None
+
+
+def readable(files: list[str]) -> bool:
+    """Whether varshred reads these JSON-lines files itself: plain or gzip (other codecs
+    go through Spark's text reader)."""
+    return not any(f.endswith((".bz2", ".deflate", ".lz4", ".snappy", ".zst"))
+                   for f in files)
+
+
+def _lines(path: str, block: int = 1 << 24):
+    """The non-blank lines of a local file, read in large blocks."""
+    with open_file(path) as f:
+        rest = b""
+        while data := f.read(block):
+            lines = (rest + data).split(b"\n")
+            rest = lines.pop()
+            yield from (line for line in lines if line.strip())
+        if rest.strip():
+            yield rest
+
+
+def sample_stats(files: list[str], rows: int) -> "vs.ShreddingStats":
+    """ShreddingStats of the first ``rows / len(files)`` documents of every local file
+    (every document when ``rows`` is 0), read on the driver: a sample pass without a
+    Spark job. Bad documents are skipped here; the write reports them."""
+    stats = vs.ShreddingStats()
+    per_file = -(-rows // len(files)) if rows > 0 else None
+    for path in files:
+        lines = itertools.islice(_lines(path), per_file)
+        while chunk := list(itertools.islice(lines, 65536)):
+            text = pa.array(chunk, pa.binary()).view(pa.string())  # from_json checks UTF-8
+            stats.add(vs.from_json(text, errors="null"))
+    return stats
+
+
+_MIN_SPLIT = 4 << 20
+_MAX_SPLIT = 128 << 20
+
+
+@dataclass(frozen=True)
+class Split:
+    """Bytes [start, end) of a JSON-lines file: the lines that start inside them."""
+
+    path: str
+    start: int
+    end: int
+
+
+def splits(files: list[str], parallelism: int) -> list[Split]:
+    """Splits sized as Spark sizes text splits: total / parallelism, within 4-128 MB;
+    a gzip file is one split (it cannot be read from the middle)."""
+    sizes = {f: os.path.getsize(f) for f in files}
+    size = min(_MAX_SPLIT, max(_MIN_SPLIT, -(-sum(sizes.values()) // max(parallelism, 1))))
+    out = []
+    for f in files:
+        if f.endswith(".gz"):
+            out.append(Split(f, 0, sys.maxsize))
+            continue
+        out += [Split(f, s, min(s + size, sizes[f])) for s in range(0, sizes[f], size)]
+    return out
+
+
+def split_blocks(split: Split, block: int = 16 << 20):
+    """(byte offset, bytes) blocks of whole lines: the lines that start in the split.
+
+    A split that begins mid-line skips to the next line (the previous split reads it
+    to its end), as Hadoop's line reader does."""
+    with open_file(split.path) as f:
+        pos = split.start
+        if pos > 0:
+            f.seek(pos - 1)
+            if f.read(1) != b"\n":
+                pos += len(f.readline())
+        f.seek(pos)
+        carry = b""
+        while pos < split.end:
+            data = f.read(block)
+            if not data:  # end of file: a last line without '\n'
+                if carry:
+                    yield pos, carry
+                return
+            data = carry + data
+            cut = data.rfind(b"\n")
+            if cut < 0:  # a line longer than the block: read on
+                carry = data
+                continue
+            whole, carry = data[:cut + 1], data[cut + 1:]
+            if pos + len(whole) > split.end:
+                # The line holding the split's last byte is ours; later ones are not.
+                last = whole.find(b"\n", split.end - pos - 1)
+                yield pos, whole[:last + 1]
+                return
+            yield pos, whole
+            pos += len(whole)
+
+
+def documents(block: bytes) -> pa.Array:
+    """The non-blank lines of a block of whole lines, as a string array (not checked
+    for UTF-8 here: the JSON parser does that)."""
+    lines = pc.split_pattern(pa.array([block], pa.binary()), b"\n").values
+    text = lines.view(pa.string())
+    return text.filter(pc.greater(pc.binary_length(pc.ascii_trim_whitespace(text)), 0))
+
+
+def line_error(path: str, offset: int, block: bytes, error: str) -> str:
+    """``path:line: message`` for the first bad document in a block at ``offset``."""
+    row = re.match(r"row (\d+)", error)
+    index = int(row.group(1)) if row else 0
+    seen = -1
+    line_start = 0
+    for line_start_candidate, line in _lines_with_offsets(block):
+        if line.strip():
+            seen += 1
+            if seen == index:
+                line_start = line_start_candidate
+                break
+    with open_file(path) as f:
+        before = 0
+        remaining = offset + line_start
+        while remaining > 0:
+            chunk = f.read(min(remaining, 16 << 20))
+            if not chunk:
+                break
+            before += chunk.count(b"\n")
+            remaining -= len(chunk)
+    message = re.sub(r"^row \d+: ", "", error)
+    return f"{path}:{before + 1}: {message}"
+
+
+def _lines_with_offsets(block: bytes):
+    start = 0
+    while start < len(block):
+        end = block.find(b"\n", start)
+        end = len(block) if end < 0 else end
+        yield start, block[start:end]
+        start = end + 1
+
+
+@dataclass(frozen=True)
+class WriteSplits:
+    """mapInArrow function run once per split id: reads its split of a JSON-lines file,
+    parses it with varshred and writes one shredded Parquet file into ``staging``,
+    with no JVM in between. Yields (file, rows, bytes, nulled, ddl)."""
+
+    splits: tuple
+    column: str
+    shredding: str            # a DDL, "none" or "per-file"
+    errors: str
+    compression: str
+    staging: str
+
+    def __call__(self, batches):
+        from pyspark import TaskContext
+
+        ctx = TaskContext.get()
+        attempt = f"{ctx.attemptNumber()}" if ctx else "0"
+        for batch in batches:
+            for split_id in batch.column(0).to_pylist():
+                yield self._write(self.splits[split_id], split_id, attempt)
+
+    def _write(self, split: Split, split_id: int, attempt: str) -> pa.RecordBatch:
+        target = os.path.join(self.staging,
+                              f"part-{split_id:05d}-{attempt}-{uuid.uuid4().hex[:8]}.parquet")
+        schema = pa.schema([(self.column, vs.variant_type())])
+        writer = None
+        rows = nulled = 0
+        ddl = self.shredding
+        try:
+            for offset, block in split_blocks(split):
+                docs = documents(block)
+                try:
+                    variants = vs.from_json(docs, errors=self.errors)
+                except vs.VariantError as e:
+                    raise vs.VariantError(line_error(split.path, offset, block, str(e))) \
+                        from None
+                nulled += variants.null_count
+                if writer is None:
+                    if ddl == "per-file":
+                        ddl = vs.infer_schema(variants).to_ddl()
+                    writer = vs.parquet.ParquetWriter(
+                        target, schema, shredding={self.column: ddl},
+                        compression=self.compression, trusted_columns=[self.column])
+                writer.write_batch(pa.record_batch([variants], schema=schema))
+                rows += len(variants)
+            if writer is not None:
+                writer.close()
+        except BaseException:
+            if writer is not None:
+                writer.abort()
+            raise
+        size = os.path.getsize(target) if writer is not None else 0
+        return pa.RecordBatch.from_pylist(
+            [{"file": target if writer is not None else None, "rows": rows, "bytes": size,
+              "nulled": nulled, "ddl": ddl}], schema=RESULT_SCHEMA)
+
+
+RESULT_SCHEMA = pa.schema([("file", pa.string()), ("rows", pa.int64()), ("bytes", pa.int64()),
+                          ("nulled", pa.int64()), ("ddl", pa.string())])
+RESULT_DDL = "file string, rows long, bytes long, nulled long, ddl string"
