@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
 
 import pyarrow as pa
 

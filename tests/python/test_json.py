@@ -8,7 +8,6 @@ from __future__ import annotations
 import struct
 
 import pyarrow as pa
-import pytest
 
 import varshred as vs
 

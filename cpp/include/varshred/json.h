@@ -53,7 +53,8 @@ class JsonParser {
   /// that may be read (their content does not matter), e.g. a row inside an Arrow data
   /// buffer. With at least kPadding of them the document is parsed in place instead of
   /// being copied into a padded scratch buffer.
-  arrow::Status Parse(std::string_view json, size_t readable_after, VariantBuilder* builder);
+  arrow::Status Parse(std::string_view json, size_t readable_after,
+                      VariantBuilder* builder);
 
   /// Bytes simdjson may read past the end of a document.
   static const size_t kPadding;
