@@ -232,6 +232,8 @@ class WriteSplits:
         try:
             for offset, block in split_blocks(split):
                 docs = documents(block)
+                if len(docs) == 0:  # blank lines only: no file for them
+                    continue
                 try:
                     variants = vs.from_json(docs, errors=self.errors)
                 except vs.VariantError as e:

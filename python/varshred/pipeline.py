@@ -293,7 +293,7 @@ class ShredJob:
         return vs.spark.WriteSummary(
             self.output, final, sum(r["rows"] for r in written),
             sum(r["bytes"] for r in written), 0.0,
-            {self.column: ddls[0] if len(ddls) == 1 else ddls},
+            {self.column: ddls[0] if len(ddls) == 1 else ddls or ddl},
             {self.column: sum(r["nulled"] for r in written)} if self.errors == "null" else {},
             {})
 
