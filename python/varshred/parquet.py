@@ -438,14 +438,21 @@ def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
     """One Arrow column per ``{path: type}`` entry (types as Spark names or pyarrow
     types; ``None`` for Variant), reading only the column chunks each path needs: its
     typed_value leaf and the value columns on the way. Rows whose value did not land in
-    the typed column are read from the residual values."""
+    the typed column are read from the residual values. Columns in the legacy draft
+    layout are rebuilt whole first (their leaves do not map onto paths)."""
     path = str(path)
     out = {}
+    legacy = None
+    if any(c.name == column and c.layout == "legacy" for c in inspect(path)):
+        legacy = read_table(path, [column])[column]
     for p, type_name in paths.items():
         segments = _segments(p)
-        cols = _path_columns(path, column, segments)
         if any(s is None for s in segments):
             raise VariantError(f"path {p!r}: '[]' is for shredding schemas; use an index")
+        if legacy is not None:
+            out[p] = variant_get(legacy, _spark_path(segments), type_name, errors=errors)
+            continue
+        cols = _path_columns(path, column, segments)
         # Shredded or not, variant_get reads the typed leaf directly and decodes the
         # residual values only for rows that need them.
         partial = _lib.parquet_read_leaves(path, cols.leaves)

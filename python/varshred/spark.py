@@ -537,6 +537,8 @@ def _parse_paths(spec: str) -> list[tuple[str, str]]:
         path, sep, type_name = item.rpartition(":")
         if not sep:
             raise vs.VariantError(f"option paths: expected path:type, got {item!r}")
+        if any(p == path.strip() for p, _ in out):
+            raise vs.VariantError(f"option paths: {path.strip()!r} is named more than once")
         out.append((path.strip(), type_name.strip()))
     return out
 

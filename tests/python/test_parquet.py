@@ -111,6 +111,10 @@ def test_legacy_files_are_read(tmp_path):
     assert vs.parquet.inspect(path)[0].layout == "legacy"
     assert vs.to_json(vs.parquet.read_table(path)["v"]).to_pylist() == [
         '{"a":123}', '{"a":"1.2"}']
+    got = vs.parquet.read_paths(path, "v", {"a": "bigint", "$.a": "string", "b": None})
+    assert got.column(0).to_pylist() == [123, None]
+    assert got.column(1).to_pylist() == ["123", "1.2"]
+    assert got.column(2).to_pylist() == [None, None]
 
 
 def test_bad_files_give_clear_errors(tmp_path):

@@ -154,3 +154,25 @@ def test_data_source_infers_a_schema_by_default(spark, tmp_path):
     back = spark.read.parquet(out).selectExpr("to_json(json) as j").collect()
     assert sorted(_logical(r.j)["kind"] for r in back) == sorted(
         json.loads(d)["kind"] for d in docs)
+
+
+def test_data_source_reads_paths_of_legacy_files(spark, tmp_path):
+    import pyarrow.parquet as pq
+
+    vs.spark.register(spark)
+    md = b"\x01\x00\x00"
+    a_group = pa.StructArray.from_arrays(
+        [pa.array([None, md + b"\x0d1.2", None], pa.binary()),
+         pa.array([123, None, 7], pa.int64())], ["untyped_value", "typed_value"])
+    col = pa.StructArray.from_arrays(
+        [pa.array([None, None, None], pa.binary()),
+         pa.StructArray.from_arrays([a_group], ["a"])], ["untyped_value", "object"])
+    (tmp_path / "legacy").mkdir()
+    pq.write_table(pa.table({"v": col}), str(tmp_path / "legacy" / "part-0.parquet"))
+    rows = (spark.read.format("varshred").option("variant_paths", "a:bigint,$.a:string")
+            .load(str(tmp_path / "legacy")).collect())
+    assert sorted((r[0] is None, r[0], r[1]) for r in rows) == [
+        (False, 7, "7"), (False, 123, "123"), (True, None, "1.2")]
+    with pytest.raises(Exception, match="more than once"):
+        (spark.read.format("varshred").option("variant_paths", "a:bigint,a:string")
+         .load(str(tmp_path / "legacy")).collect())
