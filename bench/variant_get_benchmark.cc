@@ -183,9 +183,15 @@ VS_SHREDDED_BENCH(IdInt64, false, "$.id", arrow::int64());
 VS_SHREDDED_BENCH(NameString, false, "$.name", arrow::utf8());
 VS_SHREDDED_BENCH(NestedXInt32, false, "$.nested.x", arrow::int32());
 VS_SHREDDED_BENCH(NestedXString, false, "$.nested.x", arrow::utf8());
+// Typed leaves read as another type: bigint narrowed to int (checked), widened to
+// double; int widened to bigint.
+VS_SHREDDED_BENCH(IdAsInt32, false, "$.id", arrow::int32());
+VS_SHREDDED_BENCH(IdAsDouble, false, "$.id", arrow::float64());
+VS_SHREDDED_BENCH(NestedXAsInt64, false, "$.nested.x", arrow::int64());
 VS_SHREDDED_BENCH(Tags1String, false, "$.tags[1]", arrow::utf8());
 VS_SHREDDED_BENCH(NestedVariant, false, "$.nested", nullptr);
 VS_SHREDDED_BENCH(IdInt64Residual10, true, "$.id", arrow::int64());
+VS_SHREDDED_BENCH(IdAsInt32Residual10, true, "$.id", arrow::int32());
 VS_SHREDDED_BENCH(NestedFlagBoolResidual10, true, "$.nested.flag", arrow::boolean());
 
 BENCHMARK(BM_VariantGetNestedXInt64)->Unit(benchmark::kMillisecond);
