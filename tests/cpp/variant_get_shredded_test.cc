@@ -267,7 +267,7 @@ std::shared_ptr<arrow::Array> Transform(const std::shared_ptr<arrow::Array>& a,
 const std::vector<std::shared_ptr<arrow::DataType>>& Types() {
   static const std::vector<std::shared_ptr<arrow::DataType>> types = {
       nullptr,           arrow::int64(),        arrow::int32(),
-      arrow::int8(),     arrow::utf8(),         arrow::large_utf8(),
+      arrow::int16(),    arrow::int8(),     arrow::utf8(),         arrow::large_utf8(),
       arrow::float64(),  arrow::float32(),      arrow::boolean(),
       arrow::decimal128(10, 2), arrow::decimal128(38, 0), arrow::date32(),
       arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"),
@@ -457,6 +457,87 @@ TEST(VariantGetShreddedTest, TypedPathsGiveTheTypedValues) {
   auto failed = VariantGet(*shredded, P("$.id"), arrow::int64(), raise);
   ASSERT_TRUE(failed.status().IsInvalid()) << failed.status().ToString();
   EXPECT_EQ(failed.status().message().rfind("row 3, path $.id: ", 0), 0u)
+      << failed.status().message();
+}
+
+// ---- integer leaves read as other types (the bulk cast paths) ------------------------
+
+// Values at every integer type's bounds and just past them, 2^53 + 1 and 2^24 + 1
+// (rounded by double and float), Variant nulls, missing fields, residual strings, and
+// rows whose list is missing, short or not a list.
+const std::vector<const char*> kIntegerDocs = {
+    R"({"v": 0, "l": [0, 1]})",
+    R"({"v": 127, "l": [-128, 127]})",
+    R"({"v": 128, "l": [128, -129]})",
+    R"({"v": -32769, "l": [32767, 32768]})",
+    R"({"v": 2147483647, "l": [-2147483648, 2147483648]})",
+    R"({"v": -2147483649, "l": [1, 16777217]})",
+    nullptr,
+    R"({"v": 9007199254740993, "l": [1, 9223372036854775807]})",
+    R"({"v": -9223372036854775808, "l": [2, -9223372036854775808]})",
+    R"({"v": null, "l": [null, null]})",
+    R"({"l": [3]})",
+    R"({"v": "12", "l": [4, "13"]})",
+    R"({"v": 1.5, "l": "not a list", "other": 1})",
+    R"({"v": -1, "l": []})",
+};
+
+TEST(VariantGetShreddedTest, IntegerLeavesCastToOtherTypesAsUnshredded) {
+  const auto variants = VariantsFromJson(kIntegerDocs);
+  const std::vector<std::shared_ptr<arrow::DataType>> targets = {
+      arrow::int8(),    arrow::int16(),   arrow::int32(), arrow::int64(),
+      arrow::float32(), arrow::float64(), arrow::utf8(),  arrow::large_utf8()};
+  for (const char* leaf : {"tinyint", "smallint", "int", "bigint"}) {
+    const std::string ddl =
+        std::string("struct<v: ") + leaf + ", l: array<" + leaf + ">>";
+    const auto shredded = ShredAs(variants, ddl.c_str());
+    VS_ASSIGN_OR_FAIL(auto unshredded, Unshred(*shredded));
+    // Every suffix, so that each overflowing row is the first error once under raise.
+    for (int64_t from = 0; from < shredded->length(); ++from) {
+      const auto s = shredded->Slice(from);
+      const auto u = unshredded->Slice(from);
+      for (const char* path : {"$.v", "$.l[0]", "$.l[1]"}) {
+        for (const auto& type : targets) {
+          for (auto errors : {VariantGetErrors::kNull, VariantGetErrors::kRaise}) {
+            ExpectSameAsUnshredded(s, u, path, type, errors,
+                                   ddl + " from row " + std::to_string(from));
+            if (HasFatalFailure()) return;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(VariantGetShreddedTest, BigintLeafNarrowedGivesNullOrErrorOnOverflow) {
+  const auto shredded =
+      ShredAs(VariantsFromJson(kIntegerDocs), "struct<v: bigint, l: array<bigint>>");
+  VS_ASSIGN_OR_FAIL(auto v, VariantGet(*shredded, P("$.v"), arrow::int8()));
+  auto expected = *arrow::json::ArrayFromJSONString(
+      arrow::int8(),
+      "[0, 127, null, null, null, null, null, null, null, null, null, 12, 1, -1]");
+  EXPECT_TRUE(v->Equals(*expected)) << v->ToString();
+
+  VS_ASSIGN_OR_FAIL(auto l1, VariantGet(*shredded, P("$.l[1]"), arrow::int32()));
+  expected = *arrow::json::ArrayFromJSONString(
+      arrow::int32(),
+      "[1, 127, -129, 32768, null, 16777217, null, null, null, null, null, 13, null, "
+      "null]");
+  EXPECT_TRUE(l1->Equals(*expected)) << l1->ToString();
+
+  VS_ASSIGN_OR_FAIL(auto f, VariantGet(*shredded, P("$.v"), arrow::float64()));
+  EXPECT_EQ(std::static_pointer_cast<arrow::DoubleArray>(f)->Value(7),
+            9007199254740992.0);  // 2^53 + 1 rounds to even
+
+  VS_ASSIGN_OR_FAIL(auto text, VariantGet(*shredded, P("$.v"), arrow::utf8()));
+  EXPECT_EQ(std::static_pointer_cast<arrow::StringArray>(text)->GetView(8),
+            "-9223372036854775808");
+
+  VariantGetOptions raise;
+  raise.errors = VariantGetErrors::kRaise;
+  auto failed = VariantGet(*shredded, P("$.l[1]"), arrow::int16(), raise);
+  ASSERT_TRUE(failed.status().IsInvalid()) << failed.status().ToString();
+  EXPECT_EQ(failed.status().message().rfind("row 3, path $.l[1]: ", 0), 0u)
       << failed.status().message();
 }
 

@@ -11,12 +11,17 @@
 //
 // When no value column along the path holds anything and the leaf's typed type is
 // the target type, the result is the leaf column itself with the validity of every
-// level ANDed in: no row loop at all.
+// level ANDed in: no row loop at all. Otherwise typed leaf values whose cast is plain
+// arithmetic (same type, integer -> integer/float/double/string) are appended in bulk,
+// over runs of rows (no [i] step) or gathered through the list offsets ([i] steps);
+// rows off the typed layout, and values whose cast fails, go through the Variant cast.
 
+#include <charconv>
 #include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -46,37 +51,217 @@ namespace varshred::internal {
 
 namespace {
 
-// ---- typed scalars copied as they are (typed type == target type) ---------------------
+// ---- typed scalars appended to the target type in bulk ------------------------------
+//
+// A typed leaf is read without building a Variant per value when its cast to the target
+// is plain arithmetic: the identity (Spark casts a value to its own type unchanged), an
+// integer to another integer type (out of range: the cast fails), an integer to float
+// or double (rounded to nearest, as VariantCaster converts an int64), an integer to a
+// string (its decimal digits, as Spark prints a long). Everything else (decimals,
+// dates, ...) keeps the Variant cast, whose rules are subtler.
+//
+// A failed cast is not decided here: the appender stops at that slot and the caller
+// appends the row through the Variant cast, which gives the null or the error with its
+// exact message. So the bulk path can only ever give what the per-row path gives.
 
-using CopyFn = arrow::Status (*)(const arrow::Array&, int64_t, arrow::ArrayBuilder*);
+// The leaf slots to append: slots[k] when `slots` is set (kNullSlot: a SQL NULL), else
+// begin + k.
+struct SlotRange {
+  const int64_t* slots = nullptr;
+  int64_t begin = 0;
+  int64_t count = 0;
 
-template <typename ArrowType>
-arrow::Status CopyValue(const arrow::Array& a, int64_t i, arrow::ArrayBuilder* b) {
-  using ArrayType = typename arrow::TypeTraits<ArrowType>::ArrayType;
-  using BuilderType = typename arrow::TypeTraits<ArrowType>::BuilderType;
-  const auto& array = static_cast<const ArrayType&>(a);
-  return static_cast<BuilderType*>(b)->Append(array.GetView(i));
+  int64_t operator[](int64_t k) const { return slots ? slots[k] : begin + k; }
+  void Advance(int64_t k) {
+    if (slots) slots += k; else begin += k;
+    count -= k;
+  }
+};
+
+constexpr int64_t kNullSlot = -1;  // the row is a SQL NULL
+constexpr int64_t kSlowSlot = -2;  // the row needs Resolve (residual bytes, Variant null)
+
+// Appends the leaf slots of `range` (a null slot as null) and returns how many it
+// appended: fewer than range.count when the cast of the next one fails.
+using AppendSlotsFn = arrow::Result<int64_t> (*)(const arrow::Array& leaf,
+                                                 SlotRange range,
+                                                 arrow::ArrayBuilder* out);
+
+// Conversions, one per kind of cast: `bool operator()(In, Out*)`, false when the cast
+// fails.
+struct Same {
+  template <typename T>
+  bool operator()(T v, T* out) const {
+    *out = v;
+    return true;
+  }
+};
+
+template <typename To>
+struct CheckedInteger {
+  template <typename From>
+  bool operator()(From v, To* out) const {
+    if (!std::in_range<To>(v)) return false;  // Spark: overflow is a failed cast
+    *out = static_cast<To>(v);
+    return true;
+  }
+};
+
+template <typename To>
+struct IntegerToFloating {
+  template <typename From>
+  bool operator()(From v, To* out) const {
+    *out = static_cast<To>(static_cast<int64_t>(v));  // as VariantCaster::CastDouble
+    return true;
+  }
+};
+
+struct IntegerText {
+  char buf[24];
+  std::string_view view;
+};
+struct IntegerToString {
+  template <typename From>
+  bool operator()(From v, IntegerText* out) const {
+    // Long.toString: the same digits as std::to_string, which VariantCaster uses.
+    auto end = std::to_chars(out->buf, out->buf + sizeof(out->buf), v).ptr;
+    out->view = std::string_view(out->buf, static_cast<size_t>(end - out->buf));
+    return true;
+  }
+};
+template <typename T>
+const T& Appendable(const T& v) {
+  return v;
+}
+std::string_view Appendable(const IntegerText& t) { return t.view; }
+
+// A validity bitmap read without Array::IsNull's per-call checks.
+class ValidBits {
+ public:
+  ValidBits() = default;  // every slot valid
+  explicit ValidBits(const arrow::Array& a) {
+    if (a.null_count() == 0) return;
+    all_null_ = a.null_count() == a.length();
+    bits_ = a.null_bitmap_data();
+    offset_ = a.offset();
+  }
+  bool operator[](int64_t i) const {
+    if (bits_ != nullptr) return arrow::bit_util::GetBit(bits_, offset_ + i);
+    return !all_null_;  // a null-type array has no bitmap
+  }
+
+ private:
+  const uint8_t* bits_ = nullptr;
+  int64_t offset_ = 0;
+  bool all_null_ = false;
+};
+
+// An upper bound of the string bytes that appending `range` adds, so that the loop
+// can append without a capacity check per value.
+template <typename Out, typename ArrayType>
+int64_t MaxDataBytes(const ArrayType& in, SlotRange range) {
+  if constexpr (std::is_same_v<Out, IntegerText>) {
+    return range.count * static_cast<int64_t>(sizeof(IntegerText::buf));
+  } else {
+    int64_t bytes = 0;
+    for (int64_t k = 0; k < range.count; ++k) {
+      const int64_t slot = range[k];
+      if (slot != kNullSlot) bytes += in.value_length(slot);
+    }
+    return bytes;
+  }
 }
 
-// A copier when a cast from `typed` to `target` is the identity (Spark casts a value to
-// its own type unchanged), else null.
-CopyFn MakeCopier(const arrow::DataType& typed, const arrow::DataType& target) {
-  if (!typed.Equals(target)) return nullptr;
+template <typename FromType, typename ToType, typename Convert, typename Out>
+arrow::Result<int64_t> AppendSlots(const arrow::Array& leaf, SlotRange range,
+                                   arrow::ArrayBuilder* out) {
+  using ArrayType = typename arrow::TypeTraits<FromType>::ArrayType;
+  const auto& in = static_cast<const ArrayType&>(leaf);
+  auto* builder = static_cast<typename arrow::TypeTraits<ToType>::BuilderType*>(out);
+  RETURN_NOT_OK(builder->Reserve(range.count));
+  constexpr bool kStrings = arrow::is_base_binary_type<ToType>::value;
+  if constexpr (kStrings) {
+    // Also checks the offsets cannot overflow: UnsafeAppend below does not.
+    RETURN_NOT_OK(builder->ReserveData(MaxDataBytes<Out>(in, range)));
+  }
+  const ValidBits valid(in);
+  Convert convert;
+  Out value;
+  for (int64_t k = 0; k < range.count; ++k) {
+    const int64_t slot = range[k];
+    if (slot == kNullSlot || !valid[slot]) {
+      builder->UnsafeAppendNull();
+      continue;
+    }
+    if (!convert(in.GetView(slot), &value)) return k;
+    if constexpr (kStrings || !arrow::is_decimal_type<ToType>::value) {
+      builder->UnsafeAppend(Appendable(value));
+    } else {
+      RETURN_NOT_OK(builder->Append(Appendable(value)));
+    }
+  }
+  return range.count;
+}
+
+template <typename T>
+AppendSlotsFn CopySlots() {
+  using ArrayType = typename arrow::TypeTraits<T>::ArrayType;
+  using Value = decltype(std::declval<ArrayType>().GetView(0));
+  return AppendSlots<T, T, Same, Value>;
+}
+
+template <typename From>
+AppendSlotsFn ConvertIntegerSlots(const arrow::DataType& target) {
   switch (target.id()) {
-    case arrow::Type::BOOL: return CopyValue<arrow::BooleanType>;
-    case arrow::Type::INT8: return CopyValue<arrow::Int8Type>;
-    case arrow::Type::INT16: return CopyValue<arrow::Int16Type>;
-    case arrow::Type::INT32: return CopyValue<arrow::Int32Type>;
-    case arrow::Type::INT64: return CopyValue<arrow::Int64Type>;
-    case arrow::Type::FLOAT: return CopyValue<arrow::FloatType>;
-    case arrow::Type::DOUBLE: return CopyValue<arrow::DoubleType>;
-    case arrow::Type::DATE32: return CopyValue<arrow::Date32Type>;
-    case arrow::Type::TIMESTAMP: return CopyValue<arrow::TimestampType>;
-    case arrow::Type::DECIMAL128: return CopyValue<arrow::Decimal128Type>;
-    case arrow::Type::STRING: return CopyValue<arrow::StringType>;
-    case arrow::Type::LARGE_STRING: return CopyValue<arrow::LargeStringType>;
-    case arrow::Type::BINARY: return CopyValue<arrow::BinaryType>;
-    case arrow::Type::LARGE_BINARY: return CopyValue<arrow::LargeBinaryType>;
+    case arrow::Type::INT8:
+      return AppendSlots<From, arrow::Int8Type, CheckedInteger<int8_t>, int8_t>;
+    case arrow::Type::INT16:
+      return AppendSlots<From, arrow::Int16Type, CheckedInteger<int16_t>, int16_t>;
+    case arrow::Type::INT32:
+      return AppendSlots<From, arrow::Int32Type, CheckedInteger<int32_t>, int32_t>;
+    case arrow::Type::INT64:
+      return AppendSlots<From, arrow::Int64Type, CheckedInteger<int64_t>, int64_t>;
+    case arrow::Type::FLOAT:
+      return AppendSlots<From, arrow::FloatType, IntegerToFloating<float>, float>;
+    case arrow::Type::DOUBLE:
+      return AppendSlots<From, arrow::DoubleType, IntegerToFloating<double>, double>;
+    case arrow::Type::STRING:
+      return AppendSlots<From, arrow::StringType, IntegerToString, IntegerText>;
+    case arrow::Type::LARGE_STRING:
+      return AppendSlots<From, arrow::LargeStringType, IntegerToString, IntegerText>;
+    default:
+      return nullptr;
+  }
+}
+
+// The bulk appender from a typed leaf of type `typed` to `target`, or null when the
+// cast needs the Variant rules.
+AppendSlotsFn MakeSlotAppender(const arrow::DataType& typed,
+                               const arrow::DataType& target) {
+  if (typed.Equals(target)) {
+    switch (target.id()) {
+      case arrow::Type::BOOL: return CopySlots<arrow::BooleanType>();
+      case arrow::Type::INT8: return CopySlots<arrow::Int8Type>();
+      case arrow::Type::INT16: return CopySlots<arrow::Int16Type>();
+      case arrow::Type::INT32: return CopySlots<arrow::Int32Type>();
+      case arrow::Type::INT64: return CopySlots<arrow::Int64Type>();
+      case arrow::Type::FLOAT: return CopySlots<arrow::FloatType>();
+      case arrow::Type::DOUBLE: return CopySlots<arrow::DoubleType>();
+      case arrow::Type::DATE32: return CopySlots<arrow::Date32Type>();
+      case arrow::Type::TIMESTAMP: return CopySlots<arrow::TimestampType>();
+      case arrow::Type::DECIMAL128: return CopySlots<arrow::Decimal128Type>();
+      case arrow::Type::STRING: return CopySlots<arrow::StringType>();
+      case arrow::Type::LARGE_STRING: return CopySlots<arrow::LargeStringType>();
+      case arrow::Type::BINARY: return CopySlots<arrow::BinaryType>();
+      case arrow::Type::LARGE_BINARY: return CopySlots<arrow::LargeBinaryType>();
+      default: return nullptr;
+    }
+  }
+  switch (typed.id()) {
+    case arrow::Type::INT8: return ConvertIntegerSlots<arrow::Int8Type>(target);
+    case arrow::Type::INT16: return ConvertIntegerSlots<arrow::Int16Type>(target);
+    case arrow::Type::INT32: return ConvertIntegerSlots<arrow::Int32Type>(target);
+    case arrow::Type::INT64: return ConvertIntegerSlots<arrow::Int64Type>(target);
     default: return nullptr;
   }
 }
@@ -438,14 +623,20 @@ class ShreddedGetter {
     return validity;
   }
 
-  // Whether rows map to leaf slots one to one (no [i] step) and the leaf is a typed
-  // scalar of the target type: the cases where whole runs of rows are the leaf's.
-  bool LeafIsRowAligned(const arrow::DataType& type) const {
-    if (!leaf_reached_ || leaf().kind != Kind::kScalar) return false;
+  bool LeafIsScalar() const { return leaf_reached_ && leaf().kind == Kind::kScalar; }
+
+  // Whether the path has an [i] step: rows then map to leaf slots through list offsets.
+  bool ThroughList() const {
     for (const Level& lv : levels_) {
-      if (lv.element) return false;
+      if (lv.element) return true;
     }
-    return MakeCopier(*leaf_scalar_.array()->type(), type) != nullptr;
+    return false;
+  }
+
+  // Whether rows map to leaf slots one to one (no [i] step) and the leaf is a typed
+  // scalar of the target type: the cases where the leaf column is the answer.
+  bool LeafIsRowAligned(const arrow::DataType& type) const {
+    return LeafIsScalar() && !ThroughList() && leaf_scalar_.array()->type()->Equals(type);
   }
 
   // The parent structs along the path: everything but the leaf's typed_value.
@@ -519,19 +710,26 @@ class ShreddedGetter {
   }
 
   // Appends row `row`'s result, resolved one row at a time.
-  arrow::Status AppendRow(int64_t row, CopyFn copy, CastAppender* appender) {
+  arrow::Status AppendRow(int64_t row, CastAppender* appender) {
     const Resolved r = Resolve(row);
     switch (r.found) {
       case Found::kMissing:
         return appender->AppendNull();
       case Found::kVariantNull:
         return appender->Append(VariantView::MakeUnchecked(no_keys_, kNullValue));
-      case Found::kTyped:
-        if (copy != nullptr) return copy(*leaf_scalar_.array(), r.pos, appender->builder());
+      case Found::kTyped: {
+        if (append_slots_ != nullptr) {
+          ARROW_ASSIGN_OR_RAISE(const int64_t done,
+                                append_slots_(*leaf_scalar_.array(),
+                                              SlotRange{nullptr, r.pos, 1},
+                                              appender->builder()));
+          if (done == 1) return arrow::Status::OK();
+        }
         // A scalar has no keys: no dictionary needed to cast or print it.
         scratch_.clear();
         leaf_scalar_.Append(r.pos, &scratch_);
         return appender->Append(VariantView::MakeUnchecked(no_keys_, scratch_));
+      }
       case Found::kRebuild: {
         VariantView v;
         RETURN_NOT_OK(RebuiltAt(row, r, &v));
@@ -548,41 +746,127 @@ class ShreddedGetter {
     return Conflict(row, r);
   }
 
+  // Appends the rows [row, row + range.count), whose leaf slots are `range`, with the
+  // bulk appender; a row whose cast it leaves to the Variant rules goes through
+  // AppendRow, which resolves it to the same slot and casts it as a Variant.
+  arrow::Status AppendSlotRows(int64_t row, SlotRange range, CastAppender* appender) {
+    while (range.count > 0) {
+      ARROW_ASSIGN_OR_RAISE(
+          const int64_t done,
+          append_slots_(*leaf_scalar_.array(), range, appender->builder()));
+      range.Advance(done);
+      row += done;
+      if (range.count == 0) break;
+      RETURN_NOT_OK(AppendRow(row, appender));
+      range.Advance(1);
+      ++row;
+    }
+    return arrow::Status::OK();
+  }
+
+  // The leaf slot of every row for a path through list elements (SPEC.md §2.2 at each
+  // level, as Resolve, but level by level over all rows with plain bit reads):
+  // kNullSlot for a SQL NULL, kSlowSlot for rows Resolve must see (a value column set
+  // at some level, a Variant null).
+  std::vector<int64_t> LeafSlots(int64_t n) const {
+    std::vector<int64_t> slots(static_cast<size_t>(n));
+    const ValidBits rows(*view_.storage());
+    for (int64_t row = 0; row < n; ++row) slots[row] = rows[row] ? row : kNullSlot;
+    const size_t last = path_.size();
+    for (size_t l = 0; l <= last; ++l) {
+      const Level& lv = levels_[l];
+      const ValidBits group = l > 0 ? ValidBits(*lv.group) : ValidBits();
+      // A value column without values (the common case) needs no look per row.
+      const bool has_value =
+          lv.value && lv.value.array()->null_count() != lv.value.array()->length();
+      const ValidBits value = has_value ? ValidBits(*lv.value.array()) : ValidBits();
+      const ValidBits typed(*lv.typed);
+      // Resolve's Variant null cases: a missing element, or a missing top-level value.
+      const int64_t null_group_slot = lv.element && l == last ? kSlowSlot : kNullSlot;
+      const int64_t null_typed_slot = l == last && (l == 0 || lv.element) ? kSlowSlot
+                                                                          : kNullSlot;
+      const int64_t index = l < last ? path_[l].index : 0;
+      for (int64_t& slot : slots) {
+        if (slot < 0) continue;
+        const int64_t pos = slot;
+        if (!group[pos]) {
+          slot = null_group_slot;
+        } else if (has_value && value[pos]) {
+          slot = kSlowSlot;  // residual bytes, or a conflict
+        } else if (!typed[pos]) {
+          slot = null_typed_slot;
+        } else if (l < last && lv.kind == Kind::kList) {
+          const int64_t begin = lv.offsets32 ? lv.offsets32[pos] : lv.offsets64[pos];
+          const int64_t end =
+              lv.offsets32 ? lv.offsets32[pos + 1] : lv.offsets64[pos + 1];
+          slot = index < end - begin ? begin + index : kNullSlot;
+        }
+      }
+    }
+    return slots;
+  }
+
   arrow::Result<std::shared_ptr<arrow::Array>> GetCast(
       const std::shared_ptr<arrow::DataType>& type) {
     ARROW_ASSIGN_OR_RAISE(std::unique_ptr<CastAppender> appender,
                           CastAppender::Make(type, options_, path_.ToString(), pool_));
-    const bool aligned = LeafIsRowAligned(*type);
-    const CopyFn copy =
-        leaf_reached_ && leaf().kind == Kind::kScalar
-            ? MakeCopier(*leaf_scalar_.array()->type(), *type)
-            : nullptr;
+    append_slots_ =
+        LeafIsScalar() ? MakeSlotAppender(*leaf_scalar_.array()->type(), *type) : nullptr;
     const int64_t n = view_.length();
     RETURN_NOT_OK(appender->Reserve(n));
-    std::shared_ptr<arrow::Buffer> leaf_rows;
-    if (aligned) {
-      ARROW_ASSIGN_OR_RAISE(leaf_rows, LeafRows(n));
+    if (append_slots_ == nullptr) return GetRowByRow(appender.get());
+    if (ThroughList()) return GetGathered(appender.get());
+    return GetRowAligned(appender.get());
+  }
+
+  arrow::Result<std::shared_ptr<arrow::Array>> GetRowByRow(CastAppender* appender) {
+    for (int64_t row = 0; row < view_.length(); ++row) {
+      RETURN_NOT_OK(AppendRow(row, appender));
     }
-    if (leaf_rows == nullptr) {
-      for (int64_t row = 0; row < n; ++row) {
-        RETURN_NOT_OK(AppendRow(row, copy, appender.get()));
-      }
-      return appender->Finish();
-    }
-    // Runs of rows that are their leaf slot are appended in bulk; the rows between
-    // them (residual bytes, null parents) one by one.
+    return appender->Finish();
+  }
+
+  // Rows map to leaf slots one to one: runs of rows that are their leaf slot are
+  // appended in bulk (copied as an array slice when the types are the same); the rows
+  // between them (residual bytes, null parents) one by one.
+  arrow::Result<std::shared_ptr<arrow::Array>> GetRowAligned(CastAppender* appender) {
+    const int64_t n = view_.length();
+    ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Buffer> leaf_rows, LeafRows(n));
+    if (leaf_rows == nullptr) return GetRowByRow(appender);
+    const bool same_type = leaf_scalar_.array()->type()->Equals(appender->type());
     const arrow::ArraySpan leaf_span(*leaf_scalar_.array()->data());
     arrow::internal::BitRunReader runs(leaf_rows->data(), 0, n);
     for (int64_t row = 0; row < n;) {
       const arrow::internal::BitRun run = runs.NextRun();
-      if (run.set) {
+      if (!run.set) {
+        for (int64_t r = row; r < row + run.length; ++r) {
+          RETURN_NOT_OK(AppendRow(r, appender));
+        }
+      } else if (same_type) {
         RETURN_NOT_OK(appender->builder()->AppendArraySlice(leaf_span, row, run.length));
       } else {
-        for (int64_t r = row; r < row + run.length; ++r) {
-          RETURN_NOT_OK(AppendRow(r, copy, appender.get()));
-        }
+        RETURN_NOT_OK(AppendSlotRows(row, SlotRange{nullptr, row, run.length}, appender));
       }
       row += run.length;
+    }
+    return appender->Finish();
+  }
+
+  // A path through list elements: each row's leaf slot is found with LeafSlots, and
+  // runs of rows with a slot (or SQL NULL) are appended in bulk.
+  arrow::Result<std::shared_ptr<arrow::Array>> GetGathered(CastAppender* appender) {
+    const int64_t n = view_.length();
+    const std::vector<int64_t> slots = LeafSlots(n);
+    for (int64_t row = 0; row < n;) {
+      if (slots[row] == kSlowSlot) {
+        RETURN_NOT_OK(AppendRow(row++, appender));
+        continue;
+      }
+      int64_t end = row + 1;
+      while (end < n && slots[end] != kSlowSlot) ++end;
+      RETURN_NOT_OK(AppendSlotRows(row, SlotRange{slots.data() + row, 0, end - row},
+                                   appender));
+      row = end;
     }
     return appender->Finish();
   }
@@ -666,6 +950,7 @@ class ShreddedGetter {
   MetadataCache metadata_cache_;
   const MetadataView no_keys_ = MetadataView::MakeUnchecked(kEmptyMetadata);
   std::string scratch_;
+  AppendSlotsFn append_slots_ = nullptr;  // leaf -> target in bulk, when the cast allows
   std::shared_ptr<arrow::Array> rebuilt_array_;
   VariantArrayView rebuilt_;
   bool rebuilt_is_result_ = false;
