@@ -336,3 +336,24 @@ def test_gzip_json_lines_are_read_by_the_tasks(spark, tmp_path):
     assert got.count(None) == 1
     assert sorted(_canonical(g) for g in got if g is not None) == sorted(
         _canonical(d) for i, d in enumerate(docs) if i != 2500)
+
+
+def test_runs_under_spark_submit(tmp_path):
+    """The README's cluster recipe in local mode: spark-submit runs varshred's
+    __main__.py, and the job uses the session spark-submit started."""
+    submit = os.path.join(os.path.dirname(sys.executable), "spark-submit")
+    assert os.path.exists(submit), "pyspark installs spark-submit next to python"
+    src = tmp_path / "e.jsonl"
+    src.write_text("\n".join(json.dumps({"id": i, "k": "x"}) for i in range(500)) + "\n")
+    main = os.path.join(os.path.dirname(vs.__file__), "__main__.py")
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable,
+               SPARK_LOCAL_IP="127.0.0.1")
+    r = subprocess.run([submit, "--master", "local[1]", "--conf", "spark.ui.enabled=false",
+                        main, "shred", str(src), str(tmp_path / "out"), "--schema", "id bigint"],
+                       capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "Spark" in r.stdout and "local[1]" in r.stdout  # spark-submit's master, kept
+    assert "rows 500  files 1" in r.stdout
+    files = [f for f in os.listdir(tmp_path / "out") if f.endswith(".parquet")]
+    back = vs.parquet.read_table(str(tmp_path / "out" / files[0]))
+    assert vs.variant_get(back["data"], "$.id", "bigint").to_pylist() == list(range(500))
