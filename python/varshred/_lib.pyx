@@ -212,6 +212,91 @@ cdef object _export_result(const vector[shared_ptr[CArray]]& chunks, bint chunke
 
 
 # ----------------------------------------------------------------------------
+# Array kernels, run chunk by chunk
+
+ctypedef CResult[shared_ptr[CArray]] _ArrayResult
+
+
+cdef class _Kernel:
+    """A C++ array -> array kernel with its options bound; ``run`` is called once per
+    chunk without the GIL. Subclasses override ``run``."""
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        cdef _ArrayResult unset
+        return unset
+
+
+cdef object _run_chunks(_Kernel kernel, object data, const shared_ptr[CDataType]& out_type):
+    """``kernel`` over every chunk of ``data`` (an array, or a chunked array / stream:
+    the result has the same shape, of type ``out_type``); errors count rows across
+    chunks."""
+    cdef bint chunked = False
+    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
+    cdef vector[shared_ptr[CArray]] out
+    cdef _ArrayResult result
+    cdef int64_t offset = 0
+    cdef size_t i
+    for i in range(chunks.size()):
+        with nogil:
+            result = kernel.run(chunks[i])
+        check_status(result.status(), offset)
+        out.push_back(deref(result))
+        offset += deref(chunks[i]).length()
+    return _export_result(out, chunked, out_type)
+
+
+cdef class _FromJson(_Kernel):
+    cdef JsonToVariantOptions options
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return JsonToVariant(deref(chunk), self.options, c_default_memory_pool())
+
+
+cdef class _ToJson(_Kernel):
+    cdef JsonWriteOptions options
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return VariantToJson(deref(chunk), self.options, c_default_memory_pool())
+
+
+cdef class _Shred(_Kernel):
+    cdef ShreddingSchema schema
+    cdef ShredOptions options
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return Shred(deref(chunk), self.schema, self.options, c_default_memory_pool())
+
+
+cdef class _Unshred(_Kernel):
+    cdef UnshredOptions options
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return Unshred(deref(chunk), self.options, c_default_memory_pool())
+
+
+cdef class _FromLegacy(_Kernel):
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return FromLegacyShredded(deref(chunk), c_default_memory_pool())
+
+
+cdef class _ToLayout(_Kernel):
+    cdef VariantLayout layout
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return ToLayout(chunk, self.layout, c_default_memory_pool())
+
+
+cdef class _VariantGet(_Kernel):
+    cdef VariantPath path
+    cdef shared_ptr[CDataType] type
+    cdef VariantGetOptions options
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return VariantGet(deref(chunk), self.path, self.type, self.options,
+                          c_default_memory_pool())
+
+
+# ----------------------------------------------------------------------------
 # Option parsing
 
 cdef VariantLayout _layout(str layout) except *:
@@ -233,59 +318,34 @@ def variant_type(str layout="canonical"):
 def from_json(data, *, str numbers="decimal", str duplicate_keys="error",
               str errors="raise", str layout="canonical"):
     """JSON strings (Arrow string/large_string/string_view data) -> Variant."""
-    cdef JsonToVariantOptions options
+    cdef _FromJson kernel = _FromJson()
     if numbers == "decimal":
-        options.parse.numbers = JsonNumbers.kDecimal
+        kernel.options.parse.numbers = JsonNumbers.kDecimal
     elif numbers == "double":
-        options.parse.numbers = JsonNumbers.kDouble
+        kernel.options.parse.numbers = JsonNumbers.kDouble
     else:
         raise ValueError(f"numbers must be 'decimal' or 'double', got {numbers!r}")
     if duplicate_keys == "error":
-        options.parse.duplicate_keys = DuplicateKeyPolicy.kError
+        kernel.options.parse.duplicate_keys = DuplicateKeyPolicy.kError
     elif duplicate_keys == "last":
-        options.parse.duplicate_keys = DuplicateKeyPolicy.kLastWins
+        kernel.options.parse.duplicate_keys = DuplicateKeyPolicy.kLastWins
     else:
         raise ValueError(f"duplicate_keys must be 'error' or 'last', got {duplicate_keys!r}")
     if errors == "raise":
-        options.errors = JsonErrorPolicy.kRaise
+        kernel.options.errors = JsonErrorPolicy.kRaise
     elif errors == "null":
-        options.errors = JsonErrorPolicy.kNull
+        kernel.options.errors = JsonErrorPolicy.kNull
     else:
         raise ValueError(f"errors must be 'raise' or 'null', got {errors!r}")
-    options.layout = _layout(layout)
-
-    cdef bint chunked = False
-    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
-    cdef vector[shared_ptr[CArray]] out
-    cdef CResult[shared_ptr[CArray]] result
-    cdef int64_t offset = 0
-    cdef size_t i
-    for i in range(chunks.size()):
-        with nogil:
-            result = JsonToVariant(deref(chunks[i]), options, c_default_memory_pool())
-        check_status(result.status(), offset)
-        out.push_back(deref(result))
-        offset += deref(chunks[i]).length()
-    return _export_result(out, chunked, VariantStorageType(options.layout))
+    kernel.options.layout = _layout(layout)
+    return _run_chunks(kernel, data, VariantStorageType(kernel.options.layout))
 
 
 def to_json(data, *, str timezone="UTC"):
     """Variant (canonical or Spark layout) -> JSON strings."""
-    cdef JsonWriteOptions options
-    options.timezone = timezone.encode("utf-8")
-    cdef bint chunked = False
-    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
-    cdef vector[shared_ptr[CArray]] out
-    cdef CResult[shared_ptr[CArray]] result
-    cdef int64_t offset = 0
-    cdef size_t i
-    for i in range(chunks.size()):
-        with nogil:
-            result = VariantToJson(deref(chunks[i]), options, c_default_memory_pool())
-        check_status(result.status(), offset)
-        out.push_back(deref(result))
-        offset += deref(chunks[i]).length()
-    return _export_result(out, chunked, c_utf8())
+    cdef _ToJson kernel = _ToJson()
+    kernel.options.timezone = timezone.encode("utf-8")
+    return _run_chunks(kernel, data, c_utf8())
 
 
 def validate(data, *, int max_depth=500, uint64_t max_size=128 << 20,
@@ -309,18 +369,9 @@ def validate(data, *, int max_depth=500, uint64_t max_size=128 << 20,
 
 def to_layout(data, str layout="canonical"):
     """An unshredded Variant column in ``layout`` (zero-copy where possible)."""
-    cdef VariantLayout c_layout = _layout(layout)
-    cdef bint chunked = False
-    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
-    cdef vector[shared_ptr[CArray]] out
-    cdef CResult[shared_ptr[CArray]] result
-    cdef size_t i
-    for i in range(chunks.size()):
-        with nogil:
-            result = ToLayout(chunks[i], c_layout, c_default_memory_pool())
-        check_status(result.status())
-        out.push_back(deref(result))
-    return _export_result(out, chunked, VariantStorageType(c_layout))
+    cdef _ToLayout kernel = _ToLayout()
+    kernel.layout = _layout(layout)
+    return _run_chunks(kernel, data, VariantStorageType(kernel.layout))
 
 
 # ----------------------------------------------------------------------------
@@ -736,60 +787,23 @@ cdef ConflictPolicy _conflict(str on_conflict) except *:
 
 def shred(data, ShreddingSchemaHandle schema, *, str numeric="lenient"):
     """Variant -> struct<metadata, value, typed_value> per ``schema``."""
-    cdef ShredOptions options
-    options.numeric = _numeric(numeric)
-    cdef bint chunked = False
-    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
-    cdef vector[shared_ptr[CArray]] out
-    cdef CResult[shared_ptr[CArray]] result
-    cdef int64_t offset = 0
-    cdef size_t i
-    for i in range(chunks.size()):
-        with nogil:
-            result = Shred(deref(chunks[i]), schema.schema, options, c_default_memory_pool())
-        check_status(result.status(), offset)
-        out.push_back(deref(result))
-        offset += deref(chunks[i]).length()
-    if out.empty():
-        return _export_result(out, chunked, schema.schema.ToArrow())
-    return _export_result(out, chunked, deref(out[0]).type())
+    cdef _Shred kernel = _Shred()
+    kernel.schema = schema.schema
+    kernel.options.numeric = _numeric(numeric)
+    return _run_chunks(kernel, data, schema.schema.ToArrow())
 
 
 def unshred(data, *, str on_conflict="error", str layout="canonical"):
     """Shredded Variant (any layout the spec allows) -> struct<metadata, value>."""
-    cdef UnshredOptions options
-    options.on_conflict = _conflict(on_conflict)
-    options.layout = _layout(layout)
-    cdef bint chunked = False
-    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
-    cdef vector[shared_ptr[CArray]] out
-    cdef CResult[shared_ptr[CArray]] result
-    cdef int64_t offset = 0
-    cdef size_t i
-    for i in range(chunks.size()):
-        with nogil:
-            result = Unshred(deref(chunks[i]), options, c_default_memory_pool())
-        check_status(result.status(), offset)
-        out.push_back(deref(result))
-        offset += deref(chunks[i]).length()
-    return _export_result(out, chunked, VariantStorageType(options.layout))
+    cdef _Unshred kernel = _Unshred()
+    kernel.options.on_conflict = _conflict(on_conflict)
+    kernel.options.layout = _layout(layout)
+    return _run_chunks(kernel, data, VariantStorageType(kernel.options.layout))
 
 
 def from_legacy_shredded(data):
     """The seed draft's shredded layout -> struct<metadata, value>."""
-    cdef bint chunked = False
-    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
-    cdef vector[shared_ptr[CArray]] out
-    cdef CResult[shared_ptr[CArray]] result
-    cdef int64_t offset = 0
-    cdef size_t i
-    for i in range(chunks.size()):
-        with nogil:
-            result = FromLegacyShredded(deref(chunks[i]), c_default_memory_pool())
-        check_status(result.status(), offset)
-        out.push_back(deref(result))
-        offset += deref(chunks[i]).length()
-    return _export_result(out, chunked, VariantStorageType(VariantLayout.kCanonical))
+    return _run_chunks(_FromLegacy(), data, VariantStorageType(VariantLayout.kCanonical))
 
 
 # ----------------------------------------------------------------------------
@@ -801,34 +815,19 @@ def variant_get(data, str path, type_obj=None, *, str errors="null", str timezon
     cdef CResult[VariantPath] parsed = VariantPath.Parse(
         string_view(path_text.data(), path_text.size()))
     check_status(parsed.status())
-    cdef VariantPath c_path = deref(parsed)
-    cdef shared_ptr[CDataType] c_type
+    cdef _VariantGet kernel = _VariantGet()
+    kernel.path = deref(parsed)
     if type_obj is not None:
-        c_type = _import_type(type_obj)
-    cdef VariantGetOptions options
+        kernel.type = _import_type(type_obj)
     if errors == "null":
-        options.errors = VariantGetErrors.kNull
+        kernel.options.errors = VariantGetErrors.kNull
     elif errors == "raise":
-        options.errors = VariantGetErrors.kRaise
+        kernel.options.errors = VariantGetErrors.kRaise
     else:
         raise ValueError(f"errors must be 'null' or 'raise', got {errors!r}")
-    options.timezone = timezone.encode("utf-8")
-    cdef bint chunked = False
-    cdef vector[shared_ptr[CArray]] chunks = _import_chunks(data, &chunked)
-    cdef vector[shared_ptr[CArray]] out
-    cdef CResult[shared_ptr[CArray]] result
-    cdef int64_t offset = 0
-    cdef size_t i
-    for i in range(chunks.size()):
-        with nogil:
-            result = VariantGet(deref(chunks[i]), c_path, c_type, options,
-                                c_default_memory_pool())
-        check_status(result.status(), offset)
-        out.push_back(deref(result))
-        offset += deref(chunks[i]).length()
-    if type_obj is None:
-        c_type = VariantStorageType(VariantLayout.kCanonical)
-    return _export_result(out, chunked, c_type)
+    kernel.options.timezone = timezone.encode("utf-8")
+    return _run_chunks(kernel, data, kernel.type if type_obj is not None
+                       else VariantStorageType(VariantLayout.kCanonical))
 
 
 # ----------------------------------------------------------------------------
