@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <arrow/array.h>
+
 namespace varshred::bench {
 
 /// Every generator is seeded with this, so runs are comparable.
@@ -83,6 +85,16 @@ inline std::vector<std::string> WideDocuments(size_t n, int width, uint64_t seed
     docs.push_back(std::move(d));
   }
   return docs;
+}
+
+/// \brief The metadata and value bytes of a Variant struct array.
+inline int64_t VariantBytes(const arrow::Array& array) {
+  const auto& st = static_cast<const arrow::StructArray&>(array);
+  int64_t n = 0;
+  for (int i = 0; i < st.num_fields(); ++i) {
+    n += static_cast<const arrow::BinaryArray&>(*st.field(i)).total_values_length();
+  }
+  return n;
 }
 
 inline int64_t TotalBytes(const std::vector<std::string>& docs) {

@@ -31,15 +31,6 @@ const std::shared_ptr<arrow::Array>& Events() {
   return events;
 }
 
-int64_t TotalBytes(const arrow::Array& array) {
-  const auto& st = static_cast<const arrow::StructArray&>(array);
-  int64_t n = 0;
-  for (int i = 0; i < st.num_fields(); ++i) {
-    n += static_cast<const arrow::BinaryArray&>(*st.field(i)).total_values_length();
-  }
-  return n;
-}
-
 // Add(): the scan, every row validated (validate = 1) or trusted (0).
 void BM_InferScan(benchmark::State& state) {
   const auto& events = Events();
@@ -58,7 +49,7 @@ void BM_InferScan(benchmark::State& state) {
     benchmark::DoNotOptimize(stats.root().present());
   }
   state.SetItemsProcessed(state.iterations() * events->length());
-  state.SetBytesProcessed(state.iterations() * TotalBytes(*events));
+  state.SetBytesProcessed(state.iterations() * bench::VariantBytes(*events));
 }
 BENCHMARK(BM_InferScan)
     ->ArgName("validate")
@@ -84,7 +75,7 @@ void BM_InferEndToEnd(benchmark::State& state) {
     benchmark::DoNotOptimize(report->paths.size());
   }
   state.SetItemsProcessed(state.iterations() * events->length());
-  state.SetBytesProcessed(state.iterations() * TotalBytes(*events));
+  state.SetBytesProcessed(state.iterations() * bench::VariantBytes(*events));
 }
 BENCHMARK(BM_InferEndToEnd)->Unit(benchmark::kMillisecond);
 

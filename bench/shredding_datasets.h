@@ -15,7 +15,7 @@
 
 namespace varshred::bench {
 
-constexpr uint64_t kSeed = 20240611;
+constexpr uint64_t kDatasetSeed = 20240611;
 constexpr int64_t kRows = 100000;
 
 enum class Dataset { kEvents, kFlat10, kNested, kArrayOfObjects, kHalfMismatch };
@@ -43,8 +43,24 @@ inline void AppendEvent(VariantBuilder& b, int64_t i, bool mismatch) {
   (void)b.EndObject();
 }
 
+/// \brief `rows` event rows; every `mismatch_every`-th row (0: none) has a string id
+/// and flag, as AppendEvent's mismatch makes them.
+inline std::shared_ptr<arrow::Array> EventColumn(int64_t rows, int64_t mismatch_every = 0) {
+  VariantArrayBuilder out;
+  VariantBuilder b;
+  std::string m, v;
+  for (int64_t i = 0; i < rows; ++i) {
+    AppendEvent(b, i, mismatch_every > 0 && i % mismatch_every == 0);
+    m.clear();
+    v.clear();
+    (void)b.Finish(&m, &v);
+    (void)out.Append(m, v);
+  }
+  return *out.Finish();
+}
+
 inline std::shared_ptr<arrow::Array> MakeColumn(Dataset d, int64_t* bytes) {
-  std::mt19937_64 rng(kSeed);
+  std::mt19937_64 rng(kDatasetSeed);
   VariantArrayBuilder out;
   VariantBuilder b;
   std::string m, v;

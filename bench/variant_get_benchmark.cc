@@ -1,6 +1,6 @@
-// variant_get over event documents:
-//   {"id": 17, "name": "user_17", "score": 8.5, "tags": ["a","b"],
-//    "nested": {"x": 3, "flag": true}}
+// variant_get over the event rows of shredding_datasets.h:
+//   {"id": 17, "name": "user_17", "score": 9.5, "tags": ["a","b"],
+//    "nested": {"x": 17, "flag": false}}
 // unshredded (1M rows), and the same rows shredded vs unshredded (100k rows).
 // Build in Release with -DVARSHRED_BUILD_BENCHMARKS=ON.
 
@@ -12,6 +12,7 @@
 #include <arrow/array.h>
 #include <arrow/type.h>
 
+#include "bench_util.h"
 #include "shredding_datasets.h"
 #include "varshred/arrow/shred.h"
 #include "varshred/arrow/unshred.h"
@@ -24,51 +25,9 @@ namespace {
 
 constexpr int64_t kRows = 1000000;
 
-std::shared_ptr<arrow::Array> MakeEvents(int64_t rows) {
-  VariantArrayBuilder out;
-  VariantBuilder b;
-  std::string md, value;
-  for (int64_t i = 0; i < rows; ++i) {
-    b.StartObject();
-    b.AddKey("id");
-    b.AppendInt(i);
-    b.AddKey("name");
-    b.AppendString("user_" + std::to_string(i));
-    b.AddKey("score");
-    b.AppendDecimal(Decimal{85, 1});
-    b.AddKey("tags");
-    b.StartArray();
-    b.AppendString("a");
-    b.AppendString("b");
-    b.EndArray();
-    b.AddKey("nested");
-    b.StartObject();
-    b.AddKey("x");
-    b.AppendInt(i % 100);
-    b.AddKey("flag");
-    b.AppendBool(true);
-    (void)b.EndObject();
-    (void)b.EndObject();
-    md.clear();
-    value.clear();
-    (void)b.Finish(&md, &value);
-    (void)out.Append(md, value);
-  }
-  return *out.Finish();
-}
-
 const std::shared_ptr<arrow::Array>& Events() {
-  static const std::shared_ptr<arrow::Array> events = MakeEvents(kRows);
+  static const std::shared_ptr<arrow::Array> events = bench::EventColumn(kRows);
   return events;
-}
-
-int64_t TotalBytes(const arrow::Array& array) {
-  const auto& st = static_cast<const arrow::StructArray&>(array);
-  int64_t n = 0;
-  for (int i = 0; i < st.num_fields(); ++i) {
-    n += static_cast<const arrow::BinaryArray&>(*st.field(i)).total_values_length();
-  }
-  return n;
 }
 
 void Run(benchmark::State& state, const char* path_text,
@@ -87,7 +46,7 @@ void Run(benchmark::State& state, const char* path_text,
     benchmark::DoNotOptimize(out);
   }
   state.SetItemsProcessed(state.iterations() * events->length());
-  state.SetBytesProcessed(state.iterations() * TotalBytes(*events));
+  state.SetBytesProcessed(state.iterations() * bench::VariantBytes(*events));
 }
 
 void BM_VariantGetNestedXInt64(benchmark::State& state) {
@@ -121,17 +80,7 @@ const ShreddedCase& EventsCase(bool residual10) {
   static const std::array<ShreddedCase, 2> cases = [] {
     std::array<ShreddedCase, 2> out;
     for (int r = 0; r < 2; ++r) {
-      VariantArrayBuilder column;
-      VariantBuilder b;
-      std::string md, value;
-      for (int64_t i = 0; i < bench::kRows; ++i) {
-        bench::AppendEvent(b, i, /*mismatch=*/r == 1 && i % 10 == 0);
-        md.clear();
-        value.clear();
-        (void)b.Finish(&md, &value);
-        (void)column.Append(md, value);
-      }
-      out[r].unshredded = *column.Finish();
+      out[r].unshredded = bench::EventColumn(bench::kRows, /*mismatch_every=*/r * 10);
       out[r].shredded =
           *Shred(*out[r].unshredded, bench::SchemaFor(bench::Dataset::kEvents));
     }
