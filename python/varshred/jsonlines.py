@@ -9,7 +9,6 @@ Plain and gzip files (a gzip file is one split); other codecs are Spark's to rea
 from __future__ import annotations
 
 import gzip
-import io
 import itertools
 import os
 import re
@@ -22,46 +21,13 @@ import pyarrow.compute as pc
 
 import varshred as vs
 
-__all__ = ["RESULT_DDL", "Split", "WriteSplits", "find_bad_line", "readable", "sample_stats",
+__all__ = ["RESULT_DDL", "Split", "WriteSplits", "readable", "sample_stats",
            "split_blocks", "splits"]
 
 
 def open_file(path: str):
     """A JSON-lines file for binary reading, gunzipped when it ends in .gz."""
     return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
-
-
-def find_bad_line(files: list[str], chunk: int = 65536) -> str | None:
-    """``file:line: message`` for the first line of JSON-lines ``files`` that
-    varshred cannot parse (blank lines are skipped, as the job does), or None."""
-    for path in files:
-        with io.TextIOWrapper(open_file(path), encoding="utf-8", errors="replace") as f:
-            lines: list[tuple[int, str]] = []
-            for number, line in enumerate(f, 1):
-                if line.strip():
-                    lines.append((number, line))
-                if len(lines) == chunk:
-                    found = _first_bad(path, lines)
-                    if found:
-                        return found
-                    lines = []
-            found = _first_bad(path, lines)
-            if found:
-                return found
-    return None
-
-
-def _first_bad(path: str, lines: list[tuple[int, str]]) -> str | None:
-    if not lines:
-        return None
-    parsed = vs.from_json([text for _, text in lines], errors="null")
-    for i, valid in enumerate(parsed.is_valid().to_pylist()):
-        if not valid:
-            try:
-                vs.from_json([lines[i][1]])
-            except vs.VariantError as e:
-                return f"{path}:{lines[i][0]}: {re.sub(r'^row 0: ', '', str(e))}"
-    return None
 
 
 def readable(files: list[str]) -> bool:

@@ -251,12 +251,13 @@ def shredding_counts(paths: "str | list[str]") -> list[PathCount]:
     for path in [paths] if isinstance(paths, str) else paths:
         f = pq.ParquetFile(path)
         md = f.metadata
+        arrow_schema = f.schema_arrow  # converted once per file, not per leaf
         variant_columns = {c.name for c in inspect(path) if c.layout == "shredded"}
         for i in range(md.num_columns):
             parts = md.schema.column(i).path.split(".")
             if parts[0] not in variant_columns or parts[-1] not in ("value", "typed_value"):
                 continue
-            variant_path, group = _variant_path(parts, f.schema_arrow)
+            variant_path, group = _variant_path(parts, arrow_schema)
             nonnull = 0
             for g in range(md.num_row_groups):
                 chunk = md.row_group(g).column(i)
@@ -403,10 +404,15 @@ class _PathColumns:
     typed_path: str | None  # the typed_value leaf at the end, when the path is shredded
 
 
-def _path_columns(path: str, column: str, segments: list) -> _PathColumns:
+def _leaf_index(path: str) -> dict:
+    """Dotted leaf path -> leaf column index, from the file's footer."""
     schema = pq.ParquetFile(path).schema
-    names = [schema.column(i).path for i in range(len(schema))]
-    index = {n: i for i, n in enumerate(names)}
+    return {schema.column(i).path: i for i in range(len(schema))}
+
+
+def _path_columns(path: str, column: str, segments: list,
+                  index: dict | None = None) -> _PathColumns:
+    index = _leaf_index(path) if index is None else index
     if f"{column}.metadata" not in index:
         raise VariantError(f"{path}: column {column!r} is not a Variant column")
     leaves = [index[f"{column}.metadata"]]
@@ -445,6 +451,7 @@ def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
     legacy = None
     if any(c.name == column and c.layout == "legacy" for c in inspect(path)):
         legacy = read_table(path, [column])[column]
+    index = _leaf_index(path) if legacy is None else None
     for p, type_name in paths.items():
         segments = _segments(p)
         if any(s is None for s in segments):
@@ -452,7 +459,7 @@ def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
         if legacy is not None:
             out[p] = variant_get(legacy, _spark_path(segments), type_name, errors=errors)
             continue
-        cols = _path_columns(path, column, segments)
+        cols = _path_columns(path, column, segments, index)
         # Shredded or not, variant_get reads the typed leaf directly and decodes the
         # residual values only for rows that need them.
         partial = _lib.parquet_read_leaves(path, cols.leaves)

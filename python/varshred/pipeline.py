@@ -222,14 +222,16 @@ class ShredJob:
         self.log(f"[1/3] Spark {spark.version} on {spark.sparkContext.master} "
                  f"({time.time() - start:.1f} s); input: {fmt}"
                  f"{'' if files is None else f', {len(files)} file(s)'}")
-        df, json_columns = self._frame(spark, fmt)
+        # Local JSON lines are read by the tasks themselves: no Spark DataFrame needed.
+        direct = fmt == "json" and bool(files) and jsonlines.readable(files)
+        df, json_columns = (None, [self.column]) if direct else self._frame(spark, fmt)
         schema = self.schema
         try:
             with _Progress(spark, self.progress):
                 if schema == "infer":
                     t = time.time()
                     stats = ({self.column: jsonlines.sample_stats(files, self.sample_rows)}
-                             if fmt == "json" and files and jsonlines.readable(files) else
+                             if direct else
                              vs.spark.sample_stats(df, json_columns=json_columns,
                                                    sample_rows=self.sample_rows))
                     schemas = {c: s.derive_schema() for c, s in stats.items()}
@@ -242,7 +244,7 @@ class ShredJob:
                 else:
                     self.log(f"[2/3] shredding schema: {schema}")
                 t = time.time()
-                if fmt == "json" and files and jsonlines.readable(files):
+                if direct:
                     ddl = schema[self.column] if isinstance(schema, dict) else schema
                     summary = self._write_lines(spark, files, ddl)
                 else:
@@ -251,11 +253,8 @@ class ShredJob:
                                              errors=self.errors, compression=self.compression)
         except JobError:
             raise
-        except Exception as e:
-            where = (jsonlines.find_bad_line(files)
-                     if fmt == "json" and files and jsonlines.readable(files)
-                     and "VariantError" not in str(e) else None)
-            raise JobError(where or _error_line(e)) from e
+        except Exception as e:  # the tasks' errors already name the file and line
+            raise JobError(_error_line(e)) from e
         if summary is not None:
             summary.seconds = time.time() - start
             self.log(f"[3/3] wrote {summary.rows} rows to {len(summary.files)} file(s), "
@@ -263,7 +262,6 @@ class ShredJob:
                      f"({summary.rows / max(time.time() - t, 1e-9):,.0f} rows/s) -> "
                      f"{self.output}")
         return summary
-
 
     def _write_lines(self, spark, files: list[str], ddl: str):
         """Local JSON lines: each Spark task reads its own split of the files, parses

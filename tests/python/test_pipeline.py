@@ -17,7 +17,7 @@ import pytest
 import varshred as vs
 from varshred import cli
 from varshred.cli import sample_events
-from varshred.jsonlines import Split, find_bad_line, line_error, split_blocks, splits
+from varshred.jsonlines import Split, line_error, split_blocks, splits
 from varshred.jsonlines import documents as block_documents
 from varshred.pipeline import JobError, ShredJob
 
@@ -134,14 +134,6 @@ def test_malformed_line_is_one_error_naming_file_and_line_and_leaves_nothing(
     assert summary.nulled == {"data": 1}
     got = _spark_json(spark, str(out), "data")
     assert got.count(None) == 1
-
-
-def test_find_bad_line_counts_physical_lines(tmp_path):
-    path = tmp_path / "x.jsonl"
-    path.write_text('{"a": 1}\n\n  \n{"a": 2}\n{"a": }\n')
-    assert find_bad_line([str(path)]).startswith(f"{path}:5: invalid JSON")
-    path.write_text('{"a": 1}\n')
-    assert find_bad_line([str(path)]) is None
 
 
 def test_splits_cover_every_line_exactly_once(tmp_path, rng):
