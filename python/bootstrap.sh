@@ -40,8 +40,13 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "${deps[*]}" ]; then
   echo "${deps[*]}" > "$stamp"
 fi
 # Build and install varshred itself (incremental: scikit-build-core keeps build/).
+# VARSHRED_BUILD_DIR and VARSHRED_CMAKE_DEFINES ("NAME=VALUE ...") let tests/run_all.sh
+# build the GoogleTest suite in the same CMake build as the extension.
 build_log="$VENV/.varshred-build.log"
-if ! "${PIP[@]}" install --no-build-isolation --no-deps "$ROOT" >"$build_log" 2>&1; then
+config=()
+[ -n "${VARSHRED_BUILD_DIR:-}" ] && config+=(-C "build-dir=$VARSHRED_BUILD_DIR")
+for define in ${VARSHRED_CMAKE_DEFINES:-}; do config+=(-C "cmake.define.$define"); done
+if ! "${PIP[@]}" install --no-build-isolation --no-deps "${config[@]}" "$ROOT" >"$build_log" 2>&1; then
   grep -v "^WARNING: Location" "$build_log" >&2 || true
   echo "bootstrap: building varshred failed (log: $build_log)" >&2
   exit 1

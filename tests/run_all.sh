@@ -1,24 +1,25 @@
 #!/usr/bin/env bash
 # Runs every test of varshred: the GoogleTest suite (plus a CMake find_package consumer
-# and a benchmark smoke run) through ctest, then pytest, including the tests on a real
-# local SparkSession. Works on a fresh machine: it sets everything up first.
+# and a smoke run of every benchmark) through ctest, then pytest, including the tests
+# on a real local SparkSession. Works on a fresh machine: it sets everything up first.
 #
-#   bash tests/run_all.sh
+#   bash tests/run_all.sh [pytest arguments]
+#
+# One CMake build serves both: python/bootstrap.sh builds the extension with the tests
+# and benchmarks switched on in build/tests, installs the extension into .venv, and
+# ctest runs in that same build tree.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="$ROOT/build/tests"
 if [ -z "${VARSHRED_BOOTSTRAPPED:-}" ]; then
   export VARSHRED_BOOTSTRAPPED=1
+  export VARSHRED_BUILD_DIR="$BUILD"
+  export VARSHRED_CMAKE_DEFINES="VARSHRED_BUILD_TESTS=ON VARSHRED_BUILD_BENCHMARKS=ON"
+  echo "== build: varshred, its extension, the GoogleTest suite and the benchmarks"
   exec bash "$ROOT/python/bootstrap.sh" bash "$ROOT/tests/run_all.sh" "$@"
 fi
 cd "$ROOT"
-BUILD="$ROOT/build/tests"
 export PARQUET_TEST_DATA="${PARQUET_TEST_DATA:-$ROOT/../shared/parquet-testing}"
-
-echo "== C++: configure and build (GoogleTest, benchmarks)"
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DVARSHRED_BUILD_TESTS=ON -DVARSHRED_BUILD_BENCHMARKS=ON \
-  -DPython_EXECUTABLE="$VIRTUAL_ENV/bin/python" >/dev/null
-cmake --build "$BUILD" -j "$(nproc)"
 
 echo "== C++: ctest"
 ctest --test-dir "$BUILD" --output-on-failure -j "$(nproc)" 2>&1 | tee "$BUILD/ctest.log"

@@ -2,7 +2,8 @@
 # build and run the consumer project against it with find_package(varshred).
 set(prefix "${WORK_DIR}/prefix")
 file(REMOVE_RECURSE "${WORK_DIR}")
-execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}"
+execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --component devel
+                        --prefix "${prefix}"
                 RESULT_VARIABLE rc OUTPUT_QUIET)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cmake --install failed")
