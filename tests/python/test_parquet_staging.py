@@ -133,3 +133,17 @@ def test_no_space_left_names_the_target(tmp_path):
             assert os.listdir(small) == []
     finally:
         subprocess.run(["umount", str(small)], check=True)
+
+
+def test_cli_reads_past_staging_directories_and_hidden_files(tmp_path, capsys):
+    from varshred import cli
+
+    table = pa.table({"v": vs.from_json(['{"a": 1}'])})
+    vs.parquet.write_table(table, str(tmp_path / "part-0.parquet"))
+    # A killed job's staging directory (pipeline, data source) holds finished parts.
+    (tmp_path / "_varshred_staging_0").mkdir()
+    vs.parquet.write_table(pa.table({"v": vs.from_json(['{"a": 2}'])}),
+                           str(tmp_path / "_varshred_staging_0" / "part-1.parquet"))
+    (tmp_path / ".out.parquet.varshred-tmp-1").write_bytes(b"PAR1 partial")
+    assert cli.main(["get", str(tmp_path), "$.a", "--type", "int"]) == 0
+    assert capsys.readouterr().out.split() == ["1"]
