@@ -226,7 +226,7 @@ class PathCount:
     and how many in its residual ``value`` column (per element for array paths)."""
 
     column: str
-    path: str                # "$", "user.name", "tags[]"
+    path: str                # "$", "user.name", "tags[]", "['user.id']" (a key with a dot)
     typed_type: str          # the typed_value's Arrow type, "object", "array" or "variant"
     typed: int
     residual: int

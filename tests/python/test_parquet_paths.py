@@ -126,6 +126,17 @@ def test_pruning_never_takes_a_dotted_key_for_a_nested_field(tmp_path, key_first
     assert vs.parquet.prunable_row_groups(path, "v", "$.x.y", "<", 1000) == [0, 1, 2]
 
 
+def test_pruning_never_compares_a_bool_literal_with_integer_statistics(tmp_path):
+    # variant_get(v, '$.n', 'boolean') is true for 5; Python's True == 1 is below 2.
+    path = str(tmp_path / "n.parquet")
+    vs.parquet.write_table(pa.table({"v": vs.from_python([{"n": i} for i in range(2, 10)])}),
+                           path, shredding={"v": "n bigint"})
+    assert vs.variant_get(vs.parquet.read_table(path)["v"], "$.n", "boolean").to_pylist() \
+        == [True] * 8
+    assert vs.parquet.prunable_row_groups(path, "v", "$.n", "==", True) == []
+    assert vs.parquet.prunable_row_groups(path, "v", "$.n", "==", 1) == [0]
+
+
 def test_shredding_counts_key_paths_unambiguously(keys_file):
     counts = {c.path: c for c in vs.parquet.shredding_counts(keys_file)}
     n = 3 * _group_rows(keys_file)
