@@ -418,6 +418,7 @@ cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
         UnshredOptions unshred
 
     CResult[vector[ParquetColumnInfo]] InspectParquet(const string& path)
+    CResult[vector[vector[string]]] ParquetLeafPaths(const string& path)
     CResult[shared_ptr[CRecordBatchReader]] OpenParquetReader(
         const string& path, const ParquetReadOptions& options, CMemoryPool* pool)
     CResult[shared_ptr[CChunkedArray]] ReadParquetLeaves(

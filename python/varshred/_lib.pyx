@@ -937,6 +937,16 @@ def parquet_inspect(str path):
     return out
 
 
+def parquet_leaf_paths(str path):
+    """Every leaf column's path as a tuple of names (names may contain '.')."""
+    cdef CResult[vector[vector[string]]] result
+    cdef string c_path = path.encode("utf-8")
+    with nogil:
+        result = ParquetLeafPaths(c_path)
+    check_status(result.status())
+    return [tuple(n.decode("utf-8") for n in p) for p in deref(result)]
+
+
 def parquet_reader(str path, columns=None, *, bint shredded=False,
                    int64_t batch_size=65536, str on_conflict="error"):
     cdef ParquetReadOptions options

@@ -28,8 +28,7 @@ DEMO_SCHEMA = ("struct<id: bigint, kind: string, user: struct<name: string, scor
 
 def _files(path: str) -> list[str]:
     if os.path.isdir(path):
-        return [os.path.join(r, f) for r, _, fs in sorted(os.walk(path)) for f in sorted(fs)
-                if f.endswith(".parquet") and not f.startswith(("_", "."))]
+        return vs.spark._part_files(path)  # skips hidden and staging files and directories
     return [path]
 
 

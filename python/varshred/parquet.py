@@ -226,7 +226,7 @@ class PathCount:
     and how many in its residual ``value`` column (per element for array paths)."""
 
     column: str
-    path: str                # "$", "user.name", "tags[]"
+    path: str                # "$", "user.name", "tags[]", "['user.id']" (a key with a dot)
     typed_type: str          # the typed_value's Arrow type, "object", "array" or "variant"
     typed: int
     residual: int
@@ -246,15 +246,18 @@ def shredding_counts(paths: "str | list[str]") -> list[PathCount]:
     """Per Variant column and path, the typed and residual value counts of Parquet
     files, summed over row groups and files, from the footers' statistics alone (no
     data is read): a leaf's non-null count is its value count minus its null count.
-    Paths whose statistics are missing are left out."""
+    Paths whose statistics are missing are left out.
+
+    ``PathCount.path`` is a Spark path without its leading ``$.``, with ``[]`` for every
+    element (``"$"``, ``"user.name"``, ``"tags[]"``); keys other than plain names are
+    quoted, so the key "user.id" is ``"['user.id']"`` and never meets ``"user.id"``."""
     counts: dict = {}
     for path in [paths] if isinstance(paths, str) else paths:
         f = pq.ParquetFile(path)
         md = f.metadata
         arrow_schema = f.schema_arrow  # converted once per file, not per leaf
         variant_columns = {c.name for c in inspect(path) if c.layout == "shredded"}
-        for i in range(md.num_columns):
-            parts = md.schema.column(i).path.split(".")
+        for i, parts in enumerate(_lib.parquet_leaf_paths(str(path))):
             if parts[0] not in variant_columns or parts[-1] not in ("value", "typed_value"):
                 continue
             variant_path, group = _variant_path(parts, arrow_schema)
@@ -277,24 +280,24 @@ def shredding_counts(paths: "str | list[str]") -> list[PathCount]:
     return list(counts.values())
 
 
-def _variant_path(parts: list[str], schema: pa.Schema) -> tuple[str, pa.DataType]:
+def _variant_path(parts: tuple, schema: pa.Schema) -> tuple[str, pa.DataType]:
     """("v", "typed_value", "tags", "typed_value", "list", "element", "typed_value") ->
     ("tags[]", the Arrow type of the {value, typed_value} group the leaf belongs to)."""
     t = schema.field(parts[0]).type
-    path = ""
+    segments: list = []
     i = 1
     while i < len(parts) - 1:  # parts[i] == "typed_value" of a group with more below
         t = t.field("typed_value").type
         if pa.types.is_list(t) or pa.types.is_large_list(t):
-            path += "[]"
+            segments.append(None)
             t = t.value_type
             i += 3  # "typed_value", "list", "element"
         else:
-            name = parts[i + 1]
-            path += f".{name}" if path else name
-            t = t.field(name).type
+            segments.append(parts[i + 1])
+            t = t.field(parts[i + 1]).type
             i += 2  # "typed_value", field name
-    return path or "$", t
+    path = _spark_path(segments)
+    return (path[2:] if path.startswith("$.") else path[1:] or "$"), t
 
 
 def _typed_kind(group: pa.DataType) -> str:
@@ -390,53 +393,55 @@ def _segments(path: str) -> list[str | int | None]:
 
 
 def _spark_path(segments: list) -> str:
+    """Segments -> a Spark path (None, every element, as "[]"); a key other than a plain
+    name is quoted: ["user.id"] -> "$['user.id']", ["user", "id"] -> "$.user.id"."""
     out = "$"
     for s in segments:
-        out += (f"[{s}]" if isinstance(s, int) else f".{s}" if s.isidentifier()
+        out += ("[]" if s is None else f"[{s}]" if isinstance(s, int)
+                else f".{s}" if s.isidentifier()
                 else f"['{s}']" if "'" not in s else f'["{s}"]')
     return out
 
 
 @dataclass
 class _PathColumns:
-    leaves: list[int]       # metadata, value columns on the way, the typed subtree
-    value_paths: list[str]  # the value columns on the way (for pruning)
-    typed_path: str | None  # the typed_value leaf at the end, when the path is shredded
+    leaves: list[int]           # metadata, value columns on the way, the typed subtree
+    leaf_value: int | None      # the value column paired with the last level (for pruning)
+    typed_leaf: int | None      # the typed_value leaf at the end, when the path is shredded
 
 
 def _leaf_index(path: str) -> dict:
-    """Dotted leaf path -> leaf column index, from the file's footer."""
-    schema = pq.ParquetFile(path).schema
-    return {schema.column(i).path: i for i in range(len(schema))}
+    """Leaf path (a tuple of names, never a dotted string: names may contain '.') ->
+    leaf column index, from the file's footer."""
+    return {p: i for i, p in enumerate(_lib.parquet_leaf_paths(path))}
 
 
 def _path_columns(path: str, column: str, segments: list,
                   index: dict | None = None) -> _PathColumns:
     index = _leaf_index(path) if index is None else index
-    if f"{column}.metadata" not in index:
+    if (column, "metadata") not in index:
         raise VariantError(f"{path}: column {column!r} is not a Variant column")
-    leaves = [index[f"{column}.metadata"]]
-    value_paths = []
-    prefix = column
-    typed_path = None
-    for depth, seg in enumerate(segments + ["$end"]):
-        if f"{prefix}.value" in index:
-            leaves.append(index[f"{prefix}.value"])
-            value_paths.append(f"{prefix}.value")
-        if seg == "$end":
-            subtree = [i for n, i in index.items() if n.startswith(f"{prefix}.typed_value")]
-            leaves += subtree
-            if f"{prefix}.typed_value" in index:
-                typed_path = f"{prefix}.typed_value"
+
+    def below(group: tuple) -> list[int]:
+        return [i for p, i in index.items() if p[:len(group)] == group]
+
+    leaves = [index[(column, "metadata")]]
+    group = (column,)
+    for seg in segments:
+        leaves += below(group + ("value",))
+        # An object field, or an array element (the 3-level LIST form); either is a
+        # {value, typed_value} group.
+        nxt = group + (("typed_value", seg) if isinstance(seg, str)
+                       else ("typed_value", "list", "element"))
+        if not below(nxt + ("value",)) and not below(nxt + ("typed_value",)):
+            group = None  # not shredded below here: the residual values on the way suffice
             break
-        if isinstance(seg, str):
-            nxt = f"{prefix}.typed_value.{seg}"
-        else:  # an element: arrays are shredded as a 3-level LIST
-            nxt = f"{prefix}.typed_value.list.element"
-        if not any(n.startswith(nxt + ".") for n in index):
-            break  # not shredded below here: the residual values on the way suffice
-        prefix = nxt
-    return _PathColumns(sorted(set(leaves)), value_paths, typed_path)
+        group = nxt
+    if group is None:
+        return _PathColumns(sorted(set(leaves)), None, None)
+    leaves += below(group + ("value",)) + below(group + ("typed_value",))
+    return _PathColumns(sorted(set(leaves)), index.get(group + ("value",)),
+                        index.get(group + ("typed_value",)))
 
 
 def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
@@ -479,10 +484,14 @@ def prunable_row_groups(path: str, column: str, variant_path: str, op: str,
     """Row groups in which no row can satisfy ``variant_get(column, variant_path) <op>
     literal``, so a reader may skip them.
 
-    Sound by SPEC.md §2.6: typed statistics are used only where every ``value`` column
-    on the way to the typed leaf is all-null in the row group (then every present value
-    has the typed type); a row group where any of them holds a value is never skipped.
-    ``op`` is one of ``== < <= > >=``.
+    Sound by SPEC.md §2.6 for valid data (§2.2): a residual ``value`` at an object level
+    on the way never holds the path (a non-null residual with a null typed_value is not
+    an object, and a partially shredded object's residual never repeats a shredded key),
+    so only the ``value`` column paired with the typed leaf matters: the leaf's
+    statistics are used only where that column is all-null (or absent) in the row group,
+    since a residual there holds a value of another type that a cast could match.
+    ``op`` is one of ``== < <= > >=``; the literal is compared with the statistics in
+    Python, and a row group is kept whenever they are not comparable.
     """
     if op not in _OPS:
         raise ValueError(f"op must be one of {sorted(_OPS)}, got {op!r}")
@@ -491,23 +500,22 @@ def prunable_row_groups(path: str, column: str, variant_path: str, op: str,
     if any(s is None or isinstance(s, int) for s in segments):
         return []  # statistics of list elements do not bound a single element
     cols = _path_columns(path, column, segments)
-    if cols.typed_path is None:
-        return []
+    if cols.typed_leaf is None:
+        return []  # not shredded that far, or an object at the end: no single typed leaf
     md = pq.ParquetFile(path).metadata
-    names = {md.schema.column(i).path: i for i in range(md.num_columns)}
-    if cols.typed_path not in names:
-        return []  # an object at the end: no single typed leaf
+    # NaN is left out of float statistics, yet sorts above every number (Spark).
+    floating = md.schema.column(cols.typed_leaf).physical_type in ("FLOAT", "DOUBLE")
     out = []
     for g in range(md.num_row_groups):
         rg = md.row_group(g)
-        if not all(_all_null(rg.column(names[v])) for v in cols.value_paths):
+        if cols.leaf_value is not None and not _all_null(rg.column(cols.leaf_value)):
             continue
-        typed = rg.column(names[cols.typed_path])
+        typed = rg.column(cols.typed_leaf)
         if _all_null(typed):
             out.append(g)  # every row is missing or SQL NULL: the comparison is never true
             continue
         stats = typed.statistics
-        if stats is None or not stats.has_min_max:
+        if stats is None or not stats.has_min_max or (floating and op in (">", ">=")):
             continue
         if _excludes(op, stats.min, stats.max, literal):
             out.append(g)
@@ -521,6 +529,8 @@ def _all_null(chunk) -> bool:
 
 
 def _excludes(op: str, lo: Any, hi: Any, literal: Any) -> bool:
+    if isinstance(literal, bool) != isinstance(lo, bool):
+        return False  # True == 1 in Python, not for a typed leaf
     try:
         if op in ("==", "="):
             return literal < lo or literal > hi

@@ -284,6 +284,43 @@ TEST_F(ParquetIoTest, AbortedWriterLeavesNoFile) {
   EXPECT_TRUE(fs::is_empty(dir_));
 }
 
+TEST_F(ParquetIoTest, StagingFileIsHiddenAndErrorsNameTheTarget) {
+  auto table = Table(Events());
+  VS_ASSIGN_OR_FAIL(auto writer,
+                    ParquetWriter::Open(Path("x.parquet"), table->schema(), {}));
+  // Directory readers (Spark, pyarrow.dataset) skip names starting with '.'.
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename());
+  ASSERT_EQ(names.size(), 1u);
+  EXPECT_EQ(names[0].rfind(".x.parquet.varshred-tmp-", 0), 0u) << names[0];
+  VS_ASSERT_OK(writer->Write(**table->CombineChunksToBatch()));
+  VS_ASSERT_OK(writer->Close());
+  EXPECT_TRUE(fs::exists(Path("x.parquet")));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+
+  { std::ofstream(Path("file")) << ""; }
+  const std::string target = Path("file") + "/y.parquet";
+  auto st = WriteParquet(*table, target, {});
+  ASSERT_TRUE(st.IsIOError()) << st.ToString();
+  EXPECT_NE(st.message().find(target), std::string::npos) << st.ToString();
+  EXPECT_NE(st.message().find("Not a directory"), std::string::npos) << st.ToString();
+  EXPECT_EQ(st.message().find("varshred-tmp"), std::string::npos) << st.ToString();
+}
+
+TEST_F(ParquetIoTest, LeafPathsKeepDotsInsideNames) {
+  VS_ASSIGN_OR_FAIL(auto schema, ShreddingSchema::Parse("struct<`a.b`: int, a: struct<b: int>>"));
+  auto table = Table(Events());
+  VS_ASSERT_OK(WriteParquet(*table, Path("k.parquet"), {{"v", schema}}));
+  VS_ASSIGN_OR_FAIL(auto paths, ParquetLeafPaths(Path("k.parquet")));
+  using P = std::vector<std::string>;
+  EXPECT_NE(std::find(paths.begin(), paths.end(), P{"v", "typed_value", "a.b", "typed_value"}),
+            paths.end());
+  EXPECT_NE(std::find(paths.begin(), paths.end(),
+                      P{"v", "typed_value", "a", "typed_value", "b", "typed_value"}),
+            paths.end());
+  EXPECT_FALSE(ParquetLeafPaths(Path("missing.parquet")).ok());
+}
+
 TEST_F(ParquetIoTest, BadFilesGiveClearErrors) {
   {
     std::ofstream(Path("text.parquet")) << "this is not parquet at all";

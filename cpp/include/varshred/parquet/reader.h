@@ -53,6 +53,11 @@ struct ParquetReadOptions {
 /// Fails with a clear error when the file is not Parquet or is truncated.
 arrow::Result<std::vector<ParquetColumnInfo>> InspectParquet(const std::string& path);
 
+/// \brief The path of every leaf column of the file at `path`, by leaf index, as a list
+/// of names from the top-level column down. Compare these, never dotted strings: a name
+/// may itself contain '.' ("user.id" next to "user" {"id"}).
+arrow::Result<std::vector<std::vector<std::string>>> ParquetLeafPaths(const std::string& path);
+
 /// \brief Streams record batches from `path`, reconstructing Variant columns (canonical
 /// layout) batch by batch, so files larger than memory can be read.
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenParquetReader(

@@ -156,6 +156,16 @@ arrow::Result<std::vector<ParquetColumnInfo>> InspectParquet(const std::string& 
   return Columns(*reader->parquet_reader()->metadata()->schema());
 }
 
+arrow::Result<std::vector<std::vector<std::string>>> ParquetLeafPaths(const std::string& path) {
+  ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, arrow::default_memory_pool()));
+  const pq::SchemaDescriptor& schema = *reader->parquet_reader()->metadata()->schema();
+  std::vector<std::vector<std::string>> out;
+  for (int leaf = 0; leaf < schema.num_columns(); ++leaf) {
+    out.push_back(schema.Column(leaf)->path()->ToDotVector());
+  }
+  return out;
+}
+
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenParquetReader(
     const std::string& path, const ParquetReadOptions& options, arrow::MemoryPool* pool) {
   ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, pool));
