@@ -54,7 +54,12 @@ arrow::Result<size_t> MetadataView::MeasureSize(std::string_view bytes) {
 
 arrow::Result<MetadataView> MetadataView::Make(std::string_view bytes) {
   ARROW_ASSIGN_OR_RAISE(size_t size, MeasureSize(bytes));
-  MetadataView view = MakeUnchecked(bytes.substr(0, size));
+  // A metadata cell is exactly one dictionary: trailing bytes are corrupt (or a value
+  // glued on), and every reader must say so rather than ignore them.
+  if (size != bytes.size()) {
+    return arrow::Status::Invalid("metadata: ", bytes.size() - size, " trailing bytes");
+  }
+  MetadataView view = MakeUnchecked(bytes);
   uint32_t previous = 0;
   // 64-bit counter: `i <= dictionary_size_` must terminate for a size of 0xFFFFFFFF.
   for (uint64_t i = 0; i <= view.dictionary_size_; ++i) {
