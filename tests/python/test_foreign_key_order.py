@@ -176,3 +176,87 @@ def test_map_in_arrow_functions(foreign):
     strictly_valid(back.column("u"))
     [text] = list(MapColumn("v", "to_json", "j")([batch]))
     assert [json.loads(t) for t in text.column("j").to_pylist()] == rows
+
+
+# ----------------------------------------------------------------------------
+# Spark: parse_json orders keys by UTF-16 code units. U+1F600 (surrogates D83D DE00)
+# sorts before U+FB01 in UTF-16 but after it in UTF-8 (F0 9F.. > EF AC 81).
+
+NON_BMP_KEYS = [f"\uFB01{i:02d}" for i in range(22)] + [f"\U0001F600{i:02d}" for i in range(22)]
+NON_BMP_DOCS = [
+    json.dumps({k: i for i, k in enumerate(NON_BMP_KEYS)}),       # 44 keys
+    json.dumps({"\uFB01": 1, "\U0001F600": {"\uFB01": [2], "\U0001F600": "x"}}),
+    json.dumps([{"\U0001F600": 1, "\uFB01": 2}]),
+]
+NON_BMP_SCHEMA = "`\uFB0103` bigint, `\U0001F60021` bigint, `\U0001F600` struct<`\uFB01` array<bigint>>"
+
+
+def _key_path(key: str) -> str:
+    return f"$['{key}']"
+
+
+@pytest.fixture(scope="module")
+def spark_variants(spark):
+    df = spark.createDataFrame(list(enumerate(NON_BMP_DOCS)), "i int, j string") \
+        .selectExpr("i", "parse_json(j) as v").orderBy("i")
+    rows = df.collect()
+    arr = pa.StructArray.from_arrays(
+        [pa.array([bytes(r.v.value) for r in rows]),
+         pa.array([bytes(r.v.metadata) for r in rows])], names=["value", "metadata"])
+    with pytest.raises(vs.VariantError, match="not in key-byte order"):
+        vs.validate(arr)
+    return df, arr
+
+
+@pytest.mark.spark
+def test_spark_non_bmp_keys_through_every_kernel(spark_variants, tmp_path):
+    _, v = spark_variants
+    rows = vs.to_python(v)
+    assert rows == [json.loads(d) for d in NON_BMP_DOCS]
+    paths = [_key_path(k) for k in NON_BMP_KEYS] + [
+        "$['\U0001F600']['\uFB01'][0]", "$['\U0001F600']['\U0001F600']", "$[0]['\uFB01']"]
+
+    def want(p):
+        out = []
+        for r in rows:
+            cur = r
+            for part in [s.strip("'") for s in p[2:-1].replace("][", "|").split("|")]:
+                if isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
+                    cur = cur[int(part)]
+                elif isinstance(cur, dict) and part in cur:
+                    cur = cur[part]
+                else:
+                    cur = None
+                    break
+            out.append(cur)
+        return out
+
+    shredded = vs.shred(v, NON_BMP_SCHEMA)
+    strictly_valid(vs.unshred(shredded))
+    assert vs.to_python(vs.unshred(shredded)) == rows
+    path = str(tmp_path / "s.parquet")
+    vs.parquet.write_table(pa.table({"v": v}), path, shredding={"v": NON_BMP_SCHEMA})
+    back = vs.parquet.read_table(path)["v"]
+    strictly_valid(back)
+    assert vs.to_python(back) == rows
+    from_file = vs.parquet.read_paths(path, "v", {p: None for p in paths})
+    for p in paths:
+        for source in (v, shredded):
+            assert vs.to_python(vs.variant_get(source, p)) == want(p), p
+        assert vs.to_python(from_file[p]) == want(p), p
+    assert vs.infer_schema(v) == vs.infer_schema(vs.from_json(NON_BMP_DOCS))
+    [out] = list(MapColumn("v", "shred", "s", {"schema": NON_BMP_SCHEMA})(
+        [pa.RecordBatch.from_arrays([v], names=["v"])]))
+    [out] = list(MapColumn("s", "unshred", "u")([out]))
+    assert vs.to_python(out.column("u")) == rows
+
+
+@pytest.mark.spark
+def test_spark_map_in_arrow_job_on_non_bmp_keys(spark_variants):
+    """One real mapInArrow job: Spark's own unsorted bytes shredded and unshredded by
+    the vs.spark functions on the executors."""
+    df, _ = spark_variants
+    out = vs.spark.unshred(vs.spark.shred(df, "v", NON_BMP_SCHEMA, output="s"), "s",
+                           output="u")
+    rows = out.selectExpr("i", "to_json(u) as j").orderBy("i").collect()
+    assert [json.loads(r.j) for r in rows] == [json.loads(d) for d in NON_BMP_DOCS]
