@@ -108,7 +108,7 @@ TEST(MetadataTest, TrailingBytesAreExcludedFromTheView) {
 TEST(MetadataTest, RejectsTrailingBytes) {
   // Make() is the check every reader's metadata goes through (MetadataCache too).
   EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 01 00 01 61 00")).status(),
-                        {"metadata", "1 trailing bytes"}));
+                        "metadata: 1 trailing bytes"));
   EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 00 00 00 00")).status(),
                         "2 trailing bytes"));
 }

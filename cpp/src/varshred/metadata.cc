@@ -54,12 +54,7 @@ arrow::Result<size_t> MetadataView::MeasureSize(std::string_view bytes) {
 
 arrow::Result<MetadataView> MetadataView::Make(std::string_view bytes) {
   ARROW_ASSIGN_OR_RAISE(size_t size, MeasureSize(bytes));
-  // A metadata cell is exactly one dictionary: trailing bytes are corrupt (or a value
-  // glued on), and every reader must say so rather than ignore them.
-  if (size != bytes.size()) {
-    return arrow::Status::Invalid("metadata: ", bytes.size() - size, " trailing bytes");
-  }
-  MetadataView view = MakeUnchecked(bytes);
+  MetadataView view = MakeUnchecked(bytes.substr(0, size));
   uint32_t previous = 0;
   // 64-bit counter: `i <= dictionary_size_` must terminate for a size of 0xFFFFFFFF.
   for (uint64_t i = 0; i <= view.dictionary_size_; ++i) {
@@ -72,6 +67,11 @@ arrow::Result<MetadataView> MetadataView::Make(std::string_view bytes) {
                                     ") is before offset ", i - 1, " (", previous, ")");
     }
     previous = off;
+  }
+  // A metadata cell is exactly one dictionary: trailing bytes are corrupt (or a value
+  // glued on), and every reader must say so rather than ignore them.
+  if (size != bytes.size()) {
+    return arrow::Status::Invalid("metadata: ", bytes.size() - size, " trailing bytes");
   }
   for (uint32_t i = 0; i < view.dictionary_size_; ++i) {
     if (!internal::IsValidUtf8(view.key(i))) {
