@@ -303,7 +303,8 @@ TEST(ShredTest, UnsortedIdsAreAcceptedAndWrittenSorted) {
   VariantArrayBuilder b;
   VS_ASSERT_OK(b.Append(md, v));
   VS_ASSIGN_OR_FAIL(auto input, b.Finish());
-  for (const char* ddl : {"variant", "struct<b: tinyint>", "struct<c: struct<a: tinyint>>"}) {
+  for (const char* ddl :
+       {"variant", "struct<b: tinyint>", "struct<c: struct<a: tinyint>>"}) {
     VS_ASSIGN_OR_FAIL(auto schema, ShreddingSchema::Parse(ddl));
     VS_ASSIGN_OR_FAIL(auto shredded, Shred(*input, schema));
     std::vector<std::shared_ptr<arrow::Array>> values = {Child(shredded, "value")};
