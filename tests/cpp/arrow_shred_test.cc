@@ -7,6 +7,7 @@
 #include "shredding_rules.h"
 #include "test_util.h"
 #include "varshred/arrow/unshred.h"
+#include "varshred/validate.h"
 #include "variant_equal.h"
 
 namespace varshred {
@@ -290,6 +291,41 @@ TEST(ShredTest, NestedObjectsAndArraysOfObjectsRoundTrip) {
   VS_ASSIGN_OR_FAIL(auto other, ShreddingSchema::Parse("struct<name: string>"));
   VS_ASSIGN_OR_FAIL(auto again, Shred(*exact, other));
   ExpectRoundTrip(input, again);
+}
+
+// DuckDB keeps object ids in insertion order: shred accepts them, and every value it
+// stores (whole values and residual objects) is in spec order.
+TEST(ShredTest, UnsortedIdsAreAcceptedAndWrittenSorted) {
+  const std::string md = Hex("01 03 00 01 02 03 63 62 61");  // c=0, b=1, a=2
+  // {"c": {"b": 1, "a": 2}, "b": 3, "a": 4}, every object with ids in that order.
+  const std::string inner = "02 02 01 02 00 02 04 0c 01 0c 02";
+  const std::string v = Hex("02 03 00 01 02 00 0b 0d 0f " + inner + " 0c 03 0c 04");
+  VariantArrayBuilder b;
+  VS_ASSERT_OK(b.Append(md, v));
+  VS_ASSIGN_OR_FAIL(auto input, b.Finish());
+  for (const char* ddl :
+       {"variant", "struct<b: tinyint>", "struct<c: struct<a: tinyint>>"}) {
+    VS_ASSIGN_OR_FAIL(auto schema, ShreddingSchema::Parse(ddl));
+    VS_ASSIGN_OR_FAIL(auto shredded, Shred(*input, schema));
+    std::vector<std::shared_ptr<arrow::Array>> values = {Child(shredded, "value")};
+    if (auto typed = Child(shredded, "typed_value")) {
+      for (const auto& f : static_cast<const arrow::StructArray&>(*typed).fields()) {
+        values.push_back(Child(f, "value"));
+      }
+    }
+    for (const auto& value : values) {
+      if (value->IsNull(0)) continue;
+      const auto bytes = static_cast<const arrow::BinaryArray&>(*value).GetView(0);
+      EXPECT_TRUE(Validate(md, bytes).ok()) << ddl << ": " << ToHex(bytes);  // strict
+    }
+    VS_ASSIGN_OR_FAIL(auto back, Unshred(*shredded));
+    VS_ASSIGN_OR_FAIL(auto view, VariantArrayView::Make(back));
+    VS_EXPECT_OK(Validate(md, view.value(0)));
+    const MetadataView mv = MetadataView::MakeUnchecked(md);
+    EXPECT_TRUE(testing::LogicalEqual(VariantView::MakeUnchecked(mv, v),
+                                      VariantView::MakeUnchecked(mv, view.value(0))))
+        << ddl;
+  }
 }
 
 TEST(ShredTest, RejectsInvalidInputWithRow) {

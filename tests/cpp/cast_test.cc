@@ -362,6 +362,54 @@ TEST(TimeZoneTest, RegionZonesFollowDaylightSavingLikeJavaTime) {
 
 // Session time zone +02:00: timestamps print and truncate to dates in local time;
 // dates and zone-less strings are local midnight / local wall-clock time.
+// The string cast and to_json print floats and doubles with one printer: the shortest
+// round-trip digits, at least two (Java 19+'s Double/Float.toString).
+TEST(VariantCastTest, FloatingToStringIsTheJsonText) {
+  struct Case {
+    std::function<void(VariantBuilder*)> build;
+    std::string want;
+  };
+  auto d = [](double x) { return [x](VariantBuilder* b) { b->AppendDouble(x); }; };
+  auto f = [](float x) { return [x](VariantBuilder* b) { b->AppendFloat(x); }; };
+  const std::vector<Case> cases = {
+      {d(4.9e-324), "4.9E-324"},  // Double.MIN_VALUE: two digits, not 5.0E-324
+      {d(-4.9e-324), "-4.9E-324"},
+      {d(1e-323), "9.9E-324"},
+      {d(2.2250738585072014e-308), "2.2250738585072014E-308"},
+      {d(1.7976931348623157e308), "1.7976931348623157E308"},
+      {d(1e21), "1.0E21"},
+      {d(1e-7), "1.0E-7"},
+      {d(0.001), "0.001"},
+      {d(9.99e-4), "9.99E-4"},
+      {d(9999999.0), "9999999.0"},
+      {d(1e7), "1.0E7"},
+      {d(2e23), "2.0E23"},
+      {d(-0.0), "-0.0"},
+      {d(100.0), "100.0"},
+      {f(1.4e-45f), "1.4E-45"},  // Float.MIN_VALUE
+      {f(2.8e-45f), "2.8E-45"},
+      {f(1.17549435e-38f), "1.1754944E-38"},
+      {f(3.4028235e38f), "3.4028235E38"},
+      {f(0.1f), "0.1"},
+      {f(1e7f), "1.0E7"},
+      {f(-0.0f), "-0.0"},
+  };
+  VS_ASSIGN_OR_FAIL(auto to_string, VariantCaster::Make({CastTargetType::kString}));
+  VS_ASSIGN_OR_FAIL(auto json, JsonWriter::Make({}));
+  for (const Case& c : cases) {
+    VariantBuilder b;
+    c.build(&b);
+    std::string md, value;
+    ASSERT_TRUE(b.Finish(&md, &value).ok());
+    const auto v = VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), value);
+    std::string cast, text;
+    ASSERT_EQ(to_string.CastString(v, &cast), CastResult::kOk);
+    ASSERT_TRUE(json.Write(v, &text).ok());
+    EXPECT_EQ(cast, c.want);
+    EXPECT_EQ(text, c.want);
+  }
+}
+
 TEST(VariantCastTest, SessionTimeZoneShiftsLocalTimes) {
   CastOptions options;
   options.timezone = "+02:00";

@@ -96,11 +96,21 @@ TEST(MetadataTest, ReservedBitIsIgnored) {
 }
 
 TEST(MetadataTest, TrailingBytesAreExcludedFromTheView) {
+  // Make() rejects them (RejectsTrailingBytes); an unchecked view of a buffer holding
+  // metadata then value covers the metadata only.
   const std::string md_bytes = Hex("01 01 00 01 61 0c 2a");
-  VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(md_bytes));
+  MetadataView md = MetadataView::MakeUnchecked(md_bytes);
   EXPECT_EQ(ToHex(md.bytes()), "01 01 00 01 61");
   VS_ASSIGN_OR_FAIL(size_t size, MetadataView::MeasureSize(Hex("01 01 00 01 61 0c 2a")));
   EXPECT_EQ(size, 5u);
+}
+
+TEST(MetadataTest, RejectsTrailingBytes) {
+  // Make() is the check every reader's metadata goes through (MetadataCache too).
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 01 00 01 61 00")).status(),
+                        "metadata: 1 trailing bytes"));
+  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 00 00 00 00")).status(),
+                        "2 trailing bytes"));
 }
 
 TEST(MetadataTest, RejectsEmptyBuffer) {

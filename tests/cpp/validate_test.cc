@@ -9,6 +9,7 @@
 
 #include "fuzz/variant_walk.h"
 #include "test_util.h"
+#include "varshred/arrow/shredding_plan_internal.h"
 #include "varshred/builder.h"
 
 namespace varshred {
@@ -205,6 +206,23 @@ TEST(ValidateTest, RejectsUnsortedKeysUnlessAllowed) {
   ValidateOptions lenient;
   lenient.allow_unsorted_keys = true;
   VS_EXPECT_OK(Validate(md, v, lenient));
+}
+
+TEST(ValidateTest, ReportsUnsortedKeysAndSortsThemBack) {
+  const std::string md = Hex("01 02 00 01 02 62 61");  // b=0, a=1
+  VS_ASSIGN_OR_FAIL(MetadataView mv, MetadataView::Make(md));
+  // [{"b": 1, "a": 2}] with ids b, a (as DuckDB writes them), inside an array.
+  const std::string v = Hex("03 01 00 0b 02 02 00 01 00 02 04 0c 01 0c 02");
+  bool keys_sorted = true;
+  VS_EXPECT_OK(ValidateValue(mv, v, ValidateOptions::ForReading(), &keys_sorted));
+  EXPECT_FALSE(keys_sorted);
+  std::string sorted;
+  internal::AppendSortedKeys(VariantView::MakeUnchecked(mv, v), &sorted);
+  // Same ids and values, now a then b: the strict validator accepts it.
+  EXPECT_EQ(testing::ToHex(sorted), "03 01 00 0b 02 02 01 00 00 02 04 0c 02 0c 01");
+  keys_sorted = false;
+  VS_EXPECT_OK(ValidateValue(mv, sorted, {}, &keys_sorted));
+  EXPECT_TRUE(keys_sorted);
 }
 
 TEST(ValidateTest, RejectsInvalidUtf8Strings) {

@@ -27,7 +27,9 @@ class MetadataView {
 
   /// \brief Validates `bytes` fully and returns a view: header and version, offsets in
   /// bounds and non-decreasing, UTF-8 of every key, and (when the sorted bit is set)
-  /// unique keys in byte order. O(size of the dictionary).
+  /// unique keys in byte order; the dictionary must fill `bytes` exactly (no trailing
+  /// bytes). O(size of the dictionary). Every reader of bytes it did not build checks
+  /// metadata with this (directly, through Validate() or internal::MetadataCache).
   static arrow::Result<MetadataView> Make(std::string_view bytes);
 
   /// \brief O(1): reads only the header. `bytes` must be valid metadata (e.g. checked

@@ -27,8 +27,13 @@ namespace varshred {
 ///
 /// The error message names the problem and the path inside the value, e.g.
 /// `Invalid: $.a[2]: short string of 9 bytes runs past the end of the value`.
+///
+/// `*keys_sorted` (when given) tells whether every object's ids are in key-byte order:
+/// false only for values accepted with options.allow_unsorted_keys, which writers must
+/// put back in spec order (internal::AppendSortedKeys) before storing them.
 arrow::Status ValidateValue(const MetadataView& metadata, std::string_view value,
-                            const ValidateOptions& options = {});
+                            const ValidateOptions& options = {},
+                            bool* keys_sorted = nullptr);
 
 /// \brief Validates metadata bytes, then `value` against them.
 arrow::Status Validate(std::string_view metadata, std::string_view value,

@@ -36,6 +36,15 @@ struct ValidateOptions {
   /// Accept objects whose field ids are not in key order (DuckDB writes them; the spec
   /// forbids them). Keys must still be unique.
   bool allow_unsorted_keys = false;
+
+  /// \brief The options of every reader and kernel: unsorted ids accepted, since
+  /// DuckDB writes objects in insertion order and Spark in UTF-16 order (which differs
+  /// from byte order past the BMP). Only Validate() itself defaults to strict.
+  static ValidateOptions ForReading() {
+    ValidateOptions o;
+    o.allow_unsorted_keys = true;
+    return o;
+  }
 };
 
 /// \brief A cursor over one Variant value and the metadata its keys refer to.

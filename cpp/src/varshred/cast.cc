@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "varshred/json.h"
+#include "java_float_internal.h"
 #include "timezone_internal.h"
 #include "utf8_internal.h"
 
@@ -165,62 +166,6 @@ float DecimalToFloat(int128_t unscaled, int scale) {
 
 // ----------------------------------------------------------------------------
 // Floating point
-
-// Java's Double.toString / Float.toString layout over the shortest round-trip digits:
-// plain notation for 1e-3 <= |x| < 1e7 (at least one fractional digit), otherwise
-// d.dddE[-]n.
-template <typename T>
-void AppendJavaFloating(T x, std::string* out) {
-  if (std::isnan(x)) {
-    out->append("NaN");
-    return;
-  }
-  if (std::isinf(x)) {
-    out->append(x > 0 ? "Infinity" : "-Infinity");
-    return;
-  }
-  if (std::signbit(x)) out->push_back('-');
-  x = std::fabs(x);
-  if (x == 0) {
-    out->append("0.0");
-    return;
-  }
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof(buf), x, std::chars_format::scientific);
-  std::string_view sci(buf, static_cast<size_t>(res.ptr - buf));
-  const size_t e_pos = sci.find('e');
-  std::string digits;
-  for (char c : sci.substr(0, e_pos)) {
-    if (c != '.') digits.push_back(c);
-  }
-  int exponent = 0;
-  std::from_chars(sci.data() + e_pos + 1 + (sci[e_pos + 1] == '+' ? 1 : 0),
-                  sci.data() + sci.size(), exponent);
-  if (x >= static_cast<T>(1e-3) && x < static_cast<T>(1e7)) {
-    if (exponent >= 0) {
-      const size_t int_len = static_cast<size_t>(exponent) + 1;
-      if (digits.size() <= int_len) {
-        out->append(digits);
-        out->append(int_len - digits.size(), '0');
-        out->append(".0");
-      } else {
-        out->append(digits, 0, int_len);
-        out->push_back('.');
-        out->append(digits, int_len);
-      }
-    } else {
-      out->append("0.");
-      out->append(static_cast<size_t>(-exponent - 1), '0');
-      out->append(digits);
-    }
-  } else {
-    out->push_back(digits[0]);
-    out->push_back('.');
-    out->append(digits.size() > 1 ? digits.substr(1) : "0");
-    out->push_back('E');
-    out->append(std::to_string(exponent));
-  }
-}
 
 // Spark's ANSI double -> integral check: floor(x) <= MAX && ceil(x) >= MIN, compared
 // in double (so 2^63 passes for BIGINT and saturates, as on the JVM).
@@ -949,10 +894,10 @@ CastResult VariantCaster::CastString(const VariantView& v, std::string* out) con
       return CastResult::kOk;
     }
     case VariantType::kFloat:
-      AppendJavaFloating(v.GetFloat(), out);
+      internal::AppendJavaFloating(v.GetFloat(), out);
       return CastResult::kOk;
     case VariantType::kDouble:
-      AppendJavaFloating(v.GetDouble(), out);
+      internal::AppendJavaFloating(v.GetDouble(), out);
       return CastResult::kOk;
     case VariantType::kString:
       out->append(v.GetString());

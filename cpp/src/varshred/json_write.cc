@@ -18,15 +18,15 @@
 // UNKNOWN_PRIMITIVE_TYPE_IN_VARIANT); we print them the way its formatters would:
 // time as "HH:mm:ss[.ffffff]", nanosecond timestamps with up to 9 fraction digits.
 //
-// Double.toString: Java 19+ prints the shortest decimal that round-trips (at least two
-// digits: 4.9E-324, 1.0E23). Java 17's older algorithm sometimes printed longer digits
-// (2e23 -> 1.9999999999999998E23); we follow the shortest form.
+// Float/double text comes from internal::AppendJavaFloating (java_float_internal.h),
+// shared with the string cast.
 
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
+#include "varshred/java_float_internal.h"
 #include "varshred/json.h"
 #include "varshred/timezone_internal.h"
 
@@ -81,78 +81,6 @@ void AppendInt(int64_t v, std::string* out) {
   out->append(buf, r.ptr);
 }
 
-// Digits (no sign, no point) and decimal exponent of the shortest round-trip form of
-// `v` (> 0), with Java's at-least-two-digits rule.
-template <typename T>
-void ShortestDigits(T v, std::string* digits, int* exponent) {
-  char buf[64];
-  auto parse = [&](const char* end) {
-    digits->clear();
-    const char* p = buf;
-    for (; p < end && *p != 'e'; ++p) {
-      if (*p != '.') digits->push_back(*p);
-    }
-    int e = 0;
-    std::from_chars(p + 1 + (p[1] == '+'), end, e);
-    *exponent = e;
-  };
-  auto r = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific);
-  parse(r.ptr);
-  if (digits->size() == 1) {
-    // Java prints at least two digits and then picks the two-digit decimal closest to
-    // the exact value (Double.MIN_VALUE -> 4.9E-324, not 5.0E-324).
-    r = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific, 1);
-    T back = 0;
-    std::from_chars(buf, r.ptr, back);
-    if (back == v) {
-      parse(r.ptr);
-    } else {
-      digits->push_back('0');
-    }
-  }
-  while (digits->size() > 1 && digits->back() == '0') digits->pop_back();
-}
-
-// Java's Double.toString / Float.toString for finite values.
-template <typename T>
-void AppendJavaFloating(T v, std::string* out) {
-  if (std::signbit(v)) out->push_back('-');
-  v = std::fabs(v);
-  if (v == 0) {
-    out->append("0.0");
-    return;
-  }
-  std::string digits;
-  int e = 0;
-  ShortestDigits(v, &digits, &e);
-  const int n = static_cast<int>(digits.size());
-  if (e >= -3 && e < 7) {
-    if (e >= 0) {
-      for (int i = 0; i <= e; ++i) out->push_back(i < n ? digits[i] : '0');
-      out->push_back('.');
-      if (n > e + 1) {
-        out->append(digits, static_cast<size_t>(e + 1), std::string::npos);
-      } else {
-        out->push_back('0');
-      }
-    } else {
-      out->append("0.");
-      out->append(static_cast<size_t>(-e - 1), '0');
-      out->append(digits);
-    }
-    return;
-  }
-  out->push_back(digits[0]);
-  out->push_back('.');
-  if (n > 1) {
-    out->append(digits, 1, std::string::npos);
-  } else {
-    out->push_back('0');
-  }
-  out->push_back('E');
-  AppendInt(e, out);
-}
-
 template <typename T>
 void AppendFloating(T v, std::string* out) {
   if (std::isnan(v)) {
@@ -160,7 +88,7 @@ void AppendFloating(T v, std::string* out) {
   } else if (std::isinf(v)) {
     out->append(v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
   } else {
-    AppendJavaFloating(v, out);
+    internal::AppendJavaFloating(v, out);
   }
 }
 

@@ -68,6 +68,11 @@ arrow::Result<MetadataView> MetadataView::Make(std::string_view bytes) {
     }
     previous = off;
   }
+  // A metadata cell is exactly one dictionary: trailing bytes are corrupt (or a value
+  // glued on), and every reader must say so rather than ignore them.
+  if (size != bytes.size()) {
+    return arrow::Status::Invalid("metadata: ", bytes.size() - size, " trailing bytes");
+  }
   for (uint32_t i = 0; i < view.dictionary_size_; ++i) {
     if (!internal::IsValidUtf8(view.key(i))) {
       return arrow::Status::Invalid("metadata: key ", i, " is not valid UTF-8");

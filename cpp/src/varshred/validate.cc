@@ -31,6 +31,9 @@ class Validator {
   Validator(const MetadataView& metadata, const ValidateOptions& options)
       : metadata_(metadata), options_(options) {}
 
+  // True unless some object's ids were out of key order (allow_unsorted_keys).
+  bool keys_sorted() const { return keys_sorted_; }
+
   arrow::Status Run(std::string_view value) {
     if (value.size() > options_.max_size) {
       return arrow::Status::Invalid("$: value of ", value.size(),
@@ -175,6 +178,7 @@ class Validator {
       if (!options_.allow_unsorted_keys) {
         return Fail("object keys are not in key-byte order (VariantEncoding.md)");
       }
+      keys_sorted_ = false;
       return CheckUniqueKeys(p + ids, n, id_size);
     }
     return arrow::Status::OK();
@@ -230,22 +234,22 @@ class Validator {
   const MetadataView& metadata_;
   const ValidateOptions& options_;
   std::vector<PathStep> path_;
+  bool keys_sorted_ = true;
 };
 
 }  // namespace
 
 arrow::Status ValidateValue(const MetadataView& metadata, std::string_view value,
-                            const ValidateOptions& options) {
-  return Validator(metadata, options).Run(value);
+                            const ValidateOptions& options, bool* keys_sorted) {
+  Validator validator(metadata, options);
+  ARROW_RETURN_NOT_OK(validator.Run(value));
+  if (keys_sorted != nullptr) *keys_sorted = validator.keys_sorted();
+  return arrow::Status::OK();
 }
 
 arrow::Status Validate(std::string_view metadata, std::string_view value,
                        const ValidateOptions& options) {
   ARROW_ASSIGN_OR_RAISE(MetadataView md, MetadataView::Make(metadata));
-  if (md.bytes().size() != metadata.size()) {
-    return arrow::Status::Invalid("metadata: ", metadata.size() - md.bytes().size(),
-                                  " trailing bytes");
-  }
   return ValidateValue(md, value, options);
 }
 

@@ -31,8 +31,9 @@ enum class NumericShredding : uint8_t {
 
 struct ShredOptions {
   NumericShredding numeric = NumericShredding::kLenient;
-  /// Limits for validating the input values (every row is validated).
-  ValidateOptions validate;
+  /// Limits for validating the input values (every row is validated). Unsorted field
+  /// ids are accepted; the output is in spec order.
+  ValidateOptions validate = ValidateOptions::ForReading();
 };
 
 /// \brief Shreds an unshredded Variant column (canonical or Spark layout; an already

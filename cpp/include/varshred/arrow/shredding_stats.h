@@ -39,8 +39,8 @@ struct ShreddingStatsOptions {
   /// 40% of the scan). Turn it off only for bytes already validated (e.g. written by
   /// this library in this process): invalid bytes are then undefined behaviour.
   bool validate = true;
-  /// Limits for validating the input values.
-  ValidateOptions validate_options;
+  /// Limits for validating the input values (unsorted field ids accepted).
+  ValidateOptions validate_options = ValidateOptions::ForReading();
 };
 
 /// \brief Statistics of the values found at one path.

@@ -33,11 +33,7 @@ struct UnshredOptions {
   VariantLayout layout = VariantLayout::kCanonical;
   /// Limits for validating metadata and `value` cells. Residual objects from other
   /// writers may carry unsorted field ids, so they are accepted by default.
-  ValidateOptions validate = [] {
-    ValidateOptions v;
-    v.allow_unsorted_keys = true;
-    return v;
-  }();
+  ValidateOptions validate = ValidateOptions::ForReading();
 };
 
 /// \brief Rebuilds struct<metadata, value> from a shredded (or unshredded) Variant

@@ -151,10 +151,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
   ARROW_ASSIGN_OR_RAISE(JsonWriter writer, JsonWriter::Make(options));
   arrow::StringBuilder out(pool);
   ARROW_RETURN_NOT_OK(out.Reserve(view.length()));
-  // Readers are lenient about field-id order (SPEC.md 1.5): DuckDB writes unsorted ids,
-  // and Spark orders supplementary-plane keys by UTF-16.
-  ValidateOptions read_options;
-  read_options.allow_unsorted_keys = true;
+  const ValidateOptions read_options = ValidateOptions::ForReading();
   std::string text;
   for (int64_t i = 0; i < view.length(); ++i) {
     if (view.IsNull(i)) {

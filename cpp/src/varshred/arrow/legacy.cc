@@ -181,7 +181,7 @@ class LegacyReader {
     if (!size.ok()) return Error(node, size.status().message());
     auto meta = MetadataView::Make(bytes.substr(0, *size));
     if (!meta.ok()) return Error(node, meta.status().message());
-    auto v = VariantView::Make(*meta, bytes.substr(*size));
+    auto v = VariantView::Make(*meta, bytes.substr(*size), ValidateOptions::ForReading());
     if (!v.ok()) return Error(node, v.status().message());
     return *v;
   }

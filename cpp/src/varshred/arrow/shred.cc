@@ -345,39 +345,16 @@ class Shredder {
     const size_t m = o.names.size();
     std::fill(o.match.begin(), o.match.end(), -1);
     o.residual.clear();
-    // Merge-join of the object's keys (in key order for valid data) with the schema
-    // names sorted the same way; fall back to lookups when the ids are unsorted.
+    // Merge-join of the object's keys with the schema names sorted the same way: the
+    // caller put every row in key order (AppendSortedKeys), whatever wrote it.
     size_t j = 0;
-    std::string_view prev;
-    bool sorted = true;
     for (uint32_t i = 0; i < n; ++i) {
       const std::string_view key = obj.key(i);
-      if (i > 0 && !(prev < key)) {
-        sorted = false;
-        break;
-      }
-      prev = key;
       while (j < m && std::string_view(o.names[o.by_key[j]]) < key) ++j;
       if (j < m && o.names[o.by_key[j]] == key) {
         o.match[o.by_key[j]] = i;
       } else {
         o.residual.push_back(i);
-      }
-    }
-    if (!sorted) {
-      std::fill(o.match.begin(), o.match.end(), -1);
-      o.residual.clear();
-      for (uint32_t i = 0; i < n; ++i) {
-        const std::string_view key = obj.key(i);
-        bool found = false;
-        for (size_t k = 0; k < m; ++k) {
-          if (o.names[k] == key) {
-            o.match[k] = i;
-            found = true;
-            break;
-          }
-        }
-        if (!found) o.residual.push_back(i);
       }
     }
     // VariantShredding.md: typed_value is non-null for every object.
@@ -399,7 +376,6 @@ class Shredder {
       const std::string_view bytes = obj.value(i).value_bytes();
       o.residual_bytes.append(bytes.data(), bytes.size());
     }
-    if (!sorted) internal::SortFieldsByKey(&o.entries, 0, o.entries.size());
     internal::InsertObjectHeader(&o.residual_bytes, 0, o.entries.data(), o.entries.size());
     return node.value.Append(o.residual_bytes);
   }
@@ -483,6 +459,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> Shred(const arrow::Array& variants,
   int64_t null_count = 0;
   Shredder shredder(0);
   internal::MetadataCache metadata_cache;
+  std::string sorted;  // the row in spec order, when its object ids were not
   for (int64_t row = 0; row < n; ++row) {
     if (view.IsNull(row)) {
       validity.UnsafeAppend(false);
@@ -498,9 +475,16 @@ arrow::Result<std::shared_ptr<arrow::Array>> Shred(const arrow::Array& variants,
     // An absent or null value cell in a non-null row reads as Variant null.
     const std::string_view value =
         view.value_is_null(row) ? kNullValue : view.value(row);
-    auto v = VariantView::Make(metadata, value, options.validate);
-    if (!v.ok()) return arrow::Status::Invalid("row ", row, ": ", v.status().message());
-    RETURN_NOT_OK(shredder.Shred(*root, *v));
+    bool keys_sorted = true;
+    auto st = ValidateValue(metadata, value, options.validate, &keys_sorted);
+    if (!st.ok()) return arrow::Status::Invalid("row ", row, ": ", st.message());
+    VariantView v = VariantView::MakeUnchecked(metadata, value);
+    if (!keys_sorted) {
+      sorted.clear();
+      internal::AppendSortedKeys(v, &sorted);
+      v = VariantView::MakeUnchecked(metadata, sorted);
+    }
+    RETURN_NOT_OK(shredder.Shred(*root, v));
   }
 
   std::shared_ptr<arrow::Array> value_out;

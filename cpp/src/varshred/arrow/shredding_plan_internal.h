@@ -19,6 +19,7 @@
 
 #include "varshred/endian_internal.h"
 #include "varshred/format.h"
+#include "varshred/value.h"
 
 namespace varshred::internal {
 
@@ -83,6 +84,40 @@ inline void SortFieldsByKey(std::vector<FieldEntry>* fields, size_t begin, size_
       --j;
     }
     f[j] = e;
+  }
+}
+
+/// \brief Appends `v` to `out` with every object's fields in key-byte order, ids and
+/// values reused (same metadata). For values with unsorted ids (ValidateValue's
+/// keys_sorted), which varshred reads but never writes.
+inline void AppendSortedKeys(const VariantView& v, std::string* out) {
+  const size_t start = out->size();
+  if (v.type() == VariantType::kObject) {
+    const ObjectView obj = v.GetObject();
+    std::vector<FieldEntry> fields;
+    fields.reserve(obj.num_fields());
+    for (uint32_t i = 0; i < obj.num_fields(); ++i) {
+      fields.push_back({obj.key(i), obj.field_id(i), i});  // offset: the field index
+    }
+    std::sort(fields.begin(), fields.end(),
+              [](const FieldEntry& a, const FieldEntry& b) { return a.key < b.key; });
+    for (FieldEntry& f : fields) {
+      const uint32_t index = f.offset;
+      f.offset = static_cast<uint32_t>(out->size() - start);
+      AppendSortedKeys(obj.value(index), out);
+    }
+    InsertObjectHeader(out, start, fields.data(), fields.size());
+  } else if (v.type() == VariantType::kArray) {
+    const ArrayView arr = v.GetArray();
+    std::vector<uint32_t> offsets;
+    offsets.reserve(arr.size());
+    for (uint32_t i = 0; i < arr.size(); ++i) {
+      offsets.push_back(static_cast<uint32_t>(out->size() - start));
+      AppendSortedKeys(arr.element(i), out);
+    }
+    InsertArrayHeader(out, start, offsets.data(), offsets.size());
+  } else {
+    out->append(v.value_bytes());
   }
 }
 

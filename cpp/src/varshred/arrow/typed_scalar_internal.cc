@@ -11,6 +11,7 @@
 #include "varshred/arrow/shredding_plan_internal.h"
 #include "varshred/endian_internal.h"
 #include "varshred/format.h"
+#include "varshred/utf8_internal.h"
 
 namespace varshred::internal {
 
@@ -164,6 +165,18 @@ arrow::Result<TypedScalarColumn> TypedScalarColumn::Make(
   c.array_ = StorageOf(typed);
   ARROW_ASSIGN_OR_RAISE(c.encode_, Encoders::Pick(&c));
   if (c.encode_ == nullptr) return UnsupportedShreddedType(*c.array_->type(), path);
+  if (c.encode_ == Encoders::String) {
+    // Parquet readers do not check UTF-8 of STRING columns; residual strings are
+    // checked (Validate), so typed ones must be too, before any row is read.
+    const int64_t n = c.array_->length();
+    for (int64_t i = 0; i < n; ++i) {
+      if (c.binary_.IsNull(i) || IsValidUtf8(c.binary_.Get(i))) continue;
+      // Paths below an array ("$.a[]") index elements, not rows.
+      const bool element = path.find("[]") != std::string::npos;
+      return arrow::Status::Invalid(element ? "element " : "row ", i, ", ", path,
+                                    ": typed string is not valid UTF-8");
+    }
+  }
   return c;
 }
 

@@ -200,8 +200,9 @@ class Rebuilder {
       return arrow::Status::OK();
     }
     const std::string_view bytes = node.value.Get(i);
-    RETURN_NOT_OK(CheckValue(node, bytes));
-    out->append(bytes.data(), bytes.size());
+    bool keys_sorted = true;
+    RETURN_NOT_OK(CheckValue(node, bytes, &keys_sorted));
+    AppendValue(VariantView::MakeUnchecked(metadata_, bytes), keys_sorted, out);
     return arrow::Status::OK();
   }
 
@@ -210,8 +211,18 @@ class Rebuilder {
     return arrow::Status::Invalid("row ", row_, ", ", node.path, ": ", what);
   }
 
-  arrow::Status CheckValue(const ReadNode& node, std::string_view bytes) {
-    auto st = ValidateValue(metadata_, bytes, options_.validate);
+  // Values from other writers may hold unsorted object ids: the result is in spec order.
+  static void AppendValue(const VariantView& v, bool keys_sorted, std::string* out) {
+    if (keys_sorted) {
+      out->append(v.value_bytes());
+    } else {
+      internal::AppendSortedKeys(v, out);
+    }
+  }
+
+  arrow::Status CheckValue(const ReadNode& node, std::string_view bytes,
+                           bool* keys_sorted) {
+    auto st = ValidateValue(metadata_, bytes, options_.validate, keys_sorted);
     if (st.ok()) return st;
     // The validator names paths from the value's own root ("$.a[2]: ..."): continue
     // the node's path rather than repeat a root ("$.x: $.a[2]: ...").
@@ -275,7 +286,8 @@ class Rebuilder {
     }
     if (has_value) {
       const std::string_view bytes = node.value.Get(i);
-      RETURN_NOT_OK(CheckValue(node, bytes));
+      bool keys_sorted = true;
+      RETURN_NOT_OK(CheckValue(node, bytes, &keys_sorted));
       const auto type = TypeFromHeader(static_cast<uint8_t>(bytes[0]));
       if (type != VariantType::kObject) {
         // Corpus 87/128: an error for every reader, whatever the policy.
@@ -291,10 +303,9 @@ class Rebuilder {
           }
           continue;  // parquet-java: the typed side wins, the residual copy is dropped
         }
-        const std::string_view v = residual.value(f).value_bytes();
         entries_.push_back({key, residual.field_id(f),
                             static_cast<uint32_t>(out->size() - start)});
-        out->append(v.data(), v.size());
+        AppendValue(residual.value(f), keys_sorted, out);
       }
       // Typed fields come in name order; residual ids may be unsorted (other writers).
       internal::SortFieldsByKey(&entries_, base, entries_.size());

@@ -270,7 +270,7 @@ arrow::Status RowView(const VariantArrayView& view, int64_t row, bool validate,
   if (!metadata.ok()) {
     return metadata.status().WithMessage("row ", row, ": ", metadata.status().message());
   }
-  auto v = VariantView::Make(*metadata, value);
+  auto v = VariantView::Make(*metadata, value, ValidateOptions::ForReading());
   if (!v.ok()) return v.status().WithMessage("row ", row, ": ", v.status().message());
   *out = *v;
   return arrow::Status::OK();

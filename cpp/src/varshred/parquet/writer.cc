@@ -338,16 +338,22 @@ class VariantColumnWriter {
         ++epoch_;
         last_md = md_bytes;
       }
-      const std::string_view value =
-          view.value_is_null(i) ? kNullValue : view.value(i);
+      std::string_view value = view.value_is_null(i) ? kNullValue : view.value(i);
       arrow::Status st;
       MetadataView md;
       if (validate_) {
         auto cached = metadata_cache.Get(md_bytes);
         if (!cached.ok()) return RowError(row_offset + i, cached.status());
         md = *cached;
-        st = ValidateValue(md, value);
+        bool keys_sorted = true;
+        st = ValidateValue(md, value, ValidateOptions::ForReading(), &keys_sorted);
         if (!st.ok()) return RowError(row_offset + i, st);
+        if (!keys_sorted) {
+          // Files hold spec order: rewrite rows whose ids another engine left unsorted.
+          residual_.clear();
+          internal::AppendSortedKeys(VariantView::MakeUnchecked(md, value), &residual_);
+          value = arena_.Copy(residual_);
+        }
       } else {
         md = MetadataView::MakeUnchecked(md_bytes);
       }
