@@ -396,14 +396,36 @@ cdef object _EPOCH_UTC = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
 cdef object _ONE_MICRO = _dt.timedelta(microseconds=1)
 cdef object _INT128_LIMIT = 10 ** 38
 cdef int64_t _EPOCH_ORDINAL = 719163  # date(1970, 1, 1).toordinal()
+cdef ValidateOptions _VALIDATE_DEFAULTS
+# Readers reject deeper values, and deeper recursion would overflow the C stack.
+cdef Py_ssize_t _MAX_DEPTH = _VALIDATE_DEFAULTS.max_depth
 
 
-cdef inline string_view _utf8(object s) except *:
+cdef int _enter(set active, object container) except -1:
+    """Marks ``container`` as being converted. ``active`` holds the ids of the
+    containers enclosing the current value, so its size is the nesting depth."""
+    if len(active) >= _MAX_DEPTH:
+        raise _ConvertError(VariantError, f"nesting deeper than the limit of {_MAX_DEPTH}")
+    cdef object key = id(container)
+    if key in active:
+        raise _ConvertError(VariantError,
+                            "the value contains itself (a reference cycle)")
+    active.add(key)
+    return 0
+
+
+cdef inline bytes _utf8(object s):
+    """The UTF-8 bytes of ``s``. The caller keeps them in a variable for as long as
+    it uses a string_view of them (see _view)."""
     try:
-        data = (<str>s).encode("utf-8")
+        return (<str>s).encode("utf-8")
     except UnicodeEncodeError as e:
         raise _ConvertError(VariantError, f"string is not valid UTF-8: {e.reason}")
-    return string_view(<const char*>(<bytes>data), len(<bytes>data))
+
+
+cdef inline string_view _view(bytes data):
+    """A view of ``data``, valid while ``data`` lives: never pass a temporary."""
+    return string_view(<const char*>data, len(data))
 
 
 cdef int _append_decimal(VariantBuilder* b, object value) except -1:
@@ -439,42 +461,45 @@ cdef int _append_int(VariantBuilder* b, object value) except -1:
                         f"integer {value} has more than 38 digits (the Variant maximum)")
 
 
-cdef int _append_object(VariantBuilder* b, object value) except -1:
-    cdef string_view key_view
+cdef int _append_object(VariantBuilder* b, object value, set active) except -1:
     cdef CStatus status
+    _enter(active, value)
     b.StartObject()
     for key, item in (<dict>value).items():
         if type(key) is not str and not isinstance(key, str):
             raise _ConvertError(
                 TypeError, f"object keys must be str, got {type(key).__name__}")
-        key_view = _utf8(key)
-        b.AddKey(key_view)
+        key_bytes = _utf8(key)
+        b.AddKey(_view(key_bytes))
         try:
-            _append(b, item)
+            _append(b, item, active)
         except _ConvertError as e:
             e.path.append("." + key if key.isidentifier() else "[" + repr(key) + "]")
             raise
+    active.discard(id(value))
     status = b.EndObject()
     if not status.ok():
         raise _ConvertError(VariantError, status.message().decode("utf-8", "replace"))
     return 0
 
 
-cdef int _append_array(VariantBuilder* b, object value) except -1:
+cdef int _append_array(VariantBuilder* b, object value, set active) except -1:
     cdef Py_ssize_t i = 0
+    _enter(active, value)
     b.StartArray()
     for item in value:
         try:
-            _append(b, item)
+            _append(b, item, active)
         except _ConvertError as e:
             e.path.append(f"[{i}]")
             raise
         i += 1
+    active.discard(id(value))
     b.EndArray()
     return 0
 
 
-cdef int _append(VariantBuilder* b, object value) except -1:
+cdef int _append(VariantBuilder* b, object value, set active) except -1:
     cdef type t = type(value)
     cdef int64_t micros
     if value is None:
@@ -486,13 +511,14 @@ cdef int _append(VariantBuilder* b, object value) except -1:
     elif t is float:
         b.AppendDouble(<double>value)
     elif t is str:
-        b.AppendString(_utf8(value))
+        data = _utf8(value)
+        b.AppendString(_view(data))
     elif t is dict:
-        _append_object(b, value)
+        _append_object(b, value, active)
     elif t is list or t is tuple:
-        _append_array(b, value)
+        _append_array(b, value, active)
     elif t is bytes:
-        b.AppendBinary(string_view(<const char*>(<bytes>value), len(<bytes>value)))
+        b.AppendBinary(_view(value))
     # Subclasses and the less common types.
     elif isinstance(value, bool):
         b.AppendBool(bool(value))
@@ -501,7 +527,8 @@ cdef int _append(VariantBuilder* b, object value) except -1:
     elif isinstance(value, float):
         b.AppendDouble(float(value))
     elif isinstance(value, str):
-        b.AppendString(_utf8(str(value)))
+        data = _utf8(str(value))
+        b.AppendString(_view(data))
     elif isinstance(value, _decimal.Decimal):
         _append_decimal(b, value)
     elif isinstance(value, _dt.datetime):
@@ -521,14 +548,14 @@ cdef int _append(VariantBuilder* b, object value) except -1:
         b.AppendTimeMicros(micros + value.microsecond)
     elif isinstance(value, _uuid.UUID):
         data = value.bytes
-        b.AppendUuid(string_view(<const char*>(<bytes>data), 16))
+        b.AppendUuid(_view(data))
     elif isinstance(value, (bytes, bytearray, memoryview)):
         data = bytes(value)
-        b.AppendBinary(string_view(<const char*>(<bytes>data), len(<bytes>data)))
+        b.AppendBinary(_view(data))
     elif isinstance(value, dict):
-        _append_object(b, value)
+        _append_object(b, value, active)
     elif isinstance(value, (list, tuple)):
-        _append_array(b, value)
+        _append_array(b, value, active)
     else:
         raise _ConvertError(TypeError,
                             f"cannot convert {t.__name__} to a Variant value")
@@ -543,13 +570,14 @@ def from_python(objects, str layout="canonical"):
     cdef string metadata
     cdef string value
     cdef Py_ssize_t row = 0
+    cdef set active = set()
     for obj in objects:
         if obj is None:
             check_status(out.AppendNull())
             row += 1
             continue
         try:
-            _append(&builder, obj)
+            _append(&builder, obj, active)
         except _ConvertError as e:
             builder.Reset()
             raise e.render(row) from None
