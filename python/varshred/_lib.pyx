@@ -25,6 +25,7 @@ from libcpp.vector cimport vector
 import datetime as _dt
 import decimal as _decimal
 import re as _re
+import threading as _threading
 import uuid as _uuid
 
 import pyarrow as _pa
@@ -862,8 +863,16 @@ def variant_get(data, str path, type_obj=None, *, str errors="null", str timezon
 # Parquet
 
 cdef class ParquetFileWriter:
-    """One Parquet file being written by varshred's C++ writer (see varshred.parquet)."""
+    """One Parquet file being written by varshred's C++ writer (see varshred.parquet).
+
+    Safe to share between threads: ``lock`` serializes the calls (the C++ writer is
+    not thread-safe and runs without the GIL), so ``close`` waits for a running
+    ``write_batch``, and a call after ``close`` or ``abort`` is an error."""
     cdef unique_ptr[ParquetWriter] writer
+    cdef object lock
+
+    def __cinit__(self, *args, **kwargs):
+        self.lock = _threading.Lock()
 
     def __init__(self, str path, schema, dict shredding, *, str compression="zstd",
                  compression_level=None, int64_t row_group_size=1 << 20,
@@ -908,8 +917,15 @@ cdef class ParquetFileWriter:
         self.writer = move(deref(opened))
 
     def write_batch(self, batch):
+        # Acquiring a threading.Lock releases the GIL while it waits, so a thread
+        # holding the lock can take the GIL back when its C++ call returns.
+        with self.lock:
+            self._write_batch(batch)
+
+    def _write_batch(self, batch):
         if not self.writer:
-            raise VariantError("the ParquetWriter is closed")
+            raise VariantError("the ParquetWriter is closed (by close(), abort() or a "
+                               "failed write)")
         schema_capsule, array_capsule = batch.__arrow_c_array__()
         cdef ArrowSchema* c_schema = <ArrowSchema*>PyCapsule_GetPointer(
             schema_capsule, "arrow_schema")
@@ -925,22 +941,25 @@ cdef class ParquetFileWriter:
         check_status(status)
 
     def close(self):
-        if not self.writer:
-            return
         cdef CStatus status
-        with nogil:
-            status = deref(self.writer).Close()
-        self.writer.reset()
+        with self.lock:
+            if not self.writer:
+                return
+            with nogil:
+                status = deref(self.writer).Close()
+            self.writer.reset()
         check_status(status)
 
     def abort(self):
-        if self.writer:
-            deref(self.writer).Abort()
-            self.writer.reset()
+        with self.lock:
+            if self.writer:
+                deref(self.writer).Abort()
+                self.writer.reset()
 
     @property
     def num_rows(self):
-        return deref(self.writer).num_rows() if self.writer else 0
+        with self.lock:
+            return deref(self.writer).num_rows() if self.writer else 0
 
     def __dealloc__(self):
         # An unclosed writer removes its temporary file (no partial output).
@@ -1031,11 +1050,15 @@ cdef extern from *:
 
 
 cdef class ShreddingStatsHandle:
-    """Per-path statistics of Variant values (varshred::ShreddingStats)."""
+    """Per-path statistics of Variant values (varshred::ShreddingStats). Safe to
+    share between threads: ``lock`` serializes the calls (``add`` runs without the
+    GIL)."""
     cdef unique_ptr[ShreddingStats] stats
+    cdef object lock
 
     def __cinit__(self):
         self.stats.reset(new ShreddingStats())
+        self.lock = _threading.Lock()
 
     def add(self, data):
         cdef bint chunked = False
@@ -1043,21 +1066,34 @@ cdef class ShreddingStatsHandle:
         cdef CStatus status
         cdef int64_t offset = 0
         cdef size_t i
-        for i in range(chunks.size()):
-            with nogil:
-                status = deref(self.stats).Add(deref(chunks[i]), c_default_memory_pool())
-            check_status(status, offset)
-            offset += deref(chunks[i]).length()
+        with self.lock:
+            for i in range(chunks.size()):
+                with nogil:
+                    status = deref(self.stats).Add(deref(chunks[i]),
+                                                   c_default_memory_pool())
+                check_status(status, offset)
+                offset += deref(chunks[i]).length()
 
     def merge(self, ShreddingStatsHandle other):
-        check_status(deref(self.stats).Merge(deref(other.stats)))
+        if other is self:
+            with self.lock:
+                check_status(deref(self.stats).Merge(deref(other.stats)))
+            return
+        # Both locks, always in the same order (a.merge(b) may race b.merge(a)).
+        cdef ShreddingStatsHandle first = self if id(self) < id(other) else other
+        cdef ShreddingStatsHandle second = other if first is self else self
+        with first.lock, second.lock:
+            check_status(deref(self.stats).Merge(deref(other.stats)))
 
     def serialize(self):
-        cdef string s = deref(self.stats).Serialize()
+        cdef string s
+        with self.lock:
+            s = deref(self.stats).Serialize()
         return PyBytes_FromStringAndSize(s.data(), s.size())
 
     def load(self, bytes data):
-        check_status(vs_stats_deserialize(string_view(data, len(data)), &self.stats))
+        with self.lock:
+            check_status(vs_stats_deserialize(string_view(data, len(data)), &self.stats))
 
     def derive(self, double min_fraction, int max_fields, int max_depth,
                double min_typed_fraction, bint narrow_integers):
@@ -1067,18 +1103,23 @@ cdef class ShreddingStatsHandle:
         options.max_depth = max_depth
         options.min_typed_fraction = min_typed_fraction
         options.narrow_integers = narrow_integers
-        cdef CResult[ShreddingSchema] result = deref(self.stats).DeriveSchema(options)
+        cdef CResult[ShreddingSchema] result
+        with self.lock:
+            result = deref(self.stats).DeriveSchema(options)
         return _handle(result)
 
     def report(self, ShreddingSchemaHandle schema):
         cdef string out
-        check_status(vs_stats_report(deref(self.stats), schema.schema, &out))
+        with self.lock:
+            check_status(vs_stats_report(deref(self.stats), schema.schema, &out))
         return out.decode("utf-8")
 
     @property
     def rows(self):
-        return deref(self.stats).rows()
+        with self.lock:
+            return deref(self.stats).rows()
 
     @property
     def sql_null_rows(self):
-        return deref(self.stats).sql_null_rows()
+        with self.lock:
+            return deref(self.stats).sql_null_rows()
