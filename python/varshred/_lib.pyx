@@ -382,10 +382,11 @@ class _ConvertError(Exception):
     """Internal: carries an error out of a nested value, collecting the path on the
     way up (so the happy path pays nothing for path tracking)."""
 
-    def __init__(self, exc_type, message):
+    def __init__(self, exc_type, message, deep=None):
         self.exc_type = exc_type
         self.message = message
         self.path = []
+        self.deep = deep  # the container found too deep (see _too_deep)
 
     def render(self, row):
         path = "$" + "".join(reversed(self.path))
@@ -402,16 +403,23 @@ cdef ValidateOptions _VALIDATE_DEFAULTS
 cdef Py_ssize_t _MAX_DEPTH = _VALIDATE_DEFAULTS.max_depth
 
 
-cdef int _enter(set active, object container) except -1:
-    """Marks ``container`` as being converted. ``active`` holds the ids of the
-    containers enclosing the current value, so its size is the nesting depth."""
-    if len(active) >= _MAX_DEPTH:
-        raise _ConvertError(VariantError, f"nesting deeper than the limit of {_MAX_DEPTH}")
-    cdef object key = id(container)
-    if key in active:
-        raise _ConvertError(VariantError,
-                            "the value contains itself (a reference cycle)")
-    active.add(key)
+cdef int _too_deep(object container) except -1:
+    """Raises the depth error for ``container`` (nested _MAX_DEPTH deep). A container
+    that contains itself always ends here: the frames it passes on the way up find
+    the cycle (_in_path), so the happy path pays nothing for cycle detection."""
+    raise _ConvertError(VariantError, f"nesting deeper than the limit of {_MAX_DEPTH}",
+                        container)
+
+
+cdef int _in_path(object e, object container, str segment) except -1:
+    """Adds ``segment`` (the step from ``container`` to its failed child) to the error
+    path, unless ``container`` is the one found too deep: then it contains itself, and
+    the path restarts so that it ends at the outermost occurrence."""
+    if e.deep is container:
+        e.message = "the value contains itself (a reference cycle)"
+        e.path.clear()
+    else:
+        e.path.append(segment)
     return 0
 
 
@@ -462,9 +470,10 @@ cdef int _append_int(VariantBuilder* b, object value) except -1:
                         f"integer {value} has more than 38 digits (the Variant maximum)")
 
 
-cdef int _append_object(VariantBuilder* b, object value, set active) except -1:
+cdef int _append_object(VariantBuilder* b, object value, int depth) except -1:
     cdef CStatus status
-    _enter(active, value)
+    if depth >= _MAX_DEPTH:
+        _too_deep(value)
     b.StartObject()
     for key, item in (<dict>value).items():
         if type(key) is not str and not isinstance(key, str):
@@ -473,34 +482,35 @@ cdef int _append_object(VariantBuilder* b, object value, set active) except -1:
         key_bytes = _utf8(key)
         b.AddKey(_view(key_bytes))
         try:
-            _append(b, item, active)
+            _append(b, item, depth + 1)
         except _ConvertError as e:
-            e.path.append("." + key if key.isidentifier() else "[" + repr(key) + "]")
+            _in_path(e, value,
+                     "." + key if key.isidentifier() else "[" + repr(key) + "]")
             raise
-    active.discard(id(value))
     status = b.EndObject()
     if not status.ok():
         raise _ConvertError(VariantError, status.message().decode("utf-8", "replace"))
     return 0
 
 
-cdef int _append_array(VariantBuilder* b, object value, set active) except -1:
+cdef int _append_array(VariantBuilder* b, object value, int depth) except -1:
     cdef Py_ssize_t i = 0
-    _enter(active, value)
+    if depth >= _MAX_DEPTH:
+        _too_deep(value)
     b.StartArray()
     for item in value:
         try:
-            _append(b, item, active)
+            _append(b, item, depth + 1)
         except _ConvertError as e:
-            e.path.append(f"[{i}]")
+            _in_path(e, value, f"[{i}]")
             raise
         i += 1
-    active.discard(id(value))
     b.EndArray()
     return 0
 
 
-cdef int _append(VariantBuilder* b, object value, set active) except -1:
+cdef int _append(VariantBuilder* b, object value, int depth) except -1:
+    """Appends ``value``, nested ``depth`` containers deep."""
     cdef type t = type(value)
     cdef int64_t micros
     if value is None:
@@ -515,9 +525,9 @@ cdef int _append(VariantBuilder* b, object value, set active) except -1:
         data = _utf8(value)
         b.AppendString(_view(data))
     elif t is dict:
-        _append_object(b, value, active)
+        _append_object(b, value, depth)
     elif t is list or t is tuple:
-        _append_array(b, value, active)
+        _append_array(b, value, depth)
     elif t is bytes:
         b.AppendBinary(_view(value))
     # Subclasses and the less common types.
@@ -554,9 +564,9 @@ cdef int _append(VariantBuilder* b, object value, set active) except -1:
         data = bytes(value)
         b.AppendBinary(_view(data))
     elif isinstance(value, dict):
-        _append_object(b, value, active)
+        _append_object(b, value, depth)
     elif isinstance(value, (list, tuple)):
-        _append_array(b, value, active)
+        _append_array(b, value, depth)
     else:
         raise _ConvertError(TypeError,
                             f"cannot convert {t.__name__} to a Variant value")
@@ -571,14 +581,13 @@ def from_python(objects, str layout="canonical"):
     cdef string metadata
     cdef string value
     cdef Py_ssize_t row = 0
-    cdef set active = set()
     for obj in objects:
         if obj is None:
             check_status(out.AppendNull())
             row += 1
             continue
         try:
-            _append(&builder, obj, active)
+            _append(&builder, obj, 0)
         except _ConvertError as e:
             builder.Reset()
             raise e.render(row) from None

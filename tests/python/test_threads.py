@@ -131,3 +131,27 @@ def test_shredding_stats_merging_each_other_does_not_deadlock():
                  lambda: [b.merge(a) for _ in range(10)],
                  lambda: [a.merge(a) for _ in range(3)]]) == []
     assert a.rows > 200 and b.rows > 200
+
+
+def test_iter_batches_shared_by_threads_never_crashes(tmp_path):
+    # A generator: a second thread calling next() while the first reads gets
+    # "generator already executing" (ValueError); no batch is lost or read twice.
+    path = str(tmp_path / "read.parquet")
+    vs.parquet.write_table(pa.Table.from_batches([_batch(i * 200) for i in range(20)]),
+                           path)
+    it = vs.parquet.iter_batches(path, batch_size=100)
+    rows = []
+
+    def read():
+        while True:
+            try:
+                batch = next(it)
+            except StopIteration:
+                return
+            except ValueError as e:
+                assert "already executing" in str(e)
+                continue
+            rows.extend(r["id"] for r in vs.to_python(batch.column(0)))
+
+    assert _run([read] * 4) == []
+    assert sorted(rows) == list(range(4000))
