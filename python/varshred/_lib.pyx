@@ -25,6 +25,7 @@ from libcpp.vector cimport vector
 import datetime as _dt
 import decimal as _decimal
 import re as _re
+import threading as _threading
 import uuid as _uuid
 
 import pyarrow as _pa
@@ -381,10 +382,11 @@ class _ConvertError(Exception):
     """Internal: carries an error out of a nested value, collecting the path on the
     way up (so the happy path pays nothing for path tracking)."""
 
-    def __init__(self, exc_type, message):
+    def __init__(self, exc_type, message, deep=None):
         self.exc_type = exc_type
         self.message = message
         self.path = []
+        self.deep = deep  # the container found too deep (see _too_deep)
 
     def render(self, row):
         path = "$" + "".join(reversed(self.path))
@@ -396,14 +398,43 @@ cdef object _EPOCH_UTC = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
 cdef object _ONE_MICRO = _dt.timedelta(microseconds=1)
 cdef object _INT128_LIMIT = 10 ** 38
 cdef int64_t _EPOCH_ORDINAL = 719163  # date(1970, 1, 1).toordinal()
+cdef ValidateOptions _VALIDATE_DEFAULTS
+# Readers reject deeper values, and deeper recursion would overflow the C stack.
+cdef Py_ssize_t _MAX_DEPTH = _VALIDATE_DEFAULTS.max_depth
 
 
-cdef inline string_view _utf8(object s) except *:
+cdef int _too_deep(object container) except -1:
+    """Raises the depth error for ``container`` (nested _MAX_DEPTH deep). A container
+    that contains itself always ends here: the frames it passes on the way up find
+    the cycle (_in_path), so the happy path pays nothing for cycle detection."""
+    raise _ConvertError(VariantError, f"nesting deeper than the limit of {_MAX_DEPTH}",
+                        container)
+
+
+cdef int _in_path(object e, object container, str segment) except -1:
+    """Adds ``segment`` (the step from ``container`` to its failed child) to the error
+    path, unless ``container`` is the one found too deep: then it contains itself, and
+    the path restarts so that it ends at the outermost occurrence."""
+    if e.deep is container:
+        e.message = "the value contains itself (a reference cycle)"
+        e.path.clear()
+    else:
+        e.path.append(segment)
+    return 0
+
+
+cdef inline bytes _utf8(object s):
+    """The UTF-8 bytes of ``s``. The caller keeps them in a variable for as long as
+    it uses a string_view of them (see _view)."""
     try:
-        data = (<str>s).encode("utf-8")
+        return (<str>s).encode("utf-8")
     except UnicodeEncodeError as e:
         raise _ConvertError(VariantError, f"string is not valid UTF-8: {e.reason}")
-    return string_view(<const char*>(<bytes>data), len(<bytes>data))
+
+
+cdef inline string_view _view(bytes data):
+    """A view of ``data``, valid while ``data`` lives: never pass a temporary."""
+    return string_view(<const char*>data, len(data))
 
 
 cdef int _append_decimal(VariantBuilder* b, object value) except -1:
@@ -439,20 +470,22 @@ cdef int _append_int(VariantBuilder* b, object value) except -1:
                         f"integer {value} has more than 38 digits (the Variant maximum)")
 
 
-cdef int _append_object(VariantBuilder* b, object value) except -1:
-    cdef string_view key_view
+cdef int _append_object(VariantBuilder* b, object value, int depth) except -1:
     cdef CStatus status
+    if depth >= _MAX_DEPTH:
+        _too_deep(value)
     b.StartObject()
     for key, item in (<dict>value).items():
         if type(key) is not str and not isinstance(key, str):
             raise _ConvertError(
                 TypeError, f"object keys must be str, got {type(key).__name__}")
-        key_view = _utf8(key)
-        b.AddKey(key_view)
+        key_bytes = _utf8(key)
+        b.AddKey(_view(key_bytes))
         try:
-            _append(b, item)
+            _append(b, item, depth + 1)
         except _ConvertError as e:
-            e.path.append("." + key if key.isidentifier() else "[" + repr(key) + "]")
+            _in_path(e, value,
+                     "." + key if key.isidentifier() else "[" + repr(key) + "]")
             raise
     status = b.EndObject()
     if not status.ok():
@@ -460,21 +493,24 @@ cdef int _append_object(VariantBuilder* b, object value) except -1:
     return 0
 
 
-cdef int _append_array(VariantBuilder* b, object value) except -1:
+cdef int _append_array(VariantBuilder* b, object value, int depth) except -1:
     cdef Py_ssize_t i = 0
+    if depth >= _MAX_DEPTH:
+        _too_deep(value)
     b.StartArray()
     for item in value:
         try:
-            _append(b, item)
+            _append(b, item, depth + 1)
         except _ConvertError as e:
-            e.path.append(f"[{i}]")
+            _in_path(e, value, f"[{i}]")
             raise
         i += 1
     b.EndArray()
     return 0
 
 
-cdef int _append(VariantBuilder* b, object value) except -1:
+cdef int _append(VariantBuilder* b, object value, int depth) except -1:
+    """Appends ``value``, nested ``depth`` containers deep."""
     cdef type t = type(value)
     cdef int64_t micros
     if value is None:
@@ -486,13 +522,14 @@ cdef int _append(VariantBuilder* b, object value) except -1:
     elif t is float:
         b.AppendDouble(<double>value)
     elif t is str:
-        b.AppendString(_utf8(value))
+        data = _utf8(value)
+        b.AppendString(_view(data))
     elif t is dict:
-        _append_object(b, value)
+        _append_object(b, value, depth)
     elif t is list or t is tuple:
-        _append_array(b, value)
+        _append_array(b, value, depth)
     elif t is bytes:
-        b.AppendBinary(string_view(<const char*>(<bytes>value), len(<bytes>value)))
+        b.AppendBinary(_view(value))
     # Subclasses and the less common types.
     elif isinstance(value, bool):
         b.AppendBool(bool(value))
@@ -501,7 +538,8 @@ cdef int _append(VariantBuilder* b, object value) except -1:
     elif isinstance(value, float):
         b.AppendDouble(float(value))
     elif isinstance(value, str):
-        b.AppendString(_utf8(str(value)))
+        data = _utf8(str(value))
+        b.AppendString(_view(data))
     elif isinstance(value, _decimal.Decimal):
         _append_decimal(b, value)
     elif isinstance(value, _dt.datetime):
@@ -521,14 +559,14 @@ cdef int _append(VariantBuilder* b, object value) except -1:
         b.AppendTimeMicros(micros + value.microsecond)
     elif isinstance(value, _uuid.UUID):
         data = value.bytes
-        b.AppendUuid(string_view(<const char*>(<bytes>data), 16))
+        b.AppendUuid(_view(data))
     elif isinstance(value, (bytes, bytearray, memoryview)):
         data = bytes(value)
-        b.AppendBinary(string_view(<const char*>(<bytes>data), len(<bytes>data)))
+        b.AppendBinary(_view(data))
     elif isinstance(value, dict):
-        _append_object(b, value)
+        _append_object(b, value, depth)
     elif isinstance(value, (list, tuple)):
-        _append_array(b, value)
+        _append_array(b, value, depth)
     else:
         raise _ConvertError(TypeError,
                             f"cannot convert {t.__name__} to a Variant value")
@@ -549,7 +587,7 @@ def from_python(objects, str layout="canonical"):
             row += 1
             continue
         try:
-            _append(&builder, obj)
+            _append(&builder, obj, 0)
         except _ConvertError as e:
             builder.Reset()
             raise e.render(row) from None
@@ -834,8 +872,16 @@ def variant_get(data, str path, type_obj=None, *, str errors="null", str timezon
 # Parquet
 
 cdef class ParquetFileWriter:
-    """One Parquet file being written by varshred's C++ writer (see varshred.parquet)."""
+    """One Parquet file being written by varshred's C++ writer (see varshred.parquet).
+
+    Safe to share between threads: ``lock`` serializes the calls (the C++ writer is
+    not thread-safe and runs without the GIL), so ``close`` waits for a running
+    ``write_batch``, and a call after ``close`` or ``abort`` is an error."""
     cdef unique_ptr[ParquetWriter] writer
+    cdef object lock
+
+    def __cinit__(self, *args, **kwargs):
+        self.lock = _threading.Lock()
 
     def __init__(self, str path, schema, dict shredding, *, str compression="zstd",
                  compression_level=None, int64_t row_group_size=1 << 20,
@@ -880,8 +926,15 @@ cdef class ParquetFileWriter:
         self.writer = move(deref(opened))
 
     def write_batch(self, batch):
+        # Acquiring a threading.Lock releases the GIL while it waits, so a thread
+        # holding the lock can take the GIL back when its C++ call returns.
+        with self.lock:
+            self._write_batch(batch)
+
+    def _write_batch(self, batch):
         if not self.writer:
-            raise VariantError("the ParquetWriter is closed")
+            raise VariantError("the ParquetWriter is closed (by close(), abort() or a "
+                               "failed write)")
         schema_capsule, array_capsule = batch.__arrow_c_array__()
         cdef ArrowSchema* c_schema = <ArrowSchema*>PyCapsule_GetPointer(
             schema_capsule, "arrow_schema")
@@ -897,22 +950,25 @@ cdef class ParquetFileWriter:
         check_status(status)
 
     def close(self):
-        if not self.writer:
-            return
         cdef CStatus status
-        with nogil:
-            status = deref(self.writer).Close()
-        self.writer.reset()
+        with self.lock:
+            if not self.writer:
+                return
+            with nogil:
+                status = deref(self.writer).Close()
+            self.writer.reset()
         check_status(status)
 
     def abort(self):
-        if self.writer:
-            deref(self.writer).Abort()
-            self.writer.reset()
+        with self.lock:
+            if self.writer:
+                deref(self.writer).Abort()
+                self.writer.reset()
 
     @property
     def num_rows(self):
-        return deref(self.writer).num_rows() if self.writer else 0
+        with self.lock:
+            return deref(self.writer).num_rows() if self.writer else 0
 
     def __dealloc__(self):
         # An unclosed writer removes its temporary file (no partial output).
@@ -1013,11 +1069,15 @@ cdef extern from *:
 
 
 cdef class ShreddingStatsHandle:
-    """Per-path statistics of Variant values (varshred::ShreddingStats)."""
+    """Per-path statistics of Variant values (varshred::ShreddingStats). Safe to
+    share between threads: ``lock`` serializes the calls (``add`` runs without the
+    GIL)."""
     cdef unique_ptr[ShreddingStats] stats
+    cdef object lock
 
     def __cinit__(self):
         self.stats.reset(new ShreddingStats())
+        self.lock = _threading.Lock()
 
     def add(self, data):
         cdef bint chunked = False
@@ -1025,21 +1085,34 @@ cdef class ShreddingStatsHandle:
         cdef CStatus status
         cdef int64_t offset = 0
         cdef size_t i
-        for i in range(chunks.size()):
-            with nogil:
-                status = deref(self.stats).Add(deref(chunks[i]), c_default_memory_pool())
-            check_status(status, offset)
-            offset += deref(chunks[i]).length()
+        with self.lock:
+            for i in range(chunks.size()):
+                with nogil:
+                    status = deref(self.stats).Add(deref(chunks[i]),
+                                                   c_default_memory_pool())
+                check_status(status, offset)
+                offset += deref(chunks[i]).length()
 
     def merge(self, ShreddingStatsHandle other):
-        check_status(deref(self.stats).Merge(deref(other.stats)))
+        if other is self:
+            with self.lock:
+                check_status(deref(self.stats).Merge(deref(other.stats)))
+            return
+        # Both locks, always in the same order (a.merge(b) may race b.merge(a)).
+        cdef ShreddingStatsHandle first = self if id(self) < id(other) else other
+        cdef ShreddingStatsHandle second = other if first is self else self
+        with first.lock, second.lock:
+            check_status(deref(self.stats).Merge(deref(other.stats)))
 
     def serialize(self):
-        cdef string s = deref(self.stats).Serialize()
+        cdef string s
+        with self.lock:
+            s = deref(self.stats).Serialize()
         return PyBytes_FromStringAndSize(s.data(), s.size())
 
     def load(self, bytes data):
-        check_status(vs_stats_deserialize(string_view(data, len(data)), &self.stats))
+        with self.lock:
+            check_status(vs_stats_deserialize(string_view(data, len(data)), &self.stats))
 
     def derive(self, double min_fraction, int max_fields, int max_depth,
                double min_typed_fraction, bint narrow_integers):
@@ -1049,18 +1122,23 @@ cdef class ShreddingStatsHandle:
         options.max_depth = max_depth
         options.min_typed_fraction = min_typed_fraction
         options.narrow_integers = narrow_integers
-        cdef CResult[ShreddingSchema] result = deref(self.stats).DeriveSchema(options)
+        cdef CResult[ShreddingSchema] result
+        with self.lock:
+            result = deref(self.stats).DeriveSchema(options)
         return _handle(result)
 
     def report(self, ShreddingSchemaHandle schema):
         cdef string out
-        check_status(vs_stats_report(deref(self.stats), schema.schema, &out))
+        with self.lock:
+            check_status(vs_stats_report(deref(self.stats), schema.schema, &out))
         return out.decode("utf-8")
 
     @property
     def rows(self):
-        return deref(self.stats).rows()
+        with self.lock:
+            return deref(self.stats).rows()
 
     @property
     def sql_null_rows(self):
-        return deref(self.stats).sql_null_rows()
+        with self.lock:
+            return deref(self.stats).sql_null_rows()

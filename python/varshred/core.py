@@ -107,7 +107,8 @@ def from_python(objects: Iterable[Any], *, layout: Layout = "canonical") -> pa.A
     ``dict`` with ``str`` keys                object
     ========================================  =========================================
 
-    Anything else raises :class:`TypeError`; values out of range raise
+    Anything else raises :class:`TypeError`; values out of range, nesting deeper than
+    500 containers (the limit of validation) and values that contain themselves raise
     :class:`VariantError`. Both name the row and the path (``row 2: $.a[1]: ...``).
     """
     if isinstance(objects, (str, bytes)) or _is_arrow(objects):

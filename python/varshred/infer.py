@@ -22,7 +22,8 @@ __all__ = ["ShreddingStats", "infer_schema"]
 class ShreddingStats:
     """Per-path statistics of Variant values: type counts, nulls, missing fields,
     numeric ranges, decimal digits and scales, string lengths. Mergeable across
-    batches and Spark tasks, and serializable (``bytes(stats)`` / ``from_bytes``)."""
+    batches and Spark tasks, and serializable (``bytes(stats)`` / ``from_bytes``).
+    May be shared between threads (calls run one at a time)."""
 
     def __init__(self) -> None:
         self._h = _lib.ShreddingStatsHandle()

@@ -64,6 +64,9 @@ class ParquetWriter:
     Every Variant row is validated before it is written, except in ``trusted_columns``:
     columns whose bytes varshred built in this process (``vs.from_json`` output passed
     straight on). Never list columns read from elsewhere.
+
+    A writer may be shared between threads: calls run one at a time, :meth:`close`
+    waits for a running write, and a write after close is a :class:`VariantError`.
     """
 
     def __init__(self, path: str, schema: pa.Schema, *, shredding: Mapping[str, Any] | None = None,

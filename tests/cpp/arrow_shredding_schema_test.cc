@@ -77,6 +77,26 @@ TEST(ShreddingSchemaTest, MergesPathsIntoOneTree) {
   EXPECT_FALSE(ShreddingSchema::FromPaths({{"a..b", "int"}}).ok());
 }
 
+TEST(ShreddingSchemaTest, EmptyAndOddNamesAreBackquoted) {
+  // "" is a valid JSON and Variant key: `` in DDL and paths, as Spark quotes it.
+  const std::string ddl =
+      "struct<``: bigint, a: struct<``: string, `b c`: int, `q``q`: int, `x.y`: int>>";
+  VS_ASSIGN_OR_FAIL(auto s, ShreddingSchema::Parse(ddl));
+  EXPECT_EQ(s.fields()[0].first, "");
+  EXPECT_EQ(s.fields()[1].second.fields()[2].first, "q`q");
+  EXPECT_EQ(s.ToDdl(), ddl);
+  VS_ASSIGN_OR_FAIL(auto from_arrow, ShreddingSchema::FromArrow(*s.TypedValueArrowType()));
+  EXPECT_TRUE(from_arrow.Equals(s));
+  VS_ASSIGN_OR_FAIL(auto paths, ShreddingSchema::FromPaths({{"``", "bigint"},
+                                                            {"a.``", "string"},
+                                                            {"a.`b c`", "int"},
+                                                            {"a.`q``q`", "int"},
+                                                            {"a.`x.y`", "int"}}));
+  EXPECT_TRUE(paths.Equals(s)) << paths.ToDdl();
+  EXPECT_FALSE(ShreddingSchema::Parse("struct<``: int, ``: string>").ok());
+  EXPECT_FALSE(ShreddingSchema::FromPaths({{"a.", "int"}}).ok());
+}
+
 TEST(ShreddingSchemaTest, ArrowTypeRoundTrips) {
   VS_ASSIGN_OR_FAIL(auto s, ShreddingSchema::Parse(
                                 "struct<a: decimal(9,2), b: array<struct<c: uuid>>, "

@@ -51,6 +51,13 @@ std::string Derive(const ShreddingStats& stats, InferOptions options = {}) {
 
 // ---- statistics ----------------------------------------------------------------------
 
+TEST(ShreddingStatsTest, TypesTheEmptyKey) {
+  auto stats = Scan({R"({"": 1, "a": {"": "x"}})", R"({"": 2, "a": {"": "y"}})"});
+  EXPECT_EQ(Derive(stats), "struct<``: bigint, a: struct<``: string>>");
+  ASSERT_NE(stats.Find("``"), nullptr);
+  ASSERT_NE(stats.Find("a.``"), nullptr);
+}
+
 TEST(ShreddingStatsTest, CountsTypesRangesAndMissingExactly) {
   auto stats = Scan({R"({"a": 1, "b": "xy"})", R"({"a": 300, "b": null})",
                      R"({"a": 2.50})", nullptr, "[1, 2, -7]", R"("top")",

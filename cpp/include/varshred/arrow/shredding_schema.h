@@ -50,7 +50,7 @@ class ShreddingSchema {
   /// \brief A decimal leaf; fails unless 1 <= precision <= 38 and 0 <= scale <=
   /// precision.
   static arrow::Result<ShreddingSchema> Decimal(int precision, int scale);
-  /// \brief An object; fails on duplicate or empty field names.
+  /// \brief An object; fails on duplicate field names ("" is a valid name).
   static arrow::Result<ShreddingSchema> Object(std::vector<Field> fields);
   static ShreddingSchema Array(ShreddingSchema element);
 
@@ -62,8 +62,8 @@ class ShreddingSchema {
   static arrow::Result<ShreddingSchema> FromArrow(const arrow::DataType& typed_value);
   /// \brief From a Spark-style DDL string: `struct<id: bigint, tags: array<string>>`,
   /// or the bare form `id bigint, name string`. Names may be backquoted (`` `a b` ``,
-  /// doubled backquotes escape one). Errors give the column: "unknown type 'bigintt'
-  /// at column 12".
+  /// doubled backquotes escape one; two backquotes alone are the empty name). Errors
+  /// give the column: "unknown type 'bigintt' at column 12".
   static arrow::Result<ShreddingSchema> Parse(std::string_view ddl);
   /// \brief From (path, DDL type) pairs merged into one object tree: "a.b" is field b
   /// of object a, "tags[]" the element of array tags, "events[].kind" field kind of

@@ -152,8 +152,7 @@ class DdlParser {
       }
       out.push_back(c);
     }
-    if (out.empty()) return ErrorAt("empty field name", start);
-    return out;
+    return out;  // `` is the empty name, a valid JSON and Variant key
   }
 
   arrow::Result<int> Number() {
@@ -295,7 +294,8 @@ arrow::Result<std::vector<std::string>> SplitPath(const std::string& path) {
       continue;
     }
     std::string name;
-    if (path[i] == '`') {
+    const bool quoted = path[i] == '`';
+    if (quoted) {
       ++i;
       while (true) {
         if (i >= path.size()) return bad("unterminated backquoted name");
@@ -313,7 +313,7 @@ arrow::Result<std::vector<std::string>> SplitPath(const std::string& path) {
     } else {
       while (i < path.size() && path[i] != '.' && path[i] != '[') name.push_back(path[i++]);
     }
-    if (name.empty()) return bad("empty field name");
+    if (name.empty() && !quoted) return bad("empty field name (write it ``)");
     out.push_back(std::move(name));
     expect_name = false;
   }
@@ -490,7 +490,6 @@ arrow::Result<ShreddingSchema> ShreddingSchema::Decimal(int precision, int scale
 arrow::Result<ShreddingSchema> ShreddingSchema::Object(std::vector<Field> fields) {
   std::set<std::string_view> seen;
   for (const auto& f : fields) {
-    if (f.first.empty()) return arrow::Status::Invalid("empty field name in shredding schema");
     if (!seen.insert(f.first).second) {
       return arrow::Status::Invalid("duplicate field '", f.first, "' in shredding schema");
     }
