@@ -463,7 +463,10 @@ def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
         # Shredded or not, variant_get reads the typed leaf directly and decodes the
         # residual values only for rows that need them.
         partial = _lib.parquet_read_leaves(path, cols.leaves)
-        out[p] = variant_get(partial, _spark_path(segments), type_name, errors=errors)
+        try:
+            out[p] = variant_get(partial, _spark_path(segments), type_name, errors=errors)
+        except VariantError as e:  # bad data in the file ("row 3, $.a: ..."): say where
+            raise VariantError(f"{path}: column {column!r}, {e}") from None
     return pa.table(out)
 
 
