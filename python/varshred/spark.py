@@ -64,7 +64,7 @@ class MapColumn:
             result = fn(batch.column(self.column), **self.options)
             if isinstance(result, pa.ChunkedArray):
                 result = result.combine_chunks()
-            yield _put_column(batch, self.output or self.column, result)
+            yield for_spark(_put_column(batch, self.output or self.column, result))
 
 
 def _put_column(batch: pa.RecordBatch, name: str, array: pa.Array) -> pa.RecordBatch:
@@ -76,6 +76,29 @@ def _put_column(batch: pa.RecordBatch, name: str, array: pa.Array) -> pa.RecordB
         names = names + [name]
         columns.append(array)
     return pa.RecordBatch.from_arrays(columns, names=names)
+
+
+def _spark_arrow_type(t: pa.DataType) -> pa.DataType:
+    """``t`` with every decimal as decimal128: Spark's Arrow reader rejects decimal32 and
+    decimal64 vectors (which varshred builds for precisions up to 9 and 18)."""
+    if pa.types.is_decimal(t) and t.bit_width < 128:
+        return pa.decimal128(t.precision, t.scale)
+    if pa.types.is_struct(t):
+        return pa.struct([f.with_type(_spark_arrow_type(f.type)) for f in t])
+    if pa.types.is_list(t):
+        return pa.list_(t.value_field.with_type(_spark_arrow_type(t.value_type)))
+    if pa.types.is_large_list(t):
+        return pa.large_list(t.value_field.with_type(_spark_arrow_type(t.value_type)))
+    return t
+
+
+def for_spark(batch: pa.RecordBatch) -> pa.RecordBatch:
+    """``batch`` as Spark reads Arrow data. Every batch of Variant or typed data varshred
+    hands to Spark goes through here: the ``MapColumn`` outputs and the data source's
+    reads (the statistics and JSON-lines tasks return fixed schemas without decimals)."""
+    schema = pa.schema([f.with_type(_spark_arrow_type(f.type)) for f in batch.schema],
+                       metadata=batch.schema.metadata)
+    return batch if schema.equals(batch.schema) else batch.cast(schema)
 
 
 def _parse_json(column: pa.Array, **options: Any) -> pa.Array:
@@ -557,7 +580,8 @@ class _PathReader(DataSourceReader):
 
         column = self.column or _variant_column(partition.value)
         table = vpq.read_paths(partition.value, column, dict(self.paths))
-        yield from table.to_batches()
+        for batch in table.to_batches():
+            yield for_spark(batch)
 
 
 def _variant_column(path: str) -> str:
