@@ -1054,3 +1054,13 @@ cdef class ShreddingStatsHandle:
     @property
     def sql_null_rows(self):
         return deref(self.stats).sql_null_rows()
+
+    def type_counts(self):
+        cdef vector[PathTypeCount] counts = deref(self.stats).TypeCounts()
+        cdef string_view name
+        out = {}
+        for c in counts:
+            name = VariantTypeName(c.type)
+            out.setdefault(c.path.decode("utf-8", "replace"), {})[
+                name.data()[:name.size()].decode()] = c.count
+        return out
