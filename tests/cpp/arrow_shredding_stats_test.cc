@@ -120,8 +120,8 @@ TEST(ShreddingStatsTest, TracksNestedPathsAndQuotedNames) {
 }
 
 TEST(ShreddingStatsTest, TypeCountsListEveryPathWithItsTypes) {
-  auto stats = Scan({R"({"e": [{"k": "x"}, {"k": 1}], "a.b": {"c": true}})", R"([1, 2.5])",
-                     nullptr});
+  auto stats = Scan(
+      {R"({"e": [{"k": "x"}, {"k": 1}], "a.b": {"c": true}})", R"([1, 2.5])", nullptr});
   std::vector<std::string> got;
   for (const auto& c : stats.TypeCounts()) {
     got.push_back(c.path + " " + std::string(VariantTypeName(c.type)) + " " +

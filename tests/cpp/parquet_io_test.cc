@@ -137,12 +137,14 @@ TEST_F(ParquetIoTest, BothWritePathsRoundTripAndAgree) {
 TEST_F(ParquetIoTest, BothWritePathsStoreEveryDecimalWidthExactly) {
   const char* docs[] = {
       R"({"d9": 9999999.99, "d18": 999999999999999.999, "d20": 999999999999999999.99,
-          "d35": 999999999999999999999999999999.99999, "d37": 9999999999999999999999999999999999999,
+          "d35": 999999999999999999999999999999.99999,
+          "d37": 9999999999999999999999999999999999999,
           "d38": 9999999999999999999999999999.9999999999})",
       R"({"d9": -9999999.99, "d18": -999999999999999.999, "d20": -999999999999999999.99,
-          "d35": -999999999999999999999999999999.99999, "d37": -9999999999999999999999999999999999999,
+          "d35": -999999999999999999999999999999.99999,
+          "d37": -9999999999999999999999999999999999999,
           "d38": -9999999999999999999999999999.9999999999})",
-      R"({"d9": 0.01, "d18": -1, "d20": 1.5, "d35": -0.00001, "d37": 0, "d38": 1e-10})"};
+      R"({"d9": 0.01, "d18": -1, "d20": 1.5, "d35": -0.00001, "d37": 0, "d38": 0.0000000001})"};
   arrow::StringBuilder b;
   for (const char* d : docs) ASSERT_TRUE(b.Append(d).ok());
   VS_ASSIGN_OR_FAIL(auto variants, JsonToVariant(**b.Finish()));
@@ -156,7 +158,8 @@ TEST_F(ParquetIoTest, BothWritePathsStoreEveryDecimalWidthExactly) {
   for (auto path : {ParquetWritePath::kDirect, ParquetWritePath::kArrow}) {
     ParquetWriteOptions options;
     options.path = path;
-    const std::string file = Path(path == ParquetWritePath::kDirect ? "d.parquet" : "a.parquet");
+    const std::string file =
+        Path(path == ParquetWritePath::kDirect ? "d.parquet" : "a.parquet");
     VS_ASSERT_OK(WriteParquet(*Table(variants), file, {{"v", schema}}, options));
     VS_ASSIGN_OR_FAIL(auto back, ReadParquet(file));
     ExpectSameVariants(variants, *arrow::Concatenate(back->column(1)->chunks()));

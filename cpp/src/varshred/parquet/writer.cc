@@ -831,14 +831,17 @@ class DirectWriter : public ParquetWriter {
 // file declares FLBA(16) for every decimal16 (ShreddingSchema::ToParquetSchema, as the
 // direct path writes); at precision 38 it writes all 16 bytes. The footer keeps the
 // declared precision.
-std::shared_ptr<arrow::DataType> FullWidthDecimals(const std::shared_ptr<arrow::DataType>& type) {
+std::shared_ptr<arrow::DataType> FullWidthDecimals(
+    const std::shared_ptr<arrow::DataType>& type) {
   switch (type->id()) {
     case arrow::Type::DECIMAL128:
       return arrow::decimal128(arrow::Decimal128Type::kMaxPrecision,
                                static_cast<const arrow::DecimalType&>(*type).scale());
     case arrow::Type::STRUCT: {
       arrow::FieldVector fields;
-      for (const auto& f : type->fields()) fields.push_back(f->WithType(FullWidthDecimals(f->type())));
+      for (const auto& f : type->fields()) {
+        fields.push_back(f->WithType(FullWidthDecimals(f->type())));
+      }
       return arrow::struct_(fields);
     }
     case arrow::Type::LIST: {
