@@ -435,8 +435,14 @@ cdef extern from "varshred/arrow/shredding_stats.h" namespace "varshred" nogil:
         double min_typed_fraction
         cbool narrow_integers
 
+    cdef cppclass PathTypeCount:
+        string path
+        VariantType type
+        int64_t count
+
     cdef cppclass ShreddingStats:
         ShreddingStats()
+        vector[PathTypeCount] TypeCounts()
         CStatus Add(const CArray& variants, CMemoryPool* pool)
         CStatus Merge(const ShreddingStats& other)
         string Serialize()

@@ -1142,3 +1142,15 @@ cdef class ShreddingStatsHandle:
     def sql_null_rows(self):
         with self.lock:
             return deref(self.stats).sql_null_rows()
+
+    def type_counts(self):
+        cdef vector[PathTypeCount] counts
+        cdef string_view name
+        with self.lock:
+            counts = deref(self.stats).TypeCounts()
+        out = {}
+        for c in counts:
+            name = VariantTypeName(c.type)
+            out.setdefault(c.path.decode("utf-8", "replace"), {})[
+                name.data()[:name.size()].decode()] = c.count
+        return out

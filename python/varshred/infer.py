@@ -52,6 +52,13 @@ class ShreddingStats:
     def rows(self) -> int:
         return self._h.rows
 
+    def type_counts(self) -> dict[str, dict[str, int]]:
+        """Per path (``"$"`` for the top level, ``a.b``, ``tags[]``), how many values of
+        each Variant type were seen there: ``{"a": {"int8": 3, "string": 1}}`` (type
+        names "null", "boolean", "int8".."int64", "decimal4", "time",
+        "timestamp_nanos", "uuid", "object", "array", ...)."""
+        return self._h.type_counts()
+
     def derive_schema(self, *, min_fraction: float = 0.1, max_fields: int = 300,
                       max_depth: int = 50, min_typed_fraction: float = 0.5,
                       narrow_integers: bool = False) -> ShreddingSchema:

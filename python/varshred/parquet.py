@@ -473,8 +473,8 @@ def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
         partial = _lib.parquet_read_leaves(path, cols.leaves)
         try:
             out[p] = variant_get(partial, _spark_path(segments), type_name, errors=errors)
-        except VariantError as e:  # invalid bytes in the file: say which file and column
-            raise VariantError(f"{path}: column {column!r}: {e}") from None
+        except VariantError as e:  # bad data in the file ("row 3, $.a: ..."): say where
+            raise VariantError(f"{path}: column {column!r}, {e}") from None
     return pa.table(out)
 
 

@@ -162,11 +162,12 @@ class ShredJob:
     log: Callable[[str], None] = print
 
     def _check_arguments(self) -> None:
-        if self.schema not in _SCHEMA_WORDS and not self.schema.lstrip().startswith("{"):
-            try:
+        try:
+            if self.schema not in _SCHEMA_WORDS and not self.schema.lstrip().startswith("{"):
                 ShreddingSchema.parse(self.schema)
-            except vs.VariantError as e:
-                raise JobError(f"--schema: {e}") from None
+            vs.spark._explicit_shredding(self.schema)  # the output is for Spark
+        except vs.VariantError as e:
+            raise JobError(f"--schema: {e}") from None
         if self.errors not in ("raise", "null"):
             raise JobError(f"--errors: 'raise' or 'null', got {self.errors!r}")
 
@@ -234,7 +235,8 @@ class ShredJob:
                              if direct else
                              vs.spark.sample_stats(df, json_columns=json_columns,
                                                    sample_rows=self.sample_rows))
-                    schemas = {c: s.derive_schema() for c, s in stats.items()}
+                    schemas = {c: vs.spark.spark_shredding(s.derive_schema(), inferred=True)
+                               for c, s in stats.items()}
                     schema = {c: s.to_ddl() for c, s in schemas.items()}
                     self.log(f"[2/3] inferred from a sample of up to {self.sample_rows} rows "
                              f"({time.time() - t:.1f} s):")

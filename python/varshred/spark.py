@@ -64,7 +64,7 @@ class MapColumn:
             result = fn(batch.column(self.column), **self.options)
             if isinstance(result, pa.ChunkedArray):
                 result = result.combine_chunks()
-            yield _put_column(batch, self.output or self.column, result)
+            yield for_spark(_put_column(batch, self.output or self.column, result))
 
 
 def _put_column(batch: pa.RecordBatch, name: str, array: pa.Array) -> pa.RecordBatch:
@@ -76,6 +76,29 @@ def _put_column(batch: pa.RecordBatch, name: str, array: pa.Array) -> pa.RecordB
         names = names + [name]
         columns.append(array)
     return pa.RecordBatch.from_arrays(columns, names=names)
+
+
+def _spark_arrow_type(t: pa.DataType) -> pa.DataType:
+    """``t`` with every decimal as decimal128: Spark's Arrow reader rejects decimal32 and
+    decimal64 vectors (which varshred builds for precisions up to 9 and 18)."""
+    if pa.types.is_decimal(t) and t.bit_width < 128:
+        return pa.decimal128(t.precision, t.scale)
+    if pa.types.is_struct(t):
+        return pa.struct([f.with_type(_spark_arrow_type(f.type)) for f in t])
+    if pa.types.is_list(t):
+        return pa.list_(t.value_field.with_type(_spark_arrow_type(t.value_type)))
+    if pa.types.is_large_list(t):
+        return pa.large_list(t.value_field.with_type(_spark_arrow_type(t.value_type)))
+    return t
+
+
+def for_spark(batch: pa.RecordBatch) -> pa.RecordBatch:
+    """``batch`` as Spark reads Arrow data. Every batch of Variant or typed data varshred
+    hands to Spark goes through here: the ``MapColumn`` outputs and the data source's
+    reads (the statistics and JSON-lines tasks return fixed schemas without decimals)."""
+    schema = pa.schema([f.with_type(_spark_arrow_type(f.type)) for f in batch.schema],
+                       metadata=batch.schema.metadata)
+    return batch if schema.equals(batch.schema) else batch.cast(schema)
 
 
 def _parse_json(column: pa.Array, **options: Any) -> pa.Array:
@@ -163,6 +186,128 @@ def unshred(df, column: str, *, output: str | None = None, on_conflict: str = "e
 
 
 # ----------------------------------------------------------------------
+# What Spark 4.3 cannot read (tests/python/test_spark_decimals.py checks both facts)
+
+# A typed_value column of one of these types makes Spark fail on the whole file:
+# output meant for Spark never types them. DDL name -> (what, Spark's error).
+_SPARK_UNTYPED = {"time": ("TIME", "INVALID_VARIANT_SHREDDING_SCHEMA"),
+                  "timestamp_ns": ("nanosecond TIMESTAMP", "PARQUET_TYPE_ILLEGAL"),
+                  "timestamp_ntz_ns": ("nanosecond TIMESTAMP_NTZ", "PARQUET_TYPE_ILLEGAL"),
+                  "uuid": ("UUID", "PARQUET_TYPE_ILLEGAL")}
+# Values of these types fail Spark wherever they are stored, residual included, as
+# soon as a query decodes them (UNKNOWN_PRIMITIVE_TYPE_IN_VARIANT); a residual UUID
+# reads fine.
+SPARK_UNREADABLE_TYPES = ("time", "timestamp_nanos", "timestamp_ntz_nanos")
+
+
+def _untyped_name(t: pa.DataType) -> str | None:
+    """The DDL name of a typed_value leaf type Spark refuses, else None."""
+    if pa.types.is_time(t):
+        return "time"
+    if pa.types.is_timestamp(t) and t.unit == "ns":
+        return "timestamp_ns" if t.tz else "timestamp_ntz_ns"
+    if pa.types.is_fixed_size_binary(t) and t.byte_width == 16:
+        return "uuid"
+    return None
+
+
+def _without_untyped(t: pa.DataType, path: str, found: list) -> pa.DataType | None:
+    """The typed_value type ``t`` at ``path`` without the typed leaves Spark refuses
+    (None when ``t`` is one: the pair keeps only ``value``); ``found`` gets their
+    (path, DDL type)."""
+    if _untyped_name(t):
+        found.append((path, _untyped_name(t)))
+        return None
+
+    def pair(p: pa.DataType, at: str) -> pa.DataType:
+        i = p.get_field_index("typed_value")
+        typed = _without_untyped(p.field(i).type, at, found) if i >= 0 else None
+        return pa.struct([p.field("value")] + ([] if typed is None else
+                                               [p.field(i).with_type(typed)]))
+
+    if pa.types.is_struct(t):
+        return pa.struct([f.with_type(pair(f.type, f.name if path == "$" else
+                                           f"{path}.{f.name}")) for f in t])
+    if pa.types.is_list(t):
+        element = t.value_field
+        return pa.list_(element.with_type(pair(element.type, path.removeprefix("$") + "[]")))
+    return t
+
+
+def spark_shredding(schema: "vs.ShreddingSchema | str", *,
+                    inferred: bool) -> "vs.ShreddingSchema":
+    """``schema`` for output Spark reads. Spark 4.3 refuses a whole Parquet file that
+    has a TIME, nanosecond-timestamp or UUID typed_value column: an ``inferred`` schema
+    leaves such paths value-only; an explicit one that asks for them is an error."""
+    if isinstance(schema, str):
+        schema = vs.ShreddingSchema.parse(schema)
+    typed = schema.typed_value_type()
+    found: list = []
+    kept = None if typed is None else _without_untyped(typed, "$", found)
+    if not found:
+        return schema
+    if not inferred:
+        path, ddl = found[0]
+        what, error = _SPARK_UNTYPED[ddl]
+        raise vs.VariantError(
+            f"shredding schema types {path} as {ddl}: Spark 4.3 refuses a whole Parquet "
+            f"file with a {what} typed column ({error}); give that path as variant")
+    return vs.ShreddingSchema.value_only() if kept is None else \
+        vs.ShreddingSchema.from_arrow(kept)
+
+
+def _explicit_shredding(option: str) -> None:
+    """Checks an explicit shredding option (a DDL or a JSON object {column: DDL}) for
+    output meant for Spark; the words infer/per-file/none need no check."""
+    import json
+
+    if option in ("infer", "per-file", "none"):
+        return
+    try:
+        ddls = json.loads(option).values() if option.lstrip().startswith("{") else [option]
+    except ValueError as e:
+        raise vs.VariantError(f"shredding: not a JSON object {{column: DDL}}: {e}") from None
+    for ddl in ddls:
+        if str(ddl) not in ("infer", "per-file", "none"):
+            spark_shredding(str(ddl), inferred=False)
+
+
+def spark_unreadable(stats: "vs.ShreddingStats") -> dict:
+    """Per path, the number of values of each type Spark cannot read (even residual)."""
+    out = {}
+    for path, counts in stats.type_counts().items():
+        bad = {t: n for t, n in counts.items() if t in SPARK_UNREADABLE_TYPES}
+        if bad:
+            out[path] = bad
+    return out
+
+
+def _add_counts(into: dict, counts: dict) -> dict:
+    """Adds nested {key: ... {type: count}} counts into ``into``."""
+    for k, v in counts.items():
+        if isinstance(v, dict):
+            _add_counts(into.setdefault(k, {}), v)
+        else:
+            into[k] = into.get(k, 0) + v
+    return into
+
+
+def unreadable_warning(unreadable: dict) -> str:
+    """The job summary's warning for {column: {path: {type: count}}}, or ""."""
+    lines = []
+    for column, paths in unreadable.items():
+        if not paths:
+            continue
+        where = "; ".join(f"{p}: " + ", ".join(f"{n} {t}" for t, n in c.items())
+                          for p, c in paths.items())
+        lines.append(f"WARNING: column {column} holds values Spark 4.3 cannot read, so "
+                     f"Spark cannot read the output: a query that decodes them fails with "
+                     f"UNKNOWN_PRIMITIVE_TYPE_IN_VARIANT (read it with varshred, DuckDB or "
+                     f"pyarrow): {where}")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------
 # One shredding schema per job: a sample pass, then the write
 
 
@@ -227,8 +372,9 @@ def sample_stats(df, *, json_columns: Sequence[str] = (),
 def infer_schema(df, *, json_columns: Sequence[str] = (), sample_rows: int = 100_000,
                  **derive_options: Any) -> dict:
     """One shredding schema per Variant (or JSON string) column of ``df``, inferred from
-    a sample pass (see :func:`sample_stats`): {column: ShreddingSchema}."""
-    return {c: s.derive_schema(**derive_options)
+    a sample pass (see :func:`sample_stats`): {column: ShreddingSchema}. Never types
+    what Spark cannot read (see :func:`spark_shredding`)."""
+    return {c: spark_shredding(s.derive_schema(**derive_options), inferred=True)
             for c, s in sample_stats(df, json_columns=json_columns,
                                      sample_rows=sample_rows).items()}
 
@@ -245,6 +391,8 @@ class WriteSummary:
     schemas: dict            # column -> DDL (or "none")
     nulled: dict             # column -> rows nulled by errors="null"
     stats: dict              # column -> ShreddingStats of every row written (collect_stats)
+    # column -> {path: {type: count}}: values Spark cannot read (SPARK_UNREADABLE_TYPES)
+    unreadable: dict = field(default_factory=dict)
 
     def report(self) -> str:
         """Per Variant column: the schema and, per path, how many values landed in
@@ -257,6 +405,9 @@ class WriteSummary:
                 out.append(self.stats[column].report(ddl))
         if not self.stats and self.files:
             out.append(vs.parquet.counts_table(vs.parquet.shredding_counts(self.files)))
+        warning = unreadable_warning(self.unreadable)
+        if warning:
+            out.append(warning)
         return "\n".join(out)
 
 
@@ -299,6 +450,7 @@ def write(df, path: str, *, shredding: "str | dict" = "infer", mode: str = "erro
     if isinstance(shredding, dict):
         shredding = json.dumps({c: str(d.to_ddl() if hasattr(d, "to_ddl") else d)
                                 for c, d in shredding.items()})
+    _explicit_shredding(shredding)
     register(df.sparkSession)
     with tempfile.TemporaryDirectory(prefix="varshred-report-") as tmp:
         report_to = os.path.join(tmp, "report.json")
@@ -315,7 +467,8 @@ def write(df, path: str, *, shredding: "str | dict" = "infer", mode: str = "erro
     return WriteSummary(path, report["files"], report["rows"], report["bytes"],
                         time.time() - start, schemas, report["nulled"],
                         {c: vs.ShreddingStats.from_bytes(base64.b64decode(b))
-                         for c, b in report["stats"].items()})
+                         for c, b in report["stats"].items()},
+                        report["unreadable"])
 
 
 # ----------------------------------------------------------------------
@@ -365,6 +518,7 @@ class _Written(WriterCommitMessage):
     nulled: dict = field(default_factory=dict)   # column -> rows parse_json nulled
     stats: dict = field(default_factory=dict)    # column -> bytes(ShreddingStats)
     schemas: dict = field(default_factory=dict)  # column -> DDL used
+    unreadable: dict = field(default_factory=dict)  # column -> spark_unreadable counts
 
 
 class _ArrowWriter(DataSourceArrowWriter):
@@ -395,6 +549,7 @@ class _ArrowWriter(DataSourceArrowWriter):
         self.sample_rows = int(options.get("infer_rows", "100000"))
         self.report_to = options.get("report_to")
         self.collect_stats = options.get("collect_stats", "false").lower() == "true"
+        _explicit_shredding(self.shredding)  # on the driver, before any task runs
         self.job = options.get("job_id") or uuid.uuid4().hex
         self.staging = os.path.join(self.path, f"_varshred_staging_{self.job}")
 
@@ -417,7 +572,7 @@ class _ArrowWriter(DataSourceArrowWriter):
                 stats = vs.ShreddingStats()
                 for b in batches:
                     stats.add(b.column(n))
-                out[n] = stats.derive_schema().to_ddl()
+                out[n] = spark_shredding(stats.derive_schema(), inferred=True).to_ddl()
             return out
         if self.shredding.startswith("{"):
             import json
@@ -447,8 +602,11 @@ class _ArrowWriter(DataSourceArrowWriter):
         if not buffered:
             return _Written([], 0, self.staging)
         shredding = self._shredding(buffered)
-        stats = ({f.name: vs.ShreddingStats() for f in buffered[0].schema
-                  if _is_variant_field(f)} if self.collect_stats else {})
+        # Values Spark cannot read are counted in every Variant column but the JSON ones
+        # (JSON holds none); collect_stats keeps the whole statistics.
+        stats = {f.name: vs.ShreddingStats() for f in buffered[0].schema
+                 if _is_variant_field(f) and
+                 (self.collect_stats or f.name not in self.json_columns)}
         # The JSON columns' Variant bytes were built just now by from_json: the writer
         # need not validate them again (about a quarter of its time).
         writer = vs.parquet.ParquetWriter(target, buffered[0].schema, shredding=shredding,
@@ -468,8 +626,9 @@ class _ArrowWriter(DataSourceArrowWriter):
             raise
         return _Written([target], written, self.staging,
                         os.path.getsize(target), nulled,
-                        {n: bytes(s) for n, s in stats.items()},
-                        {n: str(d) for n, d in shredding.items()})
+                        {n: bytes(s) for n, s in stats.items()} if self.collect_stats else {},
+                        {n: str(d) for n, d in shredding.items()},
+                        {n: spark_unreadable(s) for n, s in stats.items()})
 
     def commit(self, messages: Sequence[_Written]) -> None:
         files = publish([f for m in messages if m for f in m.files], self.path,
@@ -499,14 +658,17 @@ def publish(staged: Sequence[str], path: str, overwrite: bool) -> list[str]:
 
 def _write_report(target: str, files: list, messages: list) -> None:
     """The job summary ``report_to`` asks for: files, rows, bytes, nulled rows, the
-    schemas used and merged per-path statistics (base64 of ``bytes(ShreddingStats)``)."""
+    schemas used, merged per-path statistics (base64 of ``bytes(ShreddingStats)``) and
+    the counts of values Spark cannot read."""
     import base64
     import json
 
     stats: dict = {}
     nulled: dict = {}
     schemas: dict = {}
+    unreadable: dict = {}
     for m in messages:
+        _add_counts(unreadable, m.unreadable)
         for name, data in m.stats.items():
             s = vs.ShreddingStats.from_bytes(data)
             stats[name] = stats[name].merge(s) if name in stats else s
@@ -521,6 +683,7 @@ def _write_report(target: str, files: list, messages: list) -> None:
         "nulled": nulled,
         "schemas": {n: sorted(d) for n, d in schemas.items()},
         "stats": {n: base64.b64encode(bytes(s)).decode() for n, s in stats.items()},
+        "unreadable": {n: c for n, c in unreadable.items() if c},
     }
     tmp = target + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
@@ -557,7 +720,8 @@ class _PathReader(DataSourceReader):
 
         column = self.column or _variant_column(partition.value)
         table = vpq.read_paths(partition.value, column, dict(self.paths))
-        yield from table.to_batches()
+        for batch in table.to_batches():
+            yield for_spark(batch)
 
 
 def _variant_column(path: str) -> str:

@@ -126,6 +126,20 @@ TEST(ShreddingStatsTest, TracksNestedPathsAndQuotedNames) {
   EXPECT_EQ(stats.Find("e[]k"), nullptr);
 }
 
+TEST(ShreddingStatsTest, TypeCountsListEveryPathWithItsTypes) {
+  auto stats = Scan(
+      {R"({"e": [{"k": "x"}, {"k": 1}], "a.b": {"c": true}})", R"([1, 2.5])", nullptr});
+  std::vector<std::string> got;
+  for (const auto& c : stats.TypeCounts()) {
+    got.push_back(c.path + " " + std::string(VariantTypeName(c.type)) + " " +
+                  std::to_string(c.count));
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "$ object 1", "$ array 1", "`a.b` object 1", "`a.b`.c boolean 1",
+                     "e array 1", "e[] object 2", "e[].k int8 1", "e[].k string 1",
+                     "[] int8 1", "[] decimal4 1"}));
+}
+
 TEST(ShreddingStatsTest, CapsStopNewKeysButKeepCountingKnownOnes) {
   ShreddingStatsOptions options;
   options.max_fields_per_object = 2;

@@ -808,6 +808,42 @@ TEST(VariantGetShreddedTest, MatchesUnshreddedOnDecimal128Columns) {
   }
 }
 
+TEST(VariantGetShreddedTest, DecimalsBeyondTheirPrecisionAreErrorsNotNarrowed) {
+  // A Parquet reader hands DECIMAL(4,0) on INT64 holding 5000000000 on as
+  // decimal128(4,0): narrowed to decimal4 it would read 705032704.
+  arrow::Decimal128Builder b(arrow::decimal128(4, 0));
+  ASSERT_TRUE(b.Append(arrow::Decimal128(12)).ok());
+  ASSERT_TRUE(b.Append(arrow::Decimal128(5000000000LL)).ok());
+  ASSERT_TRUE(b.AppendNull().ok());
+  auto typed = *b.Finish();
+  arrow::BinaryBuilder mb;
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(mb.Append(std::string(kEmptyMetadata)).ok());
+  auto metadata = *mb.Finish();
+  auto column = *arrow::StructArray::Make(
+      {metadata, *arrow::MakeArrayOfNull(arrow::binary(), 3), typed},
+      std::vector<std::string>{"metadata", "value", "typed_value"});
+  const std::string expected =
+      "row 1, $: decimal value 5000000000 has more than 4 digits, the precision of its "
+      "type decimal128(4, 0)";
+  auto unshredded = Unshred(*column);
+  ASSERT_FALSE(unshredded.ok());
+  EXPECT_EQ(unshredded.status().message(), expected);
+  for (const auto& type : {std::shared_ptr<arrow::DataType>(), arrow::decimal128(4, 0),
+                           arrow::int64(), arrow::utf8()}) {
+    for (bool raise : {true, false}) {
+      VariantGetOptions options;
+      options.errors = raise ? VariantGetErrors::kRaise : VariantGetErrors::kNull;
+      auto got = VariantGet(*column, P("$"), type, options);
+      ASSERT_FALSE(got.ok()) << (type ? type->ToString() : "variant");
+      EXPECT_EQ(got.status().message(), expected);
+    }
+  }
+  // The rows in range read as usual.
+  VS_ASSIGN_OR_FAIL(auto head, VariantGet(*column->Slice(0, 1), P("$"), arrow::int64()));
+  EXPECT_EQ(head->ToString(),
+            (*arrow::json::ArrayFromJSONString(arrow::int64(), "[12]"))->ToString());
+}
+
 TEST(VariantGetShreddedTest, TypedLeavesOfEveryTypeAreTheBytesUnshredWrites) {
   // SPEC.md §2.5: each typed_value type back to its Variant primitive, byte for byte,
   // whether read by VariantGet (Variant output) or rebuilt by Unshred.

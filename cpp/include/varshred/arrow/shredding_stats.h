@@ -200,6 +200,13 @@ struct ShreddingReport {
   std::string ToString() const;
 };
 
+/// \brief How many values of one Variant type the statistics saw at one path.
+struct PathTypeCount {
+  std::string path;  ///< FromPaths() syntax; "$" for the top level
+  VariantType type = VariantType::kNull;
+  int64_t count = 0;
+};
+
 /// \brief Per-path statistics of Variant columns, for shredding schema inference.
 ///
 /// Scan batches with Add(), combine partial results (batches, Spark tasks) with
@@ -262,6 +269,9 @@ class ShreddingStats {
   /// \brief The statistics of a path in FromPaths() syntax ("" or "$" for the top
   /// level, `a.b`, `tags[]`, `` `a.b`.c ``), or null when not tracked.
   const PathStats* Find(std::string_view path) const;
+  /// \brief Every non-zero count of values by type, path by path (depth first, fields
+  /// in first-seen order); untracked paths are not counted.
+  std::vector<PathTypeCount> TypeCounts() const;
   /// Number of tracked paths, the top level included.
   int64_t num_paths() const { return num_paths_; }
   const ShreddingStatsOptions& options() const { return options_; }

@@ -710,6 +710,28 @@ arrow::Result<ShreddingStats> ShreddingStats::Deserialize(std::string_view bytes
   return stats;
 }
 
+namespace {
+
+void CollectTypeCounts(const PathStats& s, const std::string& path,
+                       std::vector<PathTypeCount>* out) {
+  for (int t = 0; t <= static_cast<int>(VariantType::kArray); ++t) {
+    const auto type = static_cast<VariantType>(t);
+    if (s.count(type) > 0) out->push_back({path, type, s.count(type)});
+  }
+  for (size_t i = 0; i < s.num_fields(); ++i) {
+    CollectTypeCounts(s.field(i), JoinField(path, s.field_name(i)), out);
+  }
+  if (s.element() != nullptr) CollectTypeCounts(*s.element(), JoinElement(path), out);
+}
+
+}  // namespace
+
+std::vector<PathTypeCount> ShreddingStats::TypeCounts() const {
+  std::vector<PathTypeCount> out;
+  CollectTypeCounts(*root_, "$", &out);
+  return out;
+}
+
 const PathStats* ShreddingStats::Find(std::string_view path) const {
   const PathStats* node = root_.get();
   size_t i = 0;

@@ -7,6 +7,7 @@
 
 #include <arrow/array/array_primitive.h>
 #include <arrow/type.h>
+#include <arrow/util/decimal.h>
 
 #include "varshred/arrow/shredding_plan_internal.h"
 #include "varshred/endian_internal.h"
@@ -35,8 +36,8 @@ struct TypedScalarColumn::Encoders {
     out->append(reinterpret_cast<const char*>(c.values_) + i * kWidth, kWidth);
   }
 
-  // decimal128 storage written at the width its precision implies; the precision
-  // bounds the value, so the narrowing loses nothing.
+  // decimal128 storage written at the width its precision implies; Make checked that
+  // the precision bounds the values, so the narrowing loses nothing.
   template <PrimitiveType kId, typename T>
   static void Decimal128As(const TypedScalarColumn& c, int64_t i, std::string* out) {
     int128_t v;
@@ -116,6 +117,8 @@ arrow::Result<TypedScalarColumn::EncodeFn> TypedScalarColumn::Encoders::Pick(
         return nullptr;
       }
       c->scale_ = static_cast<uint8_t>(d.scale());
+      c->precision_ = static_cast<uint8_t>(d.precision());
+      c->decimal_width_ = d.byte_width();
       if (type.id() == T::DECIMAL32) {
         fixed(4);
         return Decimal<P::kDecimal4, 4>;
@@ -177,7 +180,38 @@ arrow::Result<TypedScalarColumn> TypedScalarColumn::Make(
                                     ": typed string is not valid UTF-8");
     }
   }
+  if (c.decimal_width_ > 0) {
+    // One pass over the values: in-range columns (all of them, but for hostile files)
+    // need no check per value, and bulk copies of them stay exact.
+    c.first_out_of_range_ = 0;
+    for (int64_t i = 0; i < c.array_->length(); ++i) {
+      if (!c.array_->IsNull(i) && !c.InRange(i)) return c;
+    }
+    c.first_out_of_range_ = -1;
+  }
   return c;
+}
+
+int128_t TypedScalarColumn::Unscaled(int64_t i) const {
+  const uint8_t* p = values_ + i * decimal_width_;
+  if (decimal_width_ == 4) return ReadLE<int32_t>(p);
+  if (decimal_width_ == 8) return ReadLE<int64_t>(p);
+  return ReadLE<int128_t>(p);
+}
+
+bool TypedScalarColumn::InRange(int64_t i) const {
+  if (decimal_width_ == 0) return true;
+  const int128_t v = Unscaled(i);
+  const int128_t bound = Pow10Table()[precision_];
+  return v < bound && v > -bound;
+}
+
+arrow::Status TypedScalarColumn::OutOfRange(int64_t i) const {
+  const int128_t v = Unscaled(i);
+  const arrow::Decimal128 d(static_cast<int64_t>(v >> 64), static_cast<uint64_t>(v));
+  return arrow::Status::Invalid("decimal value ", d.ToString(scale_), " has more than ",
+                                int{precision_}, " digits, the precision of its type ",
+                                array_->type()->ToString());
 }
 
 arrow::Status UnsupportedShreddedType(const arrow::DataType& type,

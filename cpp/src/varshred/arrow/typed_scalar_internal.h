@@ -17,6 +17,7 @@
 #include <arrow/type_fwd.h>
 
 #include "varshred/arrow/variant_array.h"
+#include "varshred/format.h"
 
 namespace varshred::internal {
 
@@ -36,8 +37,18 @@ class TypedScalarColumn {
   static arrow::Result<TypedScalarColumn> Make(const std::shared_ptr<arrow::Array>& typed,
                                                const std::string& path);
 
-  /// Appends the Variant value of row `i` (which must not be null) to `out`.
-  void Append(int64_t i, std::string* out) const { encode_(*this, i, out); }
+  /// Appends the Variant value of row `i` (which must not be null) to `out`. Invalid
+  /// when the value is outside its Arrow type: a decimal with more digits than its
+  /// precision (Parquet readers hand those on unchecked; narrowing would corrupt it).
+  arrow::Status Append(int64_t i, std::string* out) const {
+    if (first_out_of_range_ >= 0 && !InRange(i)) return OutOfRange(i);
+    encode_(*this, i, out);
+    return arrow::Status::OK();
+  }
+
+  /// Whether every non-null value is within its type, so that it may be copied in bulk
+  /// without Append's check.
+  bool all_in_range() const { return first_out_of_range_ < 0; }
 
   bool IsNull(int64_t i) const { return array_->IsNull(i); }
   /// The column read (the storage of an extension array).
@@ -51,7 +62,14 @@ class TypedScalarColumn {
   const uint8_t* values_ = nullptr;  // fixed-width values, offset applied
   BinaryColumn binary_;              // string and binary types
   uint8_t scale_ = 0;                // decimals
+  uint8_t precision_ = 0;            // decimals
+  int decimal_width_ = 0;            // decimals: bytes per stored value (4, 8 or 16)
+  int64_t first_out_of_range_ = -1;  // first non-null value outside its type, or -1
   EncodeFn encode_ = nullptr;
+
+  int128_t Unscaled(int64_t i) const;  // decimals only
+  bool InRange(int64_t i) const;
+  arrow::Status OutOfRange(int64_t i) const;
 };
 
 /// The error for a shredded column (typed_value, or a value column that is not

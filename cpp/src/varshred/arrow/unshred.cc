@@ -176,8 +176,8 @@ class Rebuilder {
         if (has_value && options_.on_conflict == ConflictPolicy::kError) {
           return Error(node, "conflicting value and typed_value");
         }
-        p.Append(i, out);
-        return arrow::Status::OK();
+        const auto st = p.Append(i, out);
+        return st.ok() ? st : Error(node, st.message());
       }
       case 2: {
         auto& o = std::get<ObjectReader>(node.typed);

@@ -475,6 +475,14 @@ class ShreddedGetter {
                                   ": conflicting value and typed_value");
   }
 
+  // The Variant value of the typed scalar leaf that row `row` resolved to.
+  arrow::Status TypedAt(int64_t row, const Resolved& r, std::string* out) const {
+    const auto st = leaf_scalar_.Append(r.pos, out);
+    if (st.ok()) return st;
+    return arrow::Status::Invalid("row ", row, ", ", levels_[r.level].path, ": ",
+                                  st.message());
+  }
+
   arrow::Status RowMetadata(int64_t row, MetadataView* out) {
     if (view_.metadata_column().IsNull(row)) {
       return arrow::Status::Invalid("row ", row, ": metadata is null in a non-null row");
@@ -654,7 +662,8 @@ class ShreddedGetter {
   // type is the target type. Null otherwise.
   arrow::Result<std::shared_ptr<arrow::Array>> TryZeroCopy(
       const std::shared_ptr<arrow::DataType>& type) {
-    if (!LeafIsRowAligned(*type)) return nullptr;
+    // Out-of-range typed values go through Append, which names their row.
+    if (!LeafIsRowAligned(*type) || !leaf_scalar_.all_in_range()) return nullptr;
     for (const Level& lv : levels_) {
       if (lv.value && lv.value.array()->null_count() != lv.value.array()->length()) {
         return nullptr;
@@ -727,7 +736,7 @@ class ShreddedGetter {
         }
         // A scalar has no keys: no dictionary needed to cast or print it.
         scratch_.clear();
-        leaf_scalar_.Append(r.pos, &scratch_);
+        RETURN_NOT_OK(TypedAt(row, r, &scratch_));
         return appender->Append(VariantView::MakeUnchecked(no_keys_, scratch_));
       }
       case Found::kRebuild: {
@@ -810,8 +819,9 @@ class ShreddedGetter {
       const std::shared_ptr<arrow::DataType>& type) {
     ARROW_ASSIGN_OR_RAISE(std::unique_ptr<CastAppender> appender,
                           CastAppender::Make(type, options_, path_.ToString(), pool_));
-    append_slots_ =
-        LeafIsScalar() ? MakeSlotAppender(*leaf_scalar_.array()->type(), *type) : nullptr;
+    append_slots_ = LeafIsScalar() && leaf_scalar_.all_in_range()
+                        ? MakeSlotAppender(*leaf_scalar_.array()->type(), *type)
+                        : nullptr;
     const int64_t n = view_.length();
     RETURN_NOT_OK(appender->Reserve(n));
     if (append_slots_ == nullptr) return GetRowByRow(appender.get());
@@ -903,7 +913,7 @@ class ShreddedGetter {
           break;
         case Found::kTyped:
           scratch.clear();
-          leaf_scalar_.Append(r.pos, &scratch);
+          RETURN_NOT_OK(TypedAt(row, r, &scratch));
           bytes = scratch;
           break;
         case Found::kRebuild: {

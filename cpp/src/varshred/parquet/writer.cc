@@ -889,6 +889,33 @@ class DirectWriter : public ParquetWriter {
   std::vector<Column> columns_;
 };
 
+// `type` with every decimal128 relabelled decimal128(38, scale). Arrow's writer writes
+// FIXED_LEN_BYTE_ARRAY decimals at the width the array's precision implies, while the
+// file declares FLBA(16) for every decimal16 (ShreddingSchema::ToParquetSchema, as the
+// direct path writes); at precision 38 it writes all 16 bytes. The footer keeps the
+// declared precision.
+std::shared_ptr<arrow::DataType> FullWidthDecimals(
+    const std::shared_ptr<arrow::DataType>& type) {
+  switch (type->id()) {
+    case arrow::Type::DECIMAL128:
+      return arrow::decimal128(arrow::Decimal128Type::kMaxPrecision,
+                               static_cast<const arrow::DecimalType&>(*type).scale());
+    case arrow::Type::STRUCT: {
+      arrow::FieldVector fields;
+      for (const auto& f : type->fields()) {
+        fields.push_back(f->WithType(FullWidthDecimals(f->type())));
+      }
+      return arrow::struct_(fields);
+    }
+    case arrow::Type::LIST: {
+      const auto& element = static_cast<const arrow::ListType&>(*type).value_field();
+      return arrow::list(element->WithType(FullWidthDecimals(element->type())));
+    }
+    default:
+      return type;
+  }
+}
+
 // Shreds into Arrow arrays, then parquet::arrow::FileWriter.
 class ArrowPathWriter : public ParquetWriter {
  public:
@@ -952,7 +979,9 @@ class ArrowPathWriter : public ParquetWriter {
               "column \"", schema_->field(v.field_index)->name(), "\", ",
               shredded.status().message());
         }
-        ARROW_ASSIGN_OR_RAISE(columns[v.field_index], CastLike(*shredded, v.field_index));
+        ARROW_ASSIGN_OR_RAISE(auto typed, CastLike(*shredded, v.field_index));
+        ARROW_ASSIGN_OR_RAISE(columns[v.field_index],
+                              typed->View(FullWidthDecimals(typed->type())));
       } else {
         columns[v.field_index] = input;
       }
