@@ -19,7 +19,8 @@ from typing import Any, Iterable, Literal
 
 import pyarrow as pa
 
-from varshred import _lib
+from varshred import _kernels, _pyobject
+from varshred._options import choice
 
 __all__ = ["from_json", "to_json", "from_python", "to_python", "validate", "to_layout",
            "variant_type"]
@@ -46,7 +47,7 @@ def variant_type(layout: Layout = "canonical") -> pa.DataType:
     ``"spark"``: ``struct<value, metadata>`` with the metadata field tagged
     ``variant=true``, as Spark's ``mapInArrow`` expects for ``VariantType``.
     """
-    return _lib.variant_type(layout)
+    return _kernels.variant_type(choice("layout", layout, _kernels.LAYOUTS))
 
 
 def from_json(strings: Any, *, numbers: Literal["decimal", "double"] = "decimal",
@@ -67,8 +68,11 @@ def from_json(strings: Any, *, numbers: Literal["decimal", "double"] = "decimal"
     """
     if isinstance(strings, (list, tuple)):
         strings = pa.array(strings, type=pa.string())
-    return _lib.from_json(_arrow_input(strings, "strings"), numbers=numbers,
-                          duplicate_keys=duplicate_keys, errors=errors, layout=layout)
+    return _kernels.from_json(
+        _arrow_input(strings, "strings"), choice("numbers", numbers, _kernels.JSON_NUMBERS),
+        choice("duplicate_keys", duplicate_keys, _kernels.DUPLICATE_KEYS),
+        choice("errors", errors, _kernels.JSON_ERRORS),
+        choice("layout", layout, _kernels.LAYOUTS))
 
 
 def to_json(variants: Any, *, timezone: str = "UTC") -> pa.Array | pa.ChunkedArray:
@@ -80,7 +84,7 @@ def to_json(variants: Any, *, timezone: str = "UTC") -> pa.Array | pa.ChunkedArr
         timezone: zone for timestamps with time zone: ``"UTC"``, a fixed offset such
             as ``"+05:30"``, or an IANA name (``"America/Los_Angeles"``).
     """
-    return _lib.to_json(_arrow_input(variants, "variants"), timezone=timezone)
+    return _kernels.to_json(_arrow_input(variants, "variants"), timezone)
 
 
 def from_python(objects: Iterable[Any], *, layout: Layout = "canonical") -> pa.Array:
@@ -114,7 +118,7 @@ def from_python(objects: Iterable[Any], *, layout: Layout = "canonical") -> pa.A
     if isinstance(objects, (str, bytes)) or _is_arrow(objects):
         raise TypeError("from_python expects an iterable of Python values, one per row, "
                         f"got {type(objects).__name__}")
-    return _lib.from_python(objects, layout)
+    return _pyobject.from_python(objects, choice("layout", layout, _kernels.LAYOUTS))
 
 
 def to_python(variants: Any) -> list[Any]:
@@ -131,7 +135,7 @@ def to_python(variants: Any) -> list[Any]:
     resolution), and dates or timestamps outside years 1-9999 raise
     :class:`VariantError`.
     """
-    return _lib.to_python(_arrow_input(variants, "variants"))
+    return _pyobject.to_python(_arrow_input(variants, "variants"))
 
 
 def validate(variants: Any, *, max_depth: int = 500, max_size: int = 128 << 20,
@@ -143,11 +147,12 @@ def validate(variants: Any, *, max_depth: int = 500, max_size: int = 128 << 20,
     Variant struct column. Shredded columns are accepted: rows whose value lives in
     ``typed_value`` get only their metadata checked.
     """
-    _lib.validate(_arrow_input(variants, "variants"), max_depth=max_depth,
-                  max_size=max_size, allow_unsorted_keys=allow_unsorted_keys)
+    _kernels.validate(_arrow_input(variants, "variants"), max_depth, max_size,
+                      allow_unsorted_keys)
 
 
 def to_layout(variants: Any, layout: Layout = "canonical") -> pa.Array | pa.ChunkedArray:
     """Returns an unshredded Variant column in ``layout``, sharing buffers when the
     children are already plain binary without nulls."""
-    return _lib.to_layout(_arrow_input(variants, "variants"), layout)
+    return _kernels.to_layout(_arrow_input(variants, "variants"),
+                              choice("layout", layout, _kernels.LAYOUTS))

@@ -1,8 +1,9 @@
 # Licensed under the Apache License, Version 2.0.
 """Exceptions raised by varshred.
 
-Every error from the C++ library goes through one translation point
-(``varshred._lib.check_status``), which picks the class from the Arrow status code:
+Every error from the C++ library goes through one module, ``varshred._status``
+(``check_status`` for a C++ status, ``from_arrow_error`` for one that reached Python
+as a pyarrow exception), which picks the class from the Arrow status code:
 
 ============================  ============================================
 C++ ``arrow::StatusCode``     Python exception

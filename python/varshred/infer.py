@@ -13,7 +13,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from varshred import _lib
+from varshred import _stats
+from varshred._options import renamed
 from varshred.shredding import ShreddingSchema
 
 __all__ = ["ShreddingStats", "infer_schema"]
@@ -26,7 +27,7 @@ class ShreddingStats:
     May be shared between threads (calls run one at a time)."""
 
     def __init__(self) -> None:
-        self._h = _lib.ShreddingStatsHandle()
+        self._h = _stats.ShreddingStatsHandle()
 
     def add(self, variants: Any) -> "ShreddingStats":
         self._h.add(variants)
@@ -73,7 +74,8 @@ class ShreddingStats:
         return self._h.report(schema._handle)
 
 
-def infer_schema(variants_or_batches: Any, *, column: str | None = None,
+@renamed(variants_or_batches="variants")
+def infer_schema(variants: Any, *, column: str | None = None,
                  min_fraction: float = 0.1, max_fields: int = 300,
                  max_depth: int = 50) -> ShreddingSchema:
     """Infers a shredding schema from a Variant array, a chunked array, or an iterable
@@ -81,10 +83,11 @@ def infer_schema(variants_or_batches: Any, *, column: str | None = None,
 
     Fields present in at least ``min_fraction`` of their parent objects are kept; per
     path the type covering the most values under lossless widening wins; the whole
-    sample counts, so a few top-level non-objects do not stop an object schema."""
+    sample counts, so a few top-level non-objects do not stop an object schema. (The
+    keyword ``variants_or_batches=`` is the deprecated spelling of ``variants=``.)"""
     stats = ShreddingStats()
-    items = [variants_or_batches] if hasattr(variants_or_batches, "__arrow_c_array__") or \
-        hasattr(variants_or_batches, "__arrow_c_stream__") else variants_or_batches
+    items = [variants] if hasattr(variants, "__arrow_c_array__") or \
+        hasattr(variants, "__arrow_c_stream__") else variants
     for item in items:
         if isinstance(item, pa.RecordBatch):
             names = [f.name for f in item.schema]

@@ -18,7 +18,8 @@ from typing import Any, Iterator, Mapping
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from varshred import _lib
+from varshred import _kernels, _parquet, _status
+from varshred._options import choice
 from varshred.errors import VariantError
 from varshred.get import variant_get
 from varshred.shredding import ShreddingSchema
@@ -77,11 +78,12 @@ class ParquetWriter:
                  trusted_columns: "tuple[str, ...] | list[str]" = ()):
         self.path = str(path)
         self.schema = schema
-        self._writer = _lib.ParquetFileWriter(
+        self._writer = _parquet.ParquetFileWriter(
             self.path, schema, _shredding(shredding), compression=compression,
             compression_level=compression_level, row_group_size=row_group_size,
             data_page_size=data_page_size, dictionary=dictionary, statistics=statistics,
-            annotate=annotate, numeric=numeric, write_path=write_path,
+            annotate=annotate, numeric=choice("numeric", numeric, _kernels.NUMERIC),
+            write_path=choice("write_path", write_path, _parquet.WRITE_PATHS),
             trusted_columns=tuple(trusted_columns))
 
     def write_batch(self, batch: pa.RecordBatch) -> None:
@@ -140,7 +142,7 @@ def write_json(strings: Any, path: str, *, column: str = "v",
     from concurrent.futures import ThreadPoolExecutor
     from itertools import islice
 
-    from varshred.core import from_json
+    from varshred.core import from_json, variant_type
     from varshred.infer import infer_schema
 
     def chunks():  # (first row, strings)
@@ -159,11 +161,10 @@ def write_json(strings: Any, path: str, *, column: str = "v",
         try:
             v = from_json(chunk, numbers=numbers, errors=errors)
         except VariantError as e:  # name the row of the whole input, not of the chunk
-            raise VariantError(re.sub(r"^row (\d+)", lambda m: f"row {start + int(m[1])}",
-                                      str(e), count=1)) from None
+            raise VariantError(_status.shift_rows(str(e), start)) from None
         return v.combine_chunks() if isinstance(v, pa.ChunkedArray) else v
 
-    schema = pa.schema([(column, _lib.variant_type())])
+    schema = pa.schema([(column, variant_type())])
     rows = 0
     writer = None
     with ThreadPoolExecutor(max(threads - 1, 1)) as pool:
@@ -220,7 +221,7 @@ class ColumnInfo:
 def inspect(path: str) -> list[ColumnInfo]:
     """The top-level columns of ``path`` with their Variant layout."""
     return [ColumnInfo(n, layout, annotated, tuple(leaves))
-            for n, layout, annotated, leaves in _lib.parquet_inspect(str(path))]
+            for n, layout, annotated, leaves in _parquet.inspect(str(path))]
 
 
 @dataclass
@@ -260,7 +261,7 @@ def shredding_counts(paths: "str | list[str]") -> list[PathCount]:
         md = f.metadata
         arrow_schema = f.schema_arrow  # converted once per file, not per leaf
         variant_columns = {c.name for c in inspect(path) if c.layout == "shredded"}
-        for i, parts in enumerate(_lib.parquet_leaf_paths(str(path))):
+        for i, parts in enumerate(_parquet.leaf_paths(str(path))):
             if parts[0] not in variant_columns or parts[-1] not in ("value", "typed_value"):
                 continue
             variant_path, group = _variant_path(parts, arrow_schema)
@@ -331,29 +332,16 @@ def counts_table(counts: list[PathCount]) -> str:
     return "\n".join(lines)
 
 
-def _reraise(exc: pa.ArrowException) -> Exception:
-    """Errors raised while pyarrow pulls batches from varshred's reader arrive as pyarrow
-    exceptions; give them varshred's classes (VariantError for invalid data)."""
-    message = str(exc).removeprefix("Invalid: ")
-    if isinstance(exc, pa.ArrowInvalid):
-        return VariantError(message)
-    if isinstance(exc, pa.ArrowTypeError):
-        return TypeError(message)
-    if isinstance(exc, pa.ArrowNotImplementedError):
-        return NotImplementedError(message)
-    return exc
-
-
 def iter_batches(path: str, *, columns: list[str] | None = None, batch_size: int = 65536,
                  shredded: bool = False, on_conflict: str = "error") -> Iterator[pa.RecordBatch]:
     """Streams record batches, reconstructing Variant columns batch by batch (files
     larger than memory are fine)."""
-    reader = _lib.parquet_reader(str(path), columns, shredded=shredded,
-                                 batch_size=batch_size, on_conflict=on_conflict)
+    reader = _parquet.reader(str(path), columns, shredded, batch_size,
+                             choice("on_conflict", on_conflict, _kernels.ON_CONFLICT))
     try:
         yield from reader
     except pa.ArrowException as e:
-        raise _reraise(e) from None
+        raise _status.from_arrow_error(e) from None
 
 
 def read_table(path: str, columns: list[str] | None = None, *, shredded: bool = False,
@@ -361,38 +349,36 @@ def read_table(path: str, columns: list[str] | None = None, *, shredded: bool = 
     """Reads ``path``; Variant columns in any layout (varshred's, Spark's, DuckDB's,
     un-annotated shredded structs, the legacy draft) come back as
     ``struct<metadata, value>``. ``shredded=True`` returns shredded columns as stored."""
-    reader = _lib.parquet_reader(str(path), columns, shredded=shredded,
-                                 on_conflict=on_conflict)
+    reader = _parquet.reader(str(path), columns, shredded, 65536,
+                             choice("on_conflict", on_conflict, _kernels.ON_CONFLICT))
     try:
         return reader.read_all()
     except pa.ArrowException as e:
-        raise _reraise(e) from None
+        raise _status.from_arrow_error(e) from None
 
 
 # ----------------------------------------------------------------------------
 # Projection: a path reads only its own column chunks
 
-_SEGMENT = re.compile(r"\[\]|\[(\d+)\]|\['([^']*)'\]|\[\"([^\"]*)\"\]|\.?([^.\[\]]+)")
+def _full_path(path: str) -> str:
+    """``path`` with its leading ``$``: ``"a.b"`` is ``"$.a.b"``, ``"[0]"`` ``"$[0]"``."""
+    if path.startswith("$"):
+        return path
+    return "$" + path if path.startswith("[") or not path else "$." + path
 
 
-def _segments(path: str) -> list[str | int | None]:
-    """``"a.b[]"`` -> ["a", "b", None]; ``"$.a[2]"`` -> ["a", 2];
-    ``"$['key with space'].b"`` -> ["key with space", "b"]. None is "every element"."""
-    path = path[1:] if path.startswith("$") else path
-    out: list[str | int | None] = []
-    pos = 0
-    while pos < len(path):
-        m = _SEGMENT.match(path, pos)
-        if not m or m.end() == pos:
-            raise VariantError(f"invalid path {path!r} at offset {pos}")
-        if m.group(0) == "[]":
-            out.append(None)
-        elif m.group(1) is not None:
-            out.append(int(m.group(1)))
-        else:
-            out.append(next(g for g in m.groups()[1:] if g is not None))
-        pos = m.end()
-    return out
+def _segments(path: str) -> list[str | int]:
+    """The segments of a Spark path (``$`` optional), parsed by the C++ parser that
+    variant_get uses: ``"$.a[2]"`` -> ["a", 2], ``"$['key with space'].b"`` ->
+    ["key with space", "b"]. A ``[]`` (every element) is a shredding-schema form, not
+    a path: it names the path in the error."""
+    try:
+        return _kernels.parse_path(_full_path(path))
+    except VariantError:
+        if "[]" in path:
+            raise VariantError(f"path {path!r}: '[]' is for shredding schemas; use an "
+                               "index") from None
+        raise
 
 
 def _spark_path(segments: list) -> str:
@@ -416,7 +402,7 @@ class _PathColumns:
 def _leaf_index(path: str) -> dict:
     """Leaf path (a tuple of names, never a dotted string: names may contain '.') ->
     leaf column index, from the file's footer."""
-    return {p: i for i, p in enumerate(_lib.parquet_leaf_paths(path))}
+    return {p: i for i, p in enumerate(_parquet.leaf_paths(path))}
 
 
 def _path_columns(path: str, column: str, segments: list,
@@ -462,17 +448,15 @@ def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
     index = _leaf_index(path) if legacy is None else None
     for p, type_name in paths.items():
         segments = _segments(p)
-        if any(s is None for s in segments):
-            raise VariantError(f"path {p!r}: '[]' is for shredding schemas; use an index")
         if legacy is not None:
-            out[p] = variant_get(legacy, _spark_path(segments), type_name, errors=errors)
+            out[p] = variant_get(legacy, _full_path(p), type_name, errors=errors)
             continue
         cols = _path_columns(path, column, segments, index)
         # Shredded or not, variant_get reads the typed leaf directly and decodes the
         # residual values only for rows that need them.
-        partial = _lib.parquet_read_leaves(path, cols.leaves)
+        partial = _parquet.read_leaves(path, cols.leaves)
         try:
-            out[p] = variant_get(partial, _spark_path(segments), type_name, errors=errors)
+            out[p] = variant_get(partial, _full_path(p), type_name, errors=errors)
         except VariantError as e:  # bad data in the file ("row 3, $.a: ..."): say where
             raise VariantError(f"{path}: column {column!r}, {e}") from None
     return pa.table(out)
@@ -502,8 +486,13 @@ def prunable_row_groups(path: str, column: str, variant_path: str, op: str,
     if op not in _OPS:
         raise ValueError(f"op must be one of {sorted(_OPS)}, got {op!r}")
     path = str(path)
-    segments = _segments(variant_path)
-    if any(s is None or isinstance(s, int) for s in segments):
+    try:
+        segments = _segments(variant_path)
+    except VariantError:
+        if "[]" in variant_path:
+            return []  # every element: statistics do not bound a single element
+        raise
+    if any(isinstance(s, int) for s in segments):
         return []  # statistics of list elements do not bound a single element
     cols = _path_columns(path, column, segments)
     if cols.typed_leaf is None:
@@ -552,9 +541,6 @@ def _excludes(op: str, lo: Any, hi: Any, literal: Any) -> bool:
 
 
 def is_variant_type(t: pa.DataType) -> bool:
-    """True for a Variant struct (``metadata`` plus ``value`` and/or ``typed_value``)."""
-    if not isinstance(t, pa.StructType):
-        return False
-    names = {f.name for f in t}
-    return "metadata" in names and bool(names & {"value", "typed_value"}) and \
-        names <= {"metadata", "value", "typed_value"}
+    """True for a Variant struct (``metadata`` plus ``value`` and/or ``typed_value``,
+    nothing else): the C++ writer's own test (varshred::IsVariantType)."""
+    return bool(_parquet.is_variant_type(t))

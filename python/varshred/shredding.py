@@ -13,7 +13,8 @@ from typing import Any, Iterable, Literal
 
 import pyarrow as pa
 
-from varshred import _lib
+from varshred import _kernels, _schema
+from varshred._options import choice, renamed
 
 __all__ = ["ShreddingSchema", "shred", "unshred", "from_legacy_shredded"]
 
@@ -38,23 +39,23 @@ class ShreddingSchema:
         """``"struct<id: bigint, name: string, tags: array<string>>"``, the bare form
         ``"id bigint, name string"``, a single type (``"bigint"``) or ``"variant"``."""
         if ddl.strip().lower() in ("none", "variant"):
-            return cls(_lib.schema_value_only())
-        return cls(_lib.schema_parse(ddl))
+            return cls(_schema.value_only())
+        return cls(_schema.parse(ddl))
 
     @classmethod
     def from_arrow(cls, typed_value: pa.DataType) -> "ShreddingSchema":
         """From the Arrow type of a ``typed_value`` column (SPEC.md §2.8 mapping)."""
-        return cls(_lib.schema_from_arrow(typed_value))
+        return cls(_schema.from_arrow(typed_value))
 
     @classmethod
     def from_paths(cls, pairs: Iterable[tuple[str, str]]) -> "ShreddingSchema":
         """``[("id", "bigint"), ("nested.x", "int"), ("tags[]", "string")]``."""
-        return cls(_lib.schema_from_paths(list(pairs)))
+        return cls(_schema.from_paths(list(pairs)))
 
     @classmethod
     def value_only(cls) -> "ShreddingSchema":
         """No typed columns: the plain ``{metadata, value}`` layout."""
-        return cls(_lib.schema_value_only())
+        return cls(_schema.value_only())
 
     def to_ddl(self) -> str:
         return self._handle.to_ddl()
@@ -82,7 +83,7 @@ class ShreddingSchema:
         return (ShreddingSchema.parse, (self.to_ddl(),))
 
 
-def _schema(schema: "ShreddingSchema | str") -> ShreddingSchema:
+def _as_schema(schema: "ShreddingSchema | str") -> ShreddingSchema:
     return schema if isinstance(schema, ShreddingSchema) else ShreddingSchema.parse(schema)
 
 
@@ -94,20 +95,26 @@ def shred(variants: Any, schema: "ShreddingSchema | str", *,
     numeric column when that is lossless; ``"strict"`` (as parquet-java) takes only the
     exact Variant type. The metadata child is shared with the input (zero-copy).
     """
-    return _lib.shred(variants, _schema(schema)._handle, numeric=numeric)
+    return _kernels.shred(variants, _as_schema(schema)._handle,
+                          choice("numeric", numeric, _kernels.NUMERIC))
 
 
-def unshred(shredded: Any, *, on_conflict: Literal["error", "typed-wins"] = "error",
+@renamed(shredded="variants")
+def unshred(variants: Any, *, on_conflict: Literal["error", "typed-wins"] = "error",
             layout: Literal["canonical", "spark"] = "canonical") -> pa.Array | pa.ChunkedArray:
     """Rebuilds ``struct<metadata, value>`` from any shredded layout the spec allows.
 
     Invalid data raises :class:`VariantError` naming the row and path; with
-    ``on_conflict="typed-wins"`` it is read as parquet-java reads it instead.
+    ``on_conflict="typed-wins"`` it is read as parquet-java reads it instead. (The
+    keyword ``shredded=`` is the deprecated spelling of ``variants=``.)
     """
-    return _lib.unshred(shredded, on_conflict=on_conflict, layout=layout)
+    return _kernels.unshred(variants, choice("on_conflict", on_conflict, _kernels.ON_CONFLICT),
+                            choice("layout", layout, _kernels.LAYOUTS))
 
 
-def from_legacy_shredded(array: Any) -> pa.Array | pa.ChunkedArray:
+@renamed(array="variants")
+def from_legacy_shredded(variants: Any) -> pa.Array | pa.ChunkedArray:
     """Rebuilds Variants stored in the seed draft's layout (``untyped_value``,
-    ``object``, ``array``, ``typed_value``)."""
-    return _lib.from_legacy_shredded(array)
+    ``object``, ``array``, ``typed_value``). (The keyword ``array=`` is the deprecated
+    spelling of ``variants=``.)"""
+    return _kernels.from_legacy_shredded(variants)

@@ -480,10 +480,6 @@ def register(spark) -> None:
     spark.dataSource.register(VarshredDataSource)
 
 
-def _is_variant_field(f: pa.Field) -> bool:
-    return pa.types.is_struct(f.type) and {c.name for c in f.type} == {"metadata", "value"}
-
-
 def _part_files(path: str) -> list[str]:
     if os.path.isfile(path):
         return [path]
@@ -563,7 +559,8 @@ class _ArrowWriter(DataSourceArrowWriter):
         return batch
 
     def _shredding(self, batches: list[pa.RecordBatch]) -> dict:
-        names = [f.name for f in batches[0].schema if _is_variant_field(f)] if batches else []
+        names = ([f.name for f in batches[0].schema if vs.parquet.is_variant_type(f.type)]
+                 if batches else [])
         if self.shredding == "none":
             return {n: "none" for n in names}
         if self.shredding in ("infer", "per-file"):
@@ -605,7 +602,7 @@ class _ArrowWriter(DataSourceArrowWriter):
         # Values Spark cannot read are counted in every Variant column but the JSON ones
         # (JSON holds none); collect_stats keeps the whole statistics.
         stats = {f.name: vs.ShreddingStats() for f in buffered[0].schema
-                 if _is_variant_field(f) and
+                 if vs.parquet.is_variant_type(f.type) and
                  (self.collect_stats or f.name not in self.json_columns)}
         # The JSON columns' Variant bytes were built just now by from_json: the writer
         # need not validate them again (about a quarter of its time).

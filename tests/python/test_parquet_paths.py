@@ -164,7 +164,7 @@ def test_inspect_and_cli_get(keys_file, capsys):
 
 
 def test_leaf_paths_keep_dots_inside_names(varshred_file):
-    paths = vs._lib.parquet_leaf_paths(varshred_file)
+    paths = vs._parquet.leaf_paths(varshred_file)
     assert ("v", "typed_value", "x.typed_value.y", "typed_value") in paths
     assert ("v", "typed_value", "x", "typed_value", "y", "typed_value") in paths
     # The dotted names of these two leaves are the same string.
@@ -236,3 +236,26 @@ def test_pruning_is_sound_on_random_data(tmp_path, seed):
                 assert not any(x is not None and _spark_cmp(op, x, literal) for x in rows), \
                     (p, op, literal, g, rows)
     assert pruned_any  # the rule is not vacuous
+
+
+# ']' may appear in a '.name' segment (Spark's grammar: a name runs up to '.' or '[')
+# and inside a quoted key: read_paths and pruning parse paths with variant_get's
+# parser, so every spelling reads what variant_get reads.
+BRACKET_PATHS = ["$.a]b", "$['a]b']", '$["a]b"]', "$.c['x]']", "$.c.x]", "a]b"]
+
+
+@pytest.mark.parametrize("shredded", [True, False])
+def test_read_paths_parse_paths_as_variant_get_does(tmp_path, shredded):
+    path = str(tmp_path / "brackets.parquet")
+    v = vs.from_python([{"a]b": i, "c": {"x]": 10 * i}} for i in range(20)])
+    schema = "struct<`a]b`: bigint, c: struct<`x]`: bigint>>" if shredded else "none"
+    vs.parquet.write_table(pa.table({"v": v}), path, shredding={"v": schema},
+                           row_group_size=10)
+    out = vs.parquet.read_paths(path, "v", {p: "bigint" for p in BRACKET_PATHS})
+    for p in BRACKET_PATHS:
+        full = p if p.startswith("$") else "$." + p
+        assert out[p].to_pylist() == vs.variant_get(v, full, "bigint").to_pylist(), p
+    assert out["$.a]b"].to_pylist()[:2] == [0, 1]
+    if shredded:
+        assert vs.parquet.prunable_row_groups(path, "v", "$.a]b", ">=", 10) == [0]
+        assert vs.parquet.prunable_row_groups(path, "v", "$.c.x]", "<", 100) == [1]

@@ -57,7 +57,7 @@ def test_pruning_on_spark_files_is_sound_and_prunes(spark, tmp_path):
         assert [c.layout for c in vs.parquet.inspect(f) if c.is_variant] == ["shredded"]
         full = vs.parquet.read_table(f)["v"]
         md = pq.ParquetFile(f).metadata
-        top_value = vs._lib.parquet_leaf_paths(f).index(("v", "value"))
+        top_value = vs._parquet.leaf_paths(f).index(("v", "value"))
         for p in ("$.a.b", "$['user.id']", "$.user.id"):
             values = vs.variant_get(full, p, "bigint").to_pylist()
             got = vs.parquet.read_paths(f, "v", {p: "bigint"}).column(0).to_pylist()

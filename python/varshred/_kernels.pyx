@@ -1,0 +1,226 @@
+# Licensed under the Apache License, Version 2.0.
+#
+# cython: language_level=3, boundscheck=False, wraparound=False, embedsignature=True
+# distutils: language = c++
+"""Array kernels (JSON, validation, layouts, shred / unshred, variant_get) run chunk by
+chunk with the GIL released, and Variant paths.
+
+Options arrive as C++ enum values: the name tables below (``LAYOUTS`` ...) map the
+Python spellings onto them, and the Python modules (varshred.core ...) check the
+names, so that parsing and error messages live in Python.
+"""
+
+from cython.operator cimport dereference as deref
+from libc.stdint cimport int64_t, uint64_t
+from libcpp.memory cimport shared_ptr
+from libcpp.string cimport string
+from libcpp.string_view cimport string_view
+from libcpp.vector cimport vector
+
+from varshred._c_arrow cimport *
+from varshred._c_core cimport *
+from varshred._c_kernels cimport *
+from varshred._capsule cimport export_chunks, export_type, import_chunks, import_type
+from varshred._schema cimport ShreddingSchemaHandle
+from varshred._status cimport check_status
+
+LAYOUTS = {"canonical": <int>VariantLayout.kCanonical, "spark": <int>VariantLayout.kSpark}
+JSON_NUMBERS = {"decimal": <int>JsonNumbers.kDecimal, "double": <int>JsonNumbers.kDouble}
+DUPLICATE_KEYS = {"error": <int>DuplicateKeyPolicy.kError,
+                  "last": <int>DuplicateKeyPolicy.kLastWins}
+JSON_ERRORS = {"raise": <int>JsonErrorPolicy.kRaise, "null": <int>JsonErrorPolicy.kNull}
+GET_ERRORS = {"null": <int>VariantGetErrors.kNull, "raise": <int>VariantGetErrors.kRaise}
+NUMERIC = {"lenient": <int>NumericShredding.kLenient,
+           "strict": <int>NumericShredding.kStrict}
+ON_CONFLICT = {"error": <int>ConflictPolicy.kError,
+               "typed-wins": <int>ConflictPolicy.kTypedWins}
+
+
+# ----------------------------------------------------------------------------
+# Kernels: one C++ array -> array function per class, options bound
+
+ctypedef CResult[shared_ptr[CArray]] _ArrayResult
+
+
+cdef class _Kernel:
+    """A C++ array -> array kernel with its options bound; ``run`` is called once per
+    chunk without the GIL. Subclasses override ``run``."""
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        cdef _ArrayResult unset
+        return unset
+
+
+cdef object _run_chunks(_Kernel kernel, object data, const shared_ptr[CDataType]& out_type):
+    """``kernel`` over every chunk of ``data`` (an array, or a chunked array / stream:
+    the result has the same shape, of type ``out_type``); errors count rows across
+    chunks."""
+    cdef bint chunked = False
+    cdef vector[shared_ptr[CArray]] chunks = import_chunks(data, &chunked)
+    cdef vector[shared_ptr[CArray]] out
+    cdef _ArrayResult result
+    cdef int64_t offset = 0
+    cdef size_t i
+    for i in range(chunks.size()):
+        with nogil:
+            result = kernel.run(chunks[i])
+        check_status(result.status(), offset)
+        out.push_back(deref(result))
+        offset += deref(chunks[i]).length()
+    return export_chunks(out, chunked, out_type)
+
+
+cdef class _FromJson(_Kernel):
+    cdef JsonToVariantOptions options
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return JsonToVariant(deref(chunk), self.options, c_default_memory_pool())
+
+
+cdef class _ToJson(_Kernel):
+    cdef JsonWriteOptions options
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return VariantToJson(deref(chunk), self.options, c_default_memory_pool())
+
+
+cdef class _Shred(_Kernel):
+    cdef ShreddingSchema schema
+    cdef ShredOptions options
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return Shred(deref(chunk), self.schema, self.options, c_default_memory_pool())
+
+
+cdef class _Unshred(_Kernel):
+    cdef UnshredOptions options
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return Unshred(deref(chunk), self.options, c_default_memory_pool())
+
+
+cdef class _FromLegacy(_Kernel):
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return FromLegacyShredded(deref(chunk), c_default_memory_pool())
+
+
+cdef class _ToLayout(_Kernel):
+    cdef VariantLayout layout
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return ToLayout(chunk, self.layout, c_default_memory_pool())
+
+
+cdef class _VariantGet(_Kernel):
+    cdef VariantPath path
+    cdef shared_ptr[CDataType] type
+    cdef VariantGetOptions options
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return VariantGet(deref(chunk), self.path, self.type, self.options,
+                          c_default_memory_pool())
+
+
+# ----------------------------------------------------------------------------
+# Entry points (arguments checked by the caller in varshred.*)
+
+def variant_type(int layout):
+    """The pyarrow type of an unshredded Variant column in ``layout``."""
+    return export_type(VariantStorageType(<VariantLayout>layout))
+
+
+def from_json(data, int numbers, int duplicate_keys, int errors, int layout):
+    """JSON strings (Arrow string/large_string/string_view data) -> Variant."""
+    cdef _FromJson kernel = _FromJson()
+    kernel.options.parse.numbers = <JsonNumbers>numbers
+    kernel.options.parse.duplicate_keys = <DuplicateKeyPolicy>duplicate_keys
+    kernel.options.errors = <JsonErrorPolicy>errors
+    kernel.options.layout = <VariantLayout>layout
+    return _run_chunks(kernel, data, VariantStorageType(kernel.options.layout))
+
+
+def to_json(data, str timezone):
+    """Variant (canonical or Spark layout) -> JSON strings."""
+    cdef _ToJson kernel = _ToJson()
+    kernel.options.timezone = timezone.encode("utf-8")
+    return _run_chunks(kernel, data, c_utf8())
+
+
+def validate(data, int max_depth, uint64_t max_size, bint allow_unsorted_keys):
+    """Raises VariantError naming the first bad row and path; returns None."""
+    cdef ValidateOptions options
+    options.max_depth = max_depth
+    options.max_size = max_size
+    options.allow_unsorted_keys = allow_unsorted_keys
+    cdef bint chunked = False
+    cdef vector[shared_ptr[CArray]] chunks = import_chunks(data, &chunked)
+    cdef CStatus status
+    cdef int64_t offset = 0
+    cdef size_t i
+    for i in range(chunks.size()):
+        with nogil:
+            status = ValidateVariants(deref(chunks[i]), options)
+        check_status(status, offset)
+        offset += deref(chunks[i]).length()
+
+
+def to_layout(data, int layout):
+    """An unshredded Variant column in ``layout`` (zero-copy where possible)."""
+    cdef _ToLayout kernel = _ToLayout()
+    kernel.layout = <VariantLayout>layout
+    return _run_chunks(kernel, data, VariantStorageType(kernel.layout))
+
+
+def shred(data, ShreddingSchemaHandle schema, int numeric):
+    """Variant -> struct<metadata, value, typed_value> per ``schema``."""
+    cdef _Shred kernel = _Shred()
+    kernel.schema = schema.schema
+    kernel.options.numeric = <NumericShredding>numeric
+    return _run_chunks(kernel, data, schema.schema.ToArrow())
+
+
+def unshred(data, int on_conflict, int layout):
+    """Shredded Variant (any layout the spec allows) -> struct<metadata, value>."""
+    cdef _Unshred kernel = _Unshred()
+    kernel.options.on_conflict = <ConflictPolicy>on_conflict
+    kernel.options.layout = <VariantLayout>layout
+    return _run_chunks(kernel, data, VariantStorageType(kernel.options.layout))
+
+
+def from_legacy_shredded(data):
+    """The seed draft's shredded layout -> struct<metadata, value>."""
+    return _run_chunks(_FromLegacy(), data, VariantStorageType(VariantLayout.kCanonical))
+
+
+cdef VariantPath _parse_path(str path) except *:
+    cdef string text = path.encode("utf-8")
+    cdef CResult[VariantPath] parsed = VariantPath.Parse(
+        string_view(text.data(), text.size()))
+    check_status(parsed.status())
+    return deref(parsed)
+
+
+def parse_path(str path):
+    """The segments of a Spark path (VariantPath::Parse): a str per key, an int per
+    index. Raises VariantError (INVALID_VARIANT_GET_PATH) for an invalid path."""
+    cdef VariantPath parsed = _parse_path(path)
+    cdef const PathSegment* segment
+    cdef size_t i
+    out = []
+    for i in range(parsed.segments().size()):
+        segment = &parsed.segments()[i]
+        out.append(segment.key.decode("utf-8") if segment.is_key() else segment.index)
+    return out
+
+
+def variant_get(data, str path, target_type, int errors, str timezone):
+    """The value at ``path``, cast to ``target_type`` (a pyarrow type) or, for None, as
+    a Variant."""
+    cdef _VariantGet kernel = _VariantGet()
+    kernel.path = _parse_path(path)
+    if target_type is not None:
+        kernel.type = import_type(target_type)
+    kernel.options.errors = <VariantGetErrors>errors
+    kernel.options.timezone = timezone.encode("utf-8")
+    return _run_chunks(kernel, data, kernel.type if target_type is not None
+                       else VariantStorageType(VariantLayout.kCanonical))

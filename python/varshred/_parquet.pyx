@@ -1,0 +1,188 @@
+# Licensed under the Apache License, Version 2.0.
+#
+# cython: language_level=3, embedsignature=True
+# distutils: language = c++
+"""varshred's Parquet writer and reader (see varshred.parquet for the API)."""
+
+from cython.operator cimport dereference as deref
+from libc.stdint cimport int64_t
+from libcpp.map cimport map as cmap
+from libcpp.memory cimport shared_ptr, unique_ptr
+from libcpp.string cimport string
+from libcpp.string_view cimport string_view
+from libcpp.utility cimport move
+from libcpp.vector cimport vector
+
+import threading as _threading
+
+from varshred._c_arrow cimport *
+from varshred._c_kernels cimport ConflictPolicy, NumericShredding, ShreddingSchema
+from varshred._c_parquet cimport *
+from varshred._capsule cimport (
+    export_chunked, export_reader, import_batch, import_schema, import_type)
+from varshred._schema cimport ShreddingSchemaHandle
+from varshred._status cimport check_status
+from varshred.errors import VariantError
+
+WRITE_PATHS = {"direct": <int>ParquetWritePath.kDirect, "arrow": <int>ParquetWritePath.kArrow}
+
+
+def is_variant_type(data_type):
+    """True for a Variant struct: ``metadata`` plus ``value`` and/or ``typed_value``
+    and nothing else (varshred::IsVariantType, the writer's own test)."""
+    return IsVariantType(deref(import_type(data_type)))
+
+
+cdef class ParquetFileWriter:
+    """One Parquet file being written by varshred's C++ writer (see varshred.parquet).
+
+    Safe to share between threads: ``lock`` serializes the calls (the C++ writer is
+    not thread-safe and runs without the GIL), so ``close`` waits for a running
+    ``write_batch``, and a call after ``close`` or ``abort`` is an error. Options
+    arrive checked, enums as their C++ values (varshred.parquet)."""
+    cdef unique_ptr[ParquetWriter] writer
+    cdef object lock
+
+    def __cinit__(self, *args, **kwargs):
+        self.lock = _threading.Lock()
+
+    def __init__(self, str path, schema, dict shredding, *, str compression,
+                 compression_level, int64_t row_group_size, int64_t data_page_size,
+                 bint dictionary, bint statistics, bint annotate, int numeric,
+                 int write_path, trusted_columns):
+        cdef ParquetWriteOptions options
+        cdef CResult[CCompressionType] codec = GetCompressionType(compression.encode())
+        check_status(codec.status())
+        options.compression = deref(codec)
+        if compression_level is not None:
+            options.compression_level = <int>compression_level
+        options.row_group_size = row_group_size
+        options.data_page_size = data_page_size
+        options.dictionary = dictionary
+        options.statistics = statistics
+        options.annotate = annotate
+        options.numeric = <NumericShredding>numeric
+        for name in trusted_columns:
+            options.trusted_columns.push_back(name.encode("utf-8"))
+        options.path = <ParquetWritePath>write_path
+        cdef cmap[string, ShreddingSchema] c_shredding
+        cdef ShreddingSchemaHandle h
+        for name, handle in shredding.items():
+            h = handle
+            c_shredding[name.encode("utf-8")] = h.schema
+        cdef shared_ptr[CSchema] c_schema = import_schema(schema)
+        cdef string c_path = path.encode("utf-8")
+        cdef CResult[unique_ptr[ParquetWriter]] opened
+        with nogil:
+            opened = ParquetWriter.Open(c_path, c_schema, c_shredding, options,
+                                        c_default_memory_pool())
+        check_status(opened.status())
+        self.writer = move(deref(opened))
+
+    def write_batch(self, batch):
+        # Acquiring a threading.Lock releases the GIL while it waits, so a thread
+        # holding the lock can take the GIL back when its C++ call returns.
+        with self.lock:
+            self._write_batch(batch)
+
+    def _write_batch(self, batch):
+        if not self.writer:
+            raise VariantError("the ParquetWriter is closed (by close(), abort() or a "
+                               "failed write)")
+        cdef shared_ptr[CRecordBatch] imported = import_batch(batch)
+        cdef CStatus status
+        with nogil:
+            status = deref(self.writer).Write(deref(imported))
+        if not status.ok():
+            self.writer.reset()
+        check_status(status)
+    def close(self):
+        cdef CStatus status
+        with self.lock:
+            if not self.writer:
+                return
+            with nogil:
+                status = deref(self.writer).Close()
+            self.writer.reset()
+        check_status(status)
+
+    def abort(self):
+        with self.lock:
+            if self.writer:
+                deref(self.writer).Abort()
+                self.writer.reset()
+
+    @property
+    def num_rows(self):
+        with self.lock:
+            return deref(self.writer).num_rows() if self.writer else 0
+
+    def __dealloc__(self):
+        # An unclosed writer removes its temporary file (no partial output).
+        self.writer.reset()
+
+
+_LAYOUT_NAMES = {
+    <int>VariantColumnLayout.kNone: None,
+    <int>VariantColumnLayout.kUnshredded: "unshredded",
+    <int>VariantColumnLayout.kShredded: "shredded",
+    <int>VariantColumnLayout.kLegacy: "legacy",
+}
+
+
+def inspect(str path):
+    """(name, layout, annotated, leaves) per top-level column."""
+    cdef CResult[vector[ParquetColumnInfo]] result
+    cdef string c_path = path.encode("utf-8")
+    with nogil:
+        result = InspectParquet(c_path)
+    check_status(result.status())
+    out = []
+    cdef size_t i
+    for i in range(deref(result).size()):
+        info = deref(result)[i]
+        out.append((info.name.decode("utf-8"), _LAYOUT_NAMES[<int>info.layout],
+                    bool(info.annotated), list(info.leaves)))
+    return out
+
+
+def leaf_paths(str path):
+    """Every leaf column's path as a tuple of names (names may contain '.')."""
+    cdef CResult[vector[vector[string]]] result
+    cdef string c_path = path.encode("utf-8")
+    with nogil:
+        result = ParquetLeafPaths(c_path)
+    check_status(result.status())
+    return [tuple(n.decode("utf-8") for n in p) for p in deref(result)]
+
+
+def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict):
+    """A pyarrow RecordBatchReader over ``path``, Variant columns rebuilt."""
+    cdef ParquetReadOptions options
+    for c in (columns or []):
+        options.columns.push_back(c.encode("utf-8"))
+    options.shredded = shredded
+    options.batch_size = batch_size
+    options.unshred.on_conflict = <ConflictPolicy>on_conflict
+    cdef string c_path = path.encode("utf-8")
+    cdef CResult[shared_ptr[CRecordBatchReader]] result
+    with nogil:
+        result = OpenParquetReader(c_path, options, c_default_memory_pool())
+    check_status(result.status())
+    return export_reader(deref(result))
+
+
+def read_leaves(str path, leaves):
+    """The given leaf columns as one partial column (a ChunkedArray, one chunk per row
+    group)."""
+    cdef vector[int] c_leaves = leaves
+    cdef string c_path = path.encode("utf-8")
+    cdef CResult[shared_ptr[CChunkedArray]] result
+    with nogil:
+        result = ReadParquetLeaves(c_path, c_leaves, c_default_memory_pool())
+    check_status(result.status())
+    cdef vector[shared_ptr[CArray]] chunks
+    cdef int i
+    for i in range(deref(deref(result)).num_chunks()):
+        chunks.push_back(deref(deref(result)).chunk(i))
+    return export_chunked(chunks, deref(deref(result)).type())

@@ -1,0 +1,70 @@
+# Licensed under the Apache License, Version 2.0.
+#
+# cython: language_level=3, embedsignature=True
+# distutils: language = c++
+"""The one place where C++ errors become Python exceptions (STYLE.md rule 12).
+
+``check_status`` translates an ``arrow::Status``; ``from_arrow_error`` does the same
+for an error that reaches Python as a pyarrow exception (a varshred reader's status,
+raised while pyarrow pulls batches from it). Both pick the class from the status
+code (see varshred.errors).
+"""
+
+from libc.stdint cimport int64_t
+
+import re as _re
+
+import pyarrow as _pa
+
+from varshred._c_arrow cimport (
+    CStatus, kCapacityError, kIndexError, kInvalid, kIOError, kKeyError, kNotImplemented,
+    kOutOfMemory, kTypeError)
+from varshred.errors import VariantError
+
+_EXCEPTIONS = {
+    <int>kOutOfMemory: MemoryError,
+    <int>kKeyError: KeyError,
+    <int>kTypeError: TypeError,
+    <int>kInvalid: VariantError,
+    <int>kIOError: OSError,
+    <int>kCapacityError: VariantError,
+    <int>kIndexError: IndexError,
+    <int>kNotImplemented: NotImplementedError,
+}
+
+_ROW_PREFIX = _re.compile(r"^row (\d+)")
+
+
+def shift_rows(str message, int64_t row_offset):
+    """``message`` with a leading ``row N`` moved by ``row_offset`` (rows then count
+    across the chunks of a chunked input)."""
+    if not row_offset:
+        return message
+    return _ROW_PREFIX.sub(lambda m: f"row {int(m.group(1)) + row_offset}", message,
+                           count=1)
+
+
+cdef int check_status(const CStatus& status, int64_t row_offset=0) except -1:
+    """Raises the exception for a failed status; ``row_offset`` as in shift_rows."""
+    if status.ok():
+        return 0
+    message = shift_rows(status.message().decode("utf-8", "replace"), row_offset)
+    raise _EXCEPTIONS.get(<int>status.code(), RuntimeError)(message)
+
+
+# pyarrow's exception classes for the status codes that varshred maps differently
+# (the others already derive from KeyError, IndexError, OSError, MemoryError).
+_FROM_ARROW = [
+    (_pa.ArrowInvalid, VariantError),
+    (_pa.ArrowTypeError, TypeError),
+    (_pa.ArrowNotImplementedError, NotImplementedError),
+]
+
+
+def from_arrow_error(exc):
+    """The varshred exception for a pyarrow exception carrying a varshred status
+    (``exc`` itself when its class is already the right one)."""
+    for arrow_class, cls in _FROM_ARROW:
+        if isinstance(exc, arrow_class):
+            return cls(str(exc).removeprefix("Invalid: "))
+    return exc
