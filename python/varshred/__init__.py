@@ -8,6 +8,7 @@
 """
 
 from importlib import metadata as _metadata
+from typing import Any
 
 import pyarrow  # noqa: F401  (loads libarrow before the extension module)
 
@@ -52,7 +53,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     # vs.spark imports pyspark, so it is loaded only when used.
     if name == "spark":
         import importlib

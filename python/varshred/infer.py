@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import pyarrow as pa
 
@@ -46,7 +46,7 @@ class ShreddingStats:
         s._h.load(bytes(data))
         return s
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[bytes], ShreddingStats], tuple[bytes]]:
         return (ShreddingStats.from_bytes, (bytes(self),))
 
     @property

@@ -13,7 +13,8 @@ from __future__ import annotations
 import operator
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+from types import TracebackType
+from typing import Any, Iterator, Literal, Mapping
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -39,7 +40,7 @@ __all__ = [
 ]
 
 
-def _shredding(shredding: Mapping[str, Any] | None) -> dict:
+def _shredding(shredding: Mapping[str, Any] | None) -> dict[str, Any]:
     out = {}
     for column, schema in (shredding or {}).items():
         if isinstance(schema, str):
@@ -74,7 +75,8 @@ class ParquetWriter:
                  compression: str = "zstd", compression_level: int | None = None,
                  row_group_size: int = 1 << 20, data_page_size: int = 1 << 20,
                  dictionary: bool = True, statistics: bool = True, annotate: bool = True,
-                 numeric: str = "lenient", write_path: str = "direct",
+                 numeric: Literal["lenient", "strict"] = "lenient",
+                 write_path: Literal["direct", "arrow"] = "direct",
                  trusted_columns: "tuple[str, ...] | list[str]" = ()):
         self.path = str(path)
         self.schema = schema
@@ -112,7 +114,8 @@ class ParquetWriter:
     def __enter__(self) -> "ParquetWriter":
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         if exc_type is None:
             self.close()
         else:
@@ -127,8 +130,9 @@ def write_table(table: pa.Table, path: str, *, shredding: Mapping[str, Any] | No
 
 
 def write_json(strings: Any, path: str, *, column: str = "v",
-               shredding: "ShreddingSchema | str" = "infer", errors: str = "raise",
-               numbers: str = "decimal", chunk_rows: int = 65536, threads: int = 2,
+               shredding: ShreddingSchema | str = "infer",
+               errors: Literal["raise", "null"] = "raise",
+               numbers: Literal["decimal", "double"] = "decimal", chunk_rows: int = 65536, threads: int = 2,
                **options: Any) -> int:
     """JSON documents (a string array, chunked array or any iterable of strings) ->
     one Parquet file with the shredded Variant column ``column``; returns the rows
@@ -211,7 +215,7 @@ class ColumnInfo:
     name: str
     layout: str | None  # None, "unshredded", "shredded" or "legacy"
     annotated: bool
-    leaves: tuple
+    leaves: tuple[int, ...]
 
     @property
     def is_variant(self) -> bool:
@@ -333,7 +337,9 @@ def counts_table(counts: list[PathCount]) -> str:
 
 
 def iter_batches(path: str, *, columns: list[str] | None = None, batch_size: int = 65536,
-                 shredded: bool = False, on_conflict: str = "error") -> Iterator[pa.RecordBatch]:
+                 shredded: bool = False,
+                 on_conflict: Literal["error", "typed-wins"] = "error"
+                 ) -> Iterator[pa.RecordBatch]:
     """Streams record batches, reconstructing Variant columns batch by batch (files
     larger than memory are fine)."""
     reader = _parquet.reader(str(path), columns, shredded, batch_size,
@@ -345,7 +351,7 @@ def iter_batches(path: str, *, columns: list[str] | None = None, batch_size: int
 
 
 def read_table(path: str, columns: list[str] | None = None, *, shredded: bool = False,
-               on_conflict: str = "error") -> pa.Table:
+               on_conflict: Literal["error", "typed-wins"] = "error") -> pa.Table:
     """Reads ``path``; Variant columns in any layout (varshred's, Spark's, DuckDB's,
     un-annotated shredded structs, the legacy draft) come back as
     ``struct<metadata, value>``. ``shredded=True`` returns shredded columns as stored."""
@@ -434,12 +440,14 @@ def _path_columns(path: str, column: str, segments: list,
 
 
 def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
-               errors: str = "null") -> pa.Table:
+               errors: Literal["null", "raise"] = "null") -> pa.Table:
     """One Arrow column per ``{path: type}`` entry (types as Spark names or pyarrow
     types; ``None`` for Variant), reading only the column chunks each path needs: its
     typed_value leaf and the value columns on the way. Rows whose value did not land in
     the typed column are read from the residual values. Columns in the legacy draft
-    layout are rebuilt whole first (their leaves do not map onto paths)."""
+    layout are rebuilt whole first (their leaves do not map onto paths). Paths are
+    read as :func:`variant_get` reads them (``$`` may be left out: ``"a.b"``), and
+    ``errors`` is variant_get's, with its default ``"null"`` for the same reason."""
     path = str(path)
     out = {}
     legacy = None

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Literal
+from typing import Any, Callable, Iterable, Literal
 
 import pyarrow as pa
 
@@ -31,7 +31,7 @@ class ShreddingSchema:
 
     __slots__ = ("_handle",)
 
-    def __init__(self, handle: Any):
+    def __init__(self, handle: _schema.ShreddingSchemaHandle):
         self._handle = handle
 
     @classmethod
@@ -79,7 +79,7 @@ class ShreddingSchema:
     def __str__(self) -> str:
         return self.to_ddl()
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str], ShreddingSchema], tuple[str]]:
         return (ShreddingSchema.parse, (self.to_ddl(),))
 
 

@@ -18,11 +18,15 @@ import os
 import shutil
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import pyarrow as pa
 
 import varshred as vs
+
+if TYPE_CHECKING:  # pyspark is imported only when used
+    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql.types import DataType, StructType, VariantType
 
 __all__ = [
     "MapColumn",
@@ -126,14 +130,15 @@ _OPS: dict[str, Callable[..., pa.Array]] = {
 }
 
 
-def variant_spark_type():
+def variant_spark_type() -> VariantType:
     """``pyspark.sql.types.VariantType()``."""
     from pyspark.sql.types import VariantType
 
     return VariantType()
 
 
-def output_schema(schema, column: str, data_type, output: str | None = None):
+def output_schema(schema: StructType, column: str, data_type: DataType,
+                  output: str | None = None) -> StructType:
     """The Spark schema after replacing ``column`` (or adding ``output``) with ``data_type``."""
     from pyspark.sql.types import StructField, StructType
 
@@ -145,21 +150,23 @@ def output_schema(schema, column: str, data_type, output: str | None = None):
     return StructType(fields)
 
 
-def _spark_type_of(arrow_type: pa.DataType):
+def _spark_type_of(arrow_type: pa.DataType) -> DataType:
     from pyspark.sql.pandas.types import from_arrow_type
 
     return from_arrow_type(arrow_type)
 
 
-def parse_json(df, column: str, *, output: str | None = None, numbers: str = "decimal",
-               duplicate_keys: str = "error", errors: str = "raise"):
+def parse_json(df: DataFrame, column: str, *, output: str | None = None,
+               numbers: str = "decimal", duplicate_keys: str = "error",
+               errors: str = "raise") -> DataFrame:
     """JSON strings in ``column`` -> a ``VariantType`` column (as Spark's parse_json)."""
     fn = MapColumn(column, "parse_json", output,
                    {"numbers": numbers, "duplicate_keys": duplicate_keys, "errors": errors})
     return df.mapInArrow(fn, output_schema(df.schema, column, variant_spark_type(), output))
 
 
-def to_json(df, column: str, *, output: str | None = None, timezone: str = "UTC"):
+def to_json(df: DataFrame, column: str, *, output: str | None = None,
+            timezone: str = "UTC") -> DataFrame:
     """A ``VariantType`` column -> JSON strings (as Spark's to_json)."""
     from pyspark.sql.types import StringType
 
@@ -167,8 +174,8 @@ def to_json(df, column: str, *, output: str | None = None, timezone: str = "UTC"
     return df.mapInArrow(fn, output_schema(df.schema, column, StringType(), output))
 
 
-def shred(df, column: str, schema: str, *, output: str | None = None,
-          numeric: str = "lenient"):
+def shred(df: DataFrame, column: str, schema: str, *, output: str | None = None,
+          numeric: str = "lenient") -> DataFrame:
     """A ``VariantType`` column -> the shredded struct ``{metadata, value, typed_value}``.
 
     Spark can hold the shredded form only as a plain struct (ECOSYSTEM.md B.7).
@@ -179,7 +186,8 @@ def shred(df, column: str, schema: str, *, output: str | None = None,
     return df.mapInArrow(fn, output_schema(df.schema, column, spark_type, output))
 
 
-def unshred(df, column: str, *, output: str | None = None, on_conflict: str = "error"):
+def unshred(df: DataFrame, column: str, *, output: str | None = None,
+            on_conflict: str = "error") -> DataFrame:
     """A shredded struct column -> a ``VariantType`` column."""
     fn = MapColumn(column, "unshred", output, {"on_conflict": on_conflict})
     return df.mapInArrow(fn, output_schema(df.schema, column, variant_spark_type(), output))
@@ -272,7 +280,7 @@ def _explicit_shredding(option: str) -> None:
             spark_shredding(str(ddl), inferred=False)
 
 
-def spark_unreadable(stats: "vs.ShreddingStats") -> dict:
+def spark_unreadable(stats: vs.ShreddingStats) -> dict[str, dict[str, int]]:
     """Per path, the number of values of each type Spark cannot read (even residual)."""
     out = {}
     for path, counts in stats.type_counts().items():
@@ -340,15 +348,15 @@ class _SampleStats:
             names=["column", "stats"])
 
 
-def variant_columns(df) -> list[str]:
+def variant_columns(df: DataFrame) -> list[str]:
     """Names of the ``VariantType`` columns of a DataFrame."""
     from pyspark.sql.types import VariantType
 
     return [f.name for f in df.schema.fields if isinstance(f.dataType, VariantType)]
 
 
-def sample_stats(df, *, json_columns: Sequence[str] = (),
-                 sample_rows: int = 100_000) -> dict:
+def sample_stats(df: DataFrame, *, json_columns: Sequence[str] = (),
+                 sample_rows: int = 100_000) -> dict[str, vs.ShreddingStats]:
     """Per column, ``ShreddingStats`` merged over a sample of ``df``: the first
     ``sample_rows / partitions`` rows of every partition (every row when 0).
 
@@ -369,8 +377,9 @@ def sample_stats(df, *, json_columns: Sequence[str] = (),
     return merged
 
 
-def infer_schema(df, *, json_columns: Sequence[str] = (), sample_rows: int = 100_000,
-                 **derive_options: Any) -> dict:
+def infer_schema(df: DataFrame, *, json_columns: Sequence[str] = (),
+                 sample_rows: int = 100_000,
+                 **derive_options: Any) -> dict[str, vs.ShreddingSchema]:
     """One shredding schema per Variant (or JSON string) column of ``df``, inferred from
     a sample pass (see :func:`sample_stats`): {column: ShreddingSchema}. Never types
     what Spark cannot read (see :func:`spark_shredding`)."""
@@ -415,7 +424,7 @@ def _path_has_data(path: str) -> bool:
     return os.path.isfile(path) or (os.path.isdir(path) and bool(os.listdir(path)))
 
 
-def write(df, path: str, *, shredding: "str | dict" = "infer", mode: str = "error",
+def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: str = "error",
           json_columns: Sequence[str] = (), errors: str = "raise",
           compression: str = "zstd", sample_rows: int = 100_000,
           collect_stats: bool = False) -> "WriteSummary | None":
@@ -475,7 +484,7 @@ def write(df, path: str, *, shredding: "str | dict" = "infer", mode: str = "erro
 # The varshred data source
 
 
-def register(spark) -> None:
+def register(spark: SparkSession) -> None:
     """Registers the ``varshred`` data source with ``spark``."""
     spark.dataSource.register(VarshredDataSource)
 
@@ -531,7 +540,7 @@ class _ArrowWriter(DataSourceArrowWriter):
     """
 
     def __init__(self, options: dict, overwrite: bool):
-        self.path = options.get("path")
+        self.path: str = options.get("path") or ""
         if not self.path:
             raise vs.VariantError("the varshred data source needs a path: .save(path)")
         self.overwrite = overwrite
@@ -627,14 +636,14 @@ class _ArrowWriter(DataSourceArrowWriter):
                         {n: str(d) for n, d in shredding.items()},
                         {n: spark_unreadable(s) for n, s in stats.items()})
 
-    def commit(self, messages: Sequence[_Written]) -> None:
-        files = publish([f for m in messages if m for f in m.files], self.path,
-                        self.overwrite)
+    def commit(self, messages: list[WriterCommitMessage | None]) -> None:
+        written = [m for m in messages if isinstance(m, _Written)]  # None: a failed task
+        files = publish([f for m in written for f in m.files], self.path, self.overwrite)
         shutil.rmtree(self.staging, ignore_errors=True)
         if self.report_to:
-            _write_report(self.report_to, files, [m for m in messages if m])
+            _write_report(self.report_to, files, written)
 
-    def abort(self, messages: Sequence[_Written]) -> None:
+    def abort(self, messages: list[WriterCommitMessage | None]) -> None:
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
@@ -689,7 +698,7 @@ def _write_report(target: str, files: list, messages: list) -> None:
 
 
 def _parse_paths(spec: str) -> list[tuple[str, str]]:
-    out = []
+    out: list[tuple[str, str]] = []
     for item in spec.split(","):
         item = item.strip()
         if not item:
