@@ -143,11 +143,6 @@ cdef vector[shared_ptr[CArray]] import_chunks(object obj, bint* chunked) except 
     return chunks
 
 
-cdef ArrowSchema* _schema_pointer(object obj) except NULL:
-    capsule = obj.__arrow_c_schema__()
-    return <ArrowSchema*>PyCapsule_GetPointer(capsule, "arrow_schema")
-
-
 cdef shared_ptr[CDataType] import_type(object obj) except *:
     """The type of any object implementing ``__arrow_c_schema__`` (a pyarrow type)."""
     capsule = obj.__arrow_c_schema__()
