@@ -73,9 +73,18 @@ _PRUNE_SCHEMAS = ["struct<n: bigint>", "struct<n: int>", "struct<n: double>",
                   "struct<n: variant>"]
 
 
-@settings(max_examples=fuzz_util.runs(60))
-@given(st.lists(_FIELD, min_size=1, max_size=40), st.sampled_from(_PRUNE_SCHEMAS),
-       st.sampled_from(["==", "<", "<=", ">", ">="]), st.one_of(_NUMBERS, st.text(max_size=4)),
+# Mostly one type per file, so that whole row groups are typed and pruning happens.
+_COLUMNS = st.one_of(
+    *[st.lists(st.one_of(leaf, leaf, leaf, st.none(), st.just(_MISSING)), min_size=1, max_size=40)
+      for leaf in (st.integers(-1000, 1000), st.floats(-1e3, 1e3, allow_nan=False),
+                   st.decimals(-1000, 1000, places=2, allow_nan=False), st.text(max_size=3))],
+    st.lists(_FIELD, min_size=1, max_size=40))
+
+
+@settings(max_examples=fuzz_util.runs(100))
+@given(_COLUMNS, st.sampled_from(_PRUNE_SCHEMAS),
+       st.sampled_from(["==", "<", "<=", ">", ">="]),
+       st.one_of(st.integers(-1000, 1000), _NUMBERS, st.text(max_size=3)),
        st.integers(1, 8), st.booleans())
 def test_fuzz_pruning_is_sound(tmp_path_factory, fields, ddl, op, literal, group_rows, sql_nulls):
     values = [None if (sql_nulls and i % 7 == 3) else ({} if f is _MISSING else {"n": f})
