@@ -33,10 +33,22 @@ PYARROW_LIBS="$("$PY" -c 'import pyarrow, os; print(os.path.dirname(pyarrow.__fi
 export PYTHONPATH="$BUILD/pkg${PYTHONPATH:+:$PYTHONPATH}"
 export LD_LIBRARY_PATH="$PYARROW_LIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:${ASAN_OPTIONS:-}"
-export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+# Reports go to build/asan/report.<pid> as well: pytest's capture would swallow stderr.
+rm -f "$BUILD"/report.*
+export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:log_path=$BUILD/report:log_exe_name=0:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$BUILD/report:${UBSAN_OPTIONS:-}"
 export PATH="$VENV/bin:$PATH"
-export VARSHRED_ASAN_RUN=1   # tests that start subprocesses pass the sanitizer on
+# Every Python object through malloc, so that ASan sees them (pymalloc pools hide
+# use-after-free of small objects).
+export PYTHONMALLOC=malloc
+export VARSHRED_ASAN_RUN=1   # known memory-corrupting defects are skipped, not run
 "$PY" -c 'import varshred._lib as l, sys; assert "build/asan" in l.__file__, l.__file__; print("asan module:", l.__file__, file=sys.stderr)'
 cd "$ROOT"
-exec "$PY" -m pytest tests/python -q -m "not spark" -p no:cacheprovider "$@"
+status=0
+"$PY" -m pytest tests/python -q -m "not spark" -p no:cacheprovider "$@" || status=$?
+if ls "$BUILD"/report.* >/dev/null 2>&1; then
+  echo "== sanitizer reports (build/asan/report.*):" >&2
+  cat "$BUILD"/report.* >&2
+  status=1
+fi
+exit $status

@@ -7,6 +7,7 @@ only the rows it hits."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pyarrow as pa
@@ -20,7 +21,8 @@ from foreign import paths_of, same
 
 ISSUE = "issue 10: "
 UNSORTED = "unsorted object field ids from DuckDB rejected"
-LONG_STRINGS = "from_python long strings (> 64 KiB corrupted)"
+LONG_STRINGS = ("from_python long strings (_lib.pyx _utf8 returns a view of a freed "
+                "bytes object: heap-use-after-free)")
 EMPTY_KEYS = "empty keys (infer_schema derives a schema with an empty field name)"
 DEPTH = ("DDL depth / write-read limits (a 40-deep inferred schema exceeds Arrow's "
          "ArrowSchema recursion limit and Parquet's depth 100)")
@@ -34,9 +36,8 @@ KNOWN: dict[tuple[str, str, str], str] = {
        for t in ("shred_inferred", "parquet", "spark_batches")},
     **{(t, p, "empty_key"): EMPTY_KEYS for p in ("duckdb", "spark")
        for t in ("shred_inferred", "parquet", "spark_batches")},
-    ("python_round_trip", "duckdb", "long_string_70k"): LONG_STRINGS,
-    ("python_round_trip", "spark", "long_string_70k"): LONG_STRINGS,
-    ("python_round_trip", "spark", "long_array_70k"): LONG_STRINGS,
+    **{("python_round_trip", p, r): LONG_STRINGS for p in ("duckdb", "spark")
+       for r in ("long_string_70k", "long_array_70k")},
 }
 
 
@@ -46,14 +47,25 @@ def _rows(producer: str) -> list[str]:
     return names + [n for n, _, _ in casts] + [foreign.SQL_NULL]
 
 
+# Known defects that corrupt memory: under tests/asan.sh they abort the whole run, so
+# they are skipped there (the plain run still shows them as xfails).
+MEMORY_ERRORS = {LONG_STRINGS}
+UNDER_ASAN = os.environ.get("VARSHRED_ASAN_RUN") == "1"
+
+
 def cases(test: str) -> list:
     out = []
     for producer in ("duckdb", "spark"):
         for row in _rows(producer):
             marks = [pytest.mark.spark] if producer == "spark" else []
             reason = KNOWN.get((test, producer, row)) or KNOWN.get((test, producer, "*"))
-            if reason:
-                marks.append(pytest.mark.xfail(strict=True, reason=ISSUE + reason))
+            if reason and UNDER_ASAN and reason in MEMORY_ERRORS:
+                marks.append(pytest.mark.skip(reason=ISSUE + reason + " (heap-use-after-free)"))
+            elif reason:
+                # A use-after-free shows by chance (corrupt bytes, a validate error, or
+                # the right bytes): not strict. tests/asan.sh shows it every time.
+                strict = reason not in MEMORY_ERRORS
+                marks.append(pytest.mark.xfail(strict=strict, reason=ISSUE + reason))
             out.append(pytest.param(producer, row, marks=marks, id=f"{producer}-{row}"))
     return out
 
