@@ -61,3 +61,21 @@ def run_worker(seeds, tmp_path, runs: int, rng_seed: str) -> list[str]:
 def test_fuzz_variant_byte_mutants(duckdb_corpus, tmp_path):
     mismatches = run_worker(_seeds(duckdb_corpus), tmp_path, fuzz_util.runs(FUZZ_RUNS), "bytes-1")
     assert not mismatches, "\n".join(mismatches[:10])
+
+
+# -- what the fuzzing found ---------------------------------------------------------------
+
+
+def test_date_beyond_the_timestamp_range_does_not_wrap():
+    """Found by the byte mutation under tests/asan.sh (UBSan: signed overflow in
+    CastTimestamp): a date of 1,069,547,520 days cast to a timestamp wrapped around
+    to 7521-05-28 instead of failing the cast."""
+    from fuzz_variant_worker import column
+
+    far = column(bytes.fromhex("010000"), bytes.fromhex("2c0000c03f"))  # date +2930291-08-26
+    for t in ("timestamp", "timestamp_ntz"):
+        assert vs.variant_get(far, "$", t).to_pylist() == [None]
+        with pytest.raises(vs.VariantError):
+            vs.variant_get(far, "$", t, errors="raise")
+    near = vs.from_python([__import__("datetime").date(9999, 12, 31)])
+    assert vs.variant_get(near, "$", "timestamp_ntz").to_pylist()[0].year == 9999
