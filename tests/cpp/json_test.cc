@@ -28,9 +28,7 @@ arrow::Result<Parsed> ParseJson(std::string_view json, JsonParseOptions options 
   ARROW_RETURN_NOT_OK(parser.Parse(json, &builder));
   Parsed p;
   ARROW_RETURN_NOT_OK(builder.Finish(&p.metadata, &p.value));
-  ValidateOptions deep;
-  deep.max_depth = 2000;
-  ARROW_RETURN_NOT_OK(Validate(p.metadata, p.value, deep));
+  ARROW_RETURN_NOT_OK(Validate(p.metadata, p.value));
   return p;
 }
 
@@ -166,21 +164,26 @@ TEST(JsonParseTest, DuplicateKeysFailByDefault) {
 }
 
 TEST(JsonParseTest, DepthLimit) {
-  std::string ok = std::string(1000, '[') + std::string(1000, ']');
+  // The readers' limit (format.h), so that every parsed document can be read back.
+  std::string ok = std::string(500, '[') + std::string(500, ']');
   VS_EXPECT_OK(ParseJson(ok).status());
-  std::string deep = std::string(1001, '[') + std::string(1001, ']');
-  ExpectInvalid(deep, "nesting deeper than 1000");
+  std::string deep = std::string(501, '[') + std::string(501, ']');
+  ExpectInvalid(deep, "nesting deeper than 500");
   std::string deep_obj;
-  for (int i = 0; i < 1001; ++i) deep_obj += "{\"a\":";
-  deep_obj += "1" + std::string(1001, '}');
-  ExpectInvalid(deep_obj, "at byte 5000: nesting deeper than 1000");
+  for (int i = 0; i < 501; ++i) deep_obj += "{\"a\":";
+  deep_obj += "1" + std::string(501, '}');
+  ExpectInvalid(deep_obj, "at byte 2500: nesting deeper than 500");
   JsonParseOptions shallow;
   shallow.max_depth = 2;
   VS_EXPECT_OK(ParseJson("[[1]]", shallow).status());
   ExpectInvalid("[[[1]]]", "at byte 2: nesting deeper than 2", shallow);
   // Far deeper than simdjson's own limit: still a clean error.
   std::string very_deep = std::string(100000, '[') + std::string(100000, ']');
-  ExpectInvalid(very_deep, "nesting deeper than 1000");
+  ExpectInvalid(very_deep, "nesting deeper than 500");
+  // A larger limit than readers accept is refused.
+  JsonParseOptions too_deep;
+  too_deep.max_depth = 501;
+  ExpectInvalid("1", "max_depth 501 exceeds varshred's nesting limit of 500", too_deep);
 }
 
 TEST(JsonParseTest, MalformedInputsFailWithOffsets) {

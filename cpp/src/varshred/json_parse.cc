@@ -410,6 +410,10 @@ struct JsonParser::Impl {
     if (json.size() >= 3 && json.substr(0, 3) == "\xEF\xBB\xBF") {
       return arrow::Status::Invalid("invalid JSON at byte 0: byte order mark");
     }
+    if (options.max_depth > kMaxNestingDepth) {
+      return arrow::Status::Invalid("JSON max_depth ", options.max_depth,
+                                    " exceeds varshred's nesting limit of ", kMaxNestingDepth);
+    }
     if (allocate_status != sj::SUCCESS) return Error(allocate_status, begin);
     if (auto err = parser.iterate(begin, size, padded).get(doc)) {
       if (err == sj::EMPTY) return arrow::Status::Invalid("invalid JSON: empty input");

@@ -234,8 +234,17 @@ class Validator {
 
 }  // namespace
 
+arrow::Status CheckValidateOptions(const ValidateOptions& options) {
+  if (options.max_depth < 0 || options.max_depth > kMaxNestingDepth) {
+    return arrow::Status::Invalid("max_depth ", options.max_depth, " is outside 0..",
+                                  kMaxNestingDepth, " (varshred's nesting limit)");
+  }
+  return arrow::Status::OK();
+}
+
 arrow::Status ValidateValue(const MetadataView& metadata, std::string_view value,
                             const ValidateOptions& options) {
+  ARROW_RETURN_NOT_OK(CheckValidateOptions(options));
   return Validator(metadata, options).Run(value);
 }
 
