@@ -843,7 +843,9 @@ cdef class ParquetFileWriter:
                  bint statistics=True, bint annotate=True, str numeric="lenient",
                  str write_path="direct", trusted_columns=()):
         cdef ParquetWriteOptions options
-        cdef CResult[CCompressionType] codec = GetCompressionType(compression.encode())
+        cdef string c_compression = compression.encode("utf-8")
+        cdef CResult[CCompressionType] codec = ParseCompression(
+            string_view(c_compression.data(), c_compression.size()))
         check_status(codec.status())
         options.compression = deref(codec)
         if compression_level is not None:
@@ -920,6 +922,15 @@ cdef class ParquetFileWriter:
 
 
 _LAYOUT_NAMES = {0: None, 1: "unshredded", 2: "shredded", 3: "legacy"}
+
+
+def parquet_check_footer(str path):
+    """Raises VariantError naming the file when its footer metadata is corrupt."""
+    cdef CStatus status
+    cdef string c_path = path.encode("utf-8")
+    with nogil:
+        status = CheckParquetFooter(c_path)
+    check_status(status)
 
 
 def parquet_inspect(str path):

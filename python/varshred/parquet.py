@@ -42,7 +42,10 @@ def _shredding(shredding: Mapping[str, Any] | None) -> dict:
     out = {}
     for column, schema in (shredding or {}).items():
         if isinstance(schema, str):
-            schema = ShreddingSchema.parse(schema)
+            try:
+                schema = ShreddingSchema.parse(schema)
+            except VariantError as e:
+                raise VariantError(f"shredding[{column!r}]: {e}") from None
         if not isinstance(schema, ShreddingSchema):
             raise TypeError(f"shredding[{column!r}] must be a ShreddingSchema, a DDL string "
                             f"or 'none', got {type(schema).__name__}")
@@ -214,6 +217,13 @@ class ColumnInfo:
         return self.layout is not None
 
 
+def _parquet_file(path: str) -> pq.ParquetFile:
+    """pyarrow's view of a file whose footer varshred checked first: pyarrow's metadata
+    accessors abort the process on a corrupt footer instead of raising."""
+    _lib.parquet_check_footer(str(path))
+    return pq.ParquetFile(path)
+
+
 def inspect(path: str) -> list[ColumnInfo]:
     """The top-level columns of ``path`` with their Variant layout."""
     return [ColumnInfo(n, layout, annotated, tuple(leaves))
@@ -249,7 +259,7 @@ def shredding_counts(paths: "str | list[str]") -> list[PathCount]:
     Paths whose statistics are missing are left out."""
     counts: dict = {}
     for path in [paths] if isinstance(paths, str) else paths:
-        f = pq.ParquetFile(path)
+        f = _parquet_file(path)
         md = f.metadata
         arrow_schema = f.schema_arrow  # converted once per file, not per leaf
         variant_columns = {c.name for c in inspect(path) if c.layout == "shredded"}
@@ -406,7 +416,7 @@ class _PathColumns:
 
 def _leaf_index(path: str) -> dict:
     """Dotted leaf path -> leaf column index, from the file's footer."""
-    schema = pq.ParquetFile(path).schema
+    schema = _parquet_file(path).schema
     return {schema.column(i).path: i for i in range(len(schema))}
 
 
@@ -493,7 +503,7 @@ def prunable_row_groups(path: str, column: str, variant_path: str, op: str,
     cols = _path_columns(path, column, segments)
     if cols.typed_path is None:
         return []
-    md = pq.ParquetFile(path).metadata
+    md = _parquet_file(path).metadata
     names = {md.schema.column(i).path: i for i in range(md.num_columns)}
     if cols.typed_path not in names:
         return []  # an object at the end: no single typed leaf
