@@ -132,6 +132,15 @@ def test_write_json_writes_only_what_readers_read(tmp_path, errors):
     assert vs.to_json(got).to_pylist() == ['{"a":1}', None, nested_json(DEPTH - 1)]
 
 
+def test_write_json_refuses_or_nulls_oversized_rows(tmp_path):
+    path = str(tmp_path / "big.parquet")
+    rows = pa.array(['{"a": 1}', '{"a": "' + "x" * (SIZE + 16) + '"}'], pa.large_string())
+    with pytest.raises(vs.VariantError, match=r"row 1: value of \d+ bytes exceeds the size"):
+        vs.parquet.write_json(rows, path, errors="raise")
+    assert vs.parquet.write_json(rows, path, errors="null") == 2
+    assert vs.to_json(vs.parquet.read_table(path)["v"]).to_pylist() == ['{"a":1}', None]
+
+
 # ---- corrupt footers ---------------------------------------------------------------------
 
 # Runs in a subprocess: flips each footer byte in turn and calls every reader entry point
@@ -268,3 +277,17 @@ def test_unknown_compression_lists_the_valid_names(tmp_path):
                                               r"uncompressed, snappy, gzip, brotli, zstd, lz4\)"):
         vs.parquet.write_table(pa.table({"v": vs.from_json(["1"])}),
                                str(tmp_path / "c.parquet"), compression="lzma")
+
+
+@pytest.mark.parametrize("schema, message", [
+    ("array<" * 30000 + "int" + ">" * 30000, r"^--schema: .*limit of 500 at column"),
+    ('{"v": "' + "array<" * 30000 + "int" + ">" * 30000 + '"}',
+     r"^--schema: column 'v': .*limit of 500 at column"),
+    ('{"v": "infer"}', r"^--schema: column 'v': .*unknown type 'infer'"),
+    ("{" * 30000, r"^--schema: not a JSON object"),
+])
+def test_shred_job_checks_every_schema_before_starting(tmp_path, schema, message):
+    from varshred.pipeline import JobError, ShredJob
+
+    with pytest.raises(JobError, match=message):
+        ShredJob(str(tmp_path / "in.jsonl"), str(tmp_path / "out"), schema=schema).run()
