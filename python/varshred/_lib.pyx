@@ -543,6 +543,7 @@ def from_python(objects, str layout="canonical"):
     cdef string metadata
     cdef string value
     cdef Py_ssize_t row = 0
+    cdef CStatus finished
     for obj in objects:
         if obj is None:
             check_status(out.AppendNull())
@@ -558,7 +559,10 @@ def from_python(objects, str layout="canonical"):
             raise VariantError(f"row {row}: value nested too deeply") from None
         metadata.clear()
         value.clear()
-        check_status(builder.Finish(&metadata, &value))
+        finished = builder.Finish(&metadata, &value)
+        if not finished.ok():  # past the limits readers accept (format.h)
+            builder.Reset()
+            raise VariantError(f"row {row}: " + finished.message().decode("utf-8", "replace"))
         check_status(out.Append(string_view(metadata.data(), metadata.size()),
                                 string_view(value.data(), value.size())))
         row += 1

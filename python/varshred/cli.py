@@ -100,7 +100,7 @@ def cmd_inspect(args) -> int:
                     lines: list[str] = []
                     _count_tree(raw, "$", lines, "    ")
                     print("\n".join(lines))
-        except (vs.VariantError, OSError, TypeError, NotImplementedError) as e:
+        except (ValueError, OSError, TypeError, NotImplementedError) as e:
             return _fail(str(e))
     return 0
 

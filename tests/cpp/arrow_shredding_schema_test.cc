@@ -89,7 +89,8 @@ TEST(ShreddingSchemaTest, NestingStopsAtTheValueLimit) {
       << paths.status().ToString();
   // The path's own segments count: 2 segments + 499 arrays is 501 levels.
   EXPECT_FALSE(ShreddingSchema::FromPaths({{"a.b", nested("array<", 499, "int")}}).ok());
-  VS_EXPECT_OK(ShreddingSchema::FromPaths({{"a.b", nested("array<", 498, "int")}}).status());
+  VS_EXPECT_OK(
+      ShreddingSchema::FromPaths({{"a.b", nested("array<", 498, "int")}}).status());
 
   std::shared_ptr<arrow::DataType> typed = arrow::int32();
   for (int i = 0; i < 30000; ++i) {

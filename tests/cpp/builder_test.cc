@@ -509,13 +509,15 @@ TEST(BuilderTest, FinishRefusesValuesReadersWouldRefuse) {
   for (int i = 0; i < kMaxNestingDepth + 1; ++i) b.EndArray();
   auto st = b.Finish(&metadata, &value);
   EXPECT_TRUE(st.IsInvalid());
-  EXPECT_EQ(st.message(), "value nested 501 levels deep exceeds the nesting limit of 500");
+  EXPECT_EQ(st.message(),
+            "value nested 501 levels deep exceeds the nesting limit of 500");
   b.Reset();
 
   b.AppendString(std::string(kMaxValueSize, 'x'));
   st = b.Finish(&metadata, &value);
   EXPECT_TRUE(st.IsInvalid());
-  EXPECT_NE(st.message().find("exceeds the size limit of 134217728 bytes"), std::string::npos)
+  EXPECT_NE(st.message().find("exceeds the size limit of 134217728 bytes"),
+            std::string::npos)
       << st.ToString();
 }
 

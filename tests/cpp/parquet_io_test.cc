@@ -361,13 +361,14 @@ TEST_F(ParquetIoTest, CompressionNames) {
   auto bad = ParseCompression("lzma");
   ASSERT_TRUE(bad.status().IsInvalid());
   EXPECT_EQ(bad.status().message(),
-            "unknown compression 'lzma' (valid: none, uncompressed, snappy, gzip, brotli, "
-            "zstd, lz4)");
+            "unknown compression 'lzma' (valid: none, uncompressed, snappy, gzip, "
+            "brotli, zstd, lz4)");
   auto table = Table(Events());
   for (const char* name : {"none", "snappy", "gzip", "brotli", "zstd", "lz4"}) {
     ParquetWriteOptions options;
     options.compression = *ParseCompression(name);
-    VS_ASSERT_OK(WriteParquet(*table, Path("c.parquet"), {{"v", EventSchema()}}, options));
+    VS_ASSERT_OK(
+        WriteParquet(*table, Path("c.parquet"), {{"v", EventSchema()}}, options));
     VS_ASSIGN_OR_FAIL(auto back, ReadParquet(Path("c.parquet")));
     EXPECT_EQ(back->num_rows(), table->num_rows()) << name;
   }

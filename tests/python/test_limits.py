@@ -119,6 +119,16 @@ def test_from_json_refuses_values_over_the_size_limit():
     assert out.is_null().to_pylist() == [False, True]
 
 
+def test_from_python_stops_at_the_read_depth_limit():
+    deep = 1
+    for _ in range(DEPTH + 1):
+        deep = [deep]
+    with pytest.raises(vs.VariantError, match=r"^row 1: value nested 501 levels deep "
+                                              r"exceeds the nesting limit of 500"):
+        vs.from_python([1, deep])
+    vs.validate(vs.from_python([deep[0]]))
+
+
 @pytest.mark.parametrize("errors", ["raise", "null"])
 def test_write_json_writes_only_what_readers_read(tmp_path, errors):
     path = str(tmp_path / "limits.parquet")

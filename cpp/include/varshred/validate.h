@@ -27,7 +27,8 @@ arrow::Status CheckValidateOptions(const ValidateOptions& options);
 ///   key-byte order (unless options.allow_unsorted_keys);
 /// - strings and keys are UTF-8; decimal scales are <= 38 and decimal16 precision
 ///   <= 38;
-/// - nesting is at most options.max_depth (see CheckValidateOptions()), the value at most options.max_size bytes.
+/// - nesting is at most options.max_depth (see CheckValidateOptions()), the value at
+///   most options.max_size bytes.
 ///
 /// The error message names the problem and the path inside the value, e.g.
 /// `Invalid: $.a[2]: short string of 9 bytes runs past the end of the value`.

@@ -543,7 +543,8 @@ struct JsonParser::Impl {
     }
     if (options.max_depth > kMaxNestingDepth) {
       return arrow::Status::Invalid("JSON max_depth ", options.max_depth,
-                                    " exceeds varshred's nesting limit of ", kMaxNestingDepth);
+                                    " exceeds varshred's nesting limit of ",
+                                    kMaxNestingDepth);
     }
     if (allocate_status != sj::SUCCESS) return Error(allocate_status, begin);
     if (auto err = parser.iterate(begin, size, padded).get(doc)) {

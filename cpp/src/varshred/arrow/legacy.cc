@@ -56,7 +56,8 @@ arrow::Result<std::unique_ptr<LegacyNode>> Compile(std::shared_ptr<arrow::Array>
       for (int f = 0; f < node->object->num_fields(); ++f) {
         const std::string& fname = node->object->type()->field(f)->name();
         node->names.push_back(fname);
-        ARROW_ASSIGN_OR_RAISE(auto c, Compile(node->object->field(f), path + "." + fname, depth + 1));
+        ARROW_ASSIGN_OR_RAISE(
+            auto c, Compile(node->object->field(f), path + "." + fname, depth + 1));
         node->fields.push_back(std::move(c));
       }
     } else if (name == "array") {

@@ -173,8 +173,8 @@ class DdlParser {
   // need not Leave().
   arrow::Status Enter(size_t pos) {
     if (depth_ >= kMaxNestingDepth) {
-      return ErrorAt("nesting deeper than the limit of " + std::to_string(kMaxNestingDepth),
-                     pos);
+      return ErrorAt(
+          "nesting deeper than the limit of " + std::to_string(kMaxNestingDepth), pos);
     }
     ++depth_;
     return arrow::Status::OK();
@@ -298,7 +298,9 @@ int NestingDepth(const ShreddingSchema& s) {
       return 1 + NestingDepth(s.element());
     case ShreddingSchema::Kind::kObject: {
       int deepest = 0;
-      for (const auto& f : s.fields()) deepest = std::max(deepest, NestingDepth(f.second));
+      for (const auto& f : s.fields()) {
+        deepest = std::max(deepest, NestingDepth(f.second));
+      }
       return 1 + deepest;
     }
     default:
@@ -659,8 +661,8 @@ arrow::Result<ShreddingSchema> ShreddingSchema::FromPaths(
     }
     // Each segment opens one object or array above the leaf's own nesting.
     if (segments.size() + NestingDepth(*type) > static_cast<size_t>(kMaxNestingDepth)) {
-      return arrow::Status::Invalid("shredding path '", path,
-                                    "': nesting deeper than the limit of ", kMaxNestingDepth);
+      return arrow::Status::Invalid("shredding path '", path, "': nesting deeper than ",
+                                    "the limit of ", kMaxNestingDepth);
     }
     PathNode* node = &root;
     for (size_t i = 0; i < segments.size(); ++i) {

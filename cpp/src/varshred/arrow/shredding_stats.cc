@@ -498,7 +498,8 @@ struct ShreddingStatsAccess {
       }
       // The reader recurses once per level; no value is deeper than the limit.
       if (depth > kMaxNestingDepth) {
-        return Error("max_depth ", depth, " exceeds the nesting limit of ", kMaxNestingDepth);
+        return Error("max_depth ", depth, " exceeds the nesting limit of ",
+                     kMaxNestingDepth);
       }
       stats_->options_.max_fields_per_object = static_cast<int>(per_object);
       stats_->options_.max_total_paths = static_cast<int>(total);

@@ -91,7 +91,8 @@ arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed,
           }
         }
         o.names.push_back(name);
-        ARROW_ASSIGN_OR_RAISE(auto child, CompilePair(st.field(k), path + "." + name, depth + 1));
+        ARROW_ASSIGN_OR_RAISE(auto child,
+                              CompilePair(st.field(k), path + "." + name, depth + 1));
         o.children.push_back(std::move(child));
       }
       o.by_key.resize(o.names.size());
@@ -141,10 +142,11 @@ arrow::Result<std::unique_ptr<ReadNode>> CompilePair(std::shared_ptr<arrow::Arra
   bool any = false;
   for (int k = 0; k < st.num_fields(); ++k) {
     const std::string& name = st.type()->field(k)->name();
-    if ((name == "value" || name == "typed_value") && st.struct_type()->GetFieldIndex(name) < 0) {
-      // GetFieldIndex() is -1 for names that occur more than once.
-      return arrow::Status::TypeError("duplicate child '", name, "' in shredded group at ",
-                                      path);
+    // GetFieldIndex() is -1 for names that occur more than once.
+    if ((name == "value" || name == "typed_value") &&
+        st.struct_type()->GetFieldIndex(name) < 0) {
+      return arrow::Status::TypeError("duplicate child '", name,
+                                      "' in shredded group at ", path);
     }
     if (name == "value") {
       auto col = BinaryColumn::Make(st.field(k));

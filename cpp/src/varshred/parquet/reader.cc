@@ -260,7 +260,8 @@ arrow::Result<std::shared_ptr<arrow::ChunkedArray>> ReadParquetLeaves(
         }
         std::shared_ptr<arrow::Table> table = std::move(read).ValueOrDie();
         if (table->num_columns() != 1) {
-          return arrow::Status::Invalid(path, ": leaves must belong to one top-level column");
+          return arrow::Status::Invalid(path,
+                                        ": leaves must belong to one top-level column");
         }
         return table->column(0);
       });

@@ -723,7 +723,8 @@ class DirectWriter : public ParquetWriter {
 
   // Parquet C++ may throw from any call below: errors name the file instead.
   arrow::Status Write(const arrow::RecordBatch& batch) override {
-    return internal::CatchParquet(path(), kWriteFailed, [&] { return WriteBatch(batch); });
+    return internal::CatchParquet(path(), kWriteFailed,
+                                  [&] { return WriteBatch(batch); });
   }
   arrow::Status Close() override {
     return internal::CatchParquet(path(), kWriteFailed, [&] { return CloseFile(); });
@@ -884,7 +885,8 @@ class ArrowPathWriter : public ParquetWriter {
 
   // Parquet C++ may throw from any call below: errors name the file instead.
   arrow::Status Write(const arrow::RecordBatch& batch) override {
-    return internal::CatchParquet(path(), kWriteFailed, [&] { return WriteBatch(batch); });
+    return internal::CatchParquet(path(), kWriteFailed,
+                                  [&] { return WriteBatch(batch); });
   }
   arrow::Status Close() override {
     return internal::CatchParquet(path(), kWriteFailed, [&] { return CloseFile(); });
@@ -1027,7 +1029,9 @@ arrow::Result<arrow::Compression::type> ParseCompression(std::string_view name) 
       {"lz4", arrow::Compression::LZ4},
   };
   std::string lower(name);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : lower) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
   std::string valid;
   for (const Name& n : kNames) {
     if (n.name == lower) return n.codec;
