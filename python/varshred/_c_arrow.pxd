@@ -95,8 +95,6 @@ cdef extern from "arrow/api.h" namespace "arrow" nogil:
         pass
     cdef enum CCompressionType "arrow::Compression::type":
         pass
-    CResult[CCompressionType] GetCompressionType \
-        "arrow::util::Codec::GetCompressionType"(const string& name)
 
 cdef extern from "arrow/c/bridge.h" namespace "arrow" nogil:
     CResult[shared_ptr[CSchema]] ImportSchema(ArrowSchema* schema)

@@ -49,6 +49,8 @@ cdef extern from "varshred/parquet/writer.h" namespace "varshred" nogil:
         void Abort()
         int64_t num_rows()
 
+    CResult[CCompressionType] ParseCompression(string_view name)
+
     cbool IsVariantType(const CDataType& type)
 
 cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
@@ -72,6 +74,7 @@ cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
 
     CResult[vector[ParquetColumnInfo]] InspectParquet(const string& path)
     CResult[vector[vector[string]]] ParquetLeafPaths(const string& path)
+    CStatus CheckParquetFooter(const string& path)
     CResult[shared_ptr[CRecordBatchReader]] OpenParquetReader(
         const string& path, const ParquetReadOptions& options, CMemoryPool* pool)
     CResult[shared_ptr[CChunkedArray]] ReadParquetLeaves(

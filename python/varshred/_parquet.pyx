@@ -51,7 +51,9 @@ cdef class ParquetFileWriter:
                  bint dictionary, bint statistics, bint annotate, int numeric,
                  int write_path, trusted_columns):
         cdef ParquetWriteOptions options
-        cdef CResult[CCompressionType] codec = GetCompressionType(compression.encode())
+        cdef string c_compression = compression.encode("utf-8")
+        cdef CResult[CCompressionType] codec = ParseCompression(
+            string_view(c_compression.data(), c_compression.size()))
         check_status(codec.status())
         options.compression = deref(codec)
         if compression_level is not None:
@@ -128,6 +130,15 @@ _LAYOUT_NAMES = {
     <int>VariantColumnLayout.kShredded: "shredded",
     <int>VariantColumnLayout.kLegacy: "legacy",
 }
+
+
+def check_footer(str path):
+    """Raises VariantError naming the file when its footer metadata is corrupt."""
+    cdef CStatus status
+    cdef string c_path = path.encode("utf-8")
+    with nogil:
+        status = CheckParquetFooter(c_path)
+    check_status(status)
 
 
 def inspect(str path):

@@ -21,7 +21,7 @@ from varshred._c_arrow cimport CArray, CResult, CStatus
 from varshred._c_core cimport *
 from varshred._c_kernels cimport VariantArrayBuilder, VariantArrayView, VariantLayout
 from varshred._capsule cimport export_array, import_chunks
-from varshred._status cimport check_status
+from varshred._status cimport check_status, check_status_in
 from varshred.errors import VariantError
 
 cdef extern from "varshred_python.h" namespace "varshred::python" nogil:
@@ -237,6 +237,7 @@ def from_python(objects, int layout):
     cdef string metadata
     cdef string value
     cdef Py_ssize_t row = 0
+    cdef CStatus finished
     for obj in objects:
         if obj is None:
             check_status(out.AppendNull())
@@ -252,7 +253,10 @@ def from_python(objects, int layout):
             raise VariantError(f"row {row}: value nested too deeply") from None
         metadata.clear()
         value.clear()
-        check_status(builder.Finish(&metadata, &value))
+        finished = builder.Finish(&metadata, &value)
+        if not finished.ok():  # past the limits readers accept (format.h)
+            builder.Reset()
+            check_status_in(finished, f"row {row}: ")
         check_status(out.Append(string_view(metadata.data(), metadata.size()),
                                 string_view(value.data(), value.size())))
         row += 1

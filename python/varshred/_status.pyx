@@ -52,6 +52,14 @@ cdef int check_status(const CStatus& status, int64_t row_offset=0) except -1:
     raise _EXCEPTIONS.get(<int>status.code(), RuntimeError)(message)
 
 
+cdef int check_status_in(const CStatus& status, str context) except -1:
+    """As check_status, the message prefixed by ``context`` (e.g. ``"row 3: "``)."""
+    if status.ok():
+        return 0
+    message = context + status.message().decode("utf-8", "replace")
+    raise _EXCEPTIONS.get(<int>status.code(), RuntimeError)(message)
+
+
 # pyarrow's exception classes for the status codes that varshred maps differently
 # (the others already derive from KeyError, IndexError, OSError, MemoryError).
 _FROM_ARROW = [

@@ -18,6 +18,7 @@
 #include <arrow/extension_type.h>
 
 #include "varshred/endian_internal.h"
+#include "varshred/arrow/variant_array.h"
 #include "varshred/format.h"
 #include "varshred/value.h"
 
@@ -131,6 +132,12 @@ inline const int128_t* Pow10Table() {
   }();
   return table.data();
 }
+
+/// \brief Checks the shape of a shredded column everywhere below the top: every group a
+/// struct of `value` and/or `typed_value` (each at most once), no duplicate object
+/// fields, supported typed_value types, nesting within kMaxNestingDepth. Unshred() and
+/// variant_get apply the same rules through it (defined in unshred.cc).
+arrow::Status CheckShreddedLayout(const VariantArrayView& view);
 
 /// The storage of an extension array, or the array itself.
 inline std::shared_ptr<arrow::Array> StorageOf(const std::shared_ptr<arrow::Array>& a) {
