@@ -69,8 +69,11 @@ def _corpus_seeds(corpus_dir: pathlib.Path) -> list[str]:
 
 
 # Entry-point groups of fuzz_parquet_worker.entry_points.
-# ("statistics" was a strict xfail until corrupt footers became errors: fix/limits.)
-GROUPS = ["readers", "statistics", "cli"]
+GROUPS = [
+    "readers",
+    "statistics",
+    "cli",
+]
 
 
 @pytest.mark.parametrize("group", GROUPS)

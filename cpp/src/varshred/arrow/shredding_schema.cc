@@ -171,9 +171,9 @@ class DdlParser {
   // the limit before recursing further. A failed parse is abandoned, so error paths
   // need not Leave().
   arrow::Status Enter(size_t pos) {
-    if (depth_ >= kMaxNestingDepth) {
+    if (depth_ >= kMaxShreddingDepth) {
       return ErrorAt(
-          "nesting deeper than the limit of " + std::to_string(kMaxNestingDepth), pos);
+          "nesting deeper than the limit of " + std::to_string(kMaxShreddingDepth), pos);
     }
     ++depth_;
     return arrow::Status::OK();
@@ -564,9 +564,9 @@ arrow::Result<ShreddingSchema> ShreddingSchema::FromArrowAt(const arrow::DataTyp
   if ((type.id() == Type::STRUCT || type.id() == Type::LIST ||
        type.id() == Type::LARGE_LIST || type.id() == Type::LIST_VIEW ||
        type.id() == Type::LARGE_LIST_VIEW) &&
-      depth >= kMaxNestingDepth) {
+      depth >= kMaxShreddingDepth) {
     return arrow::Status::Invalid("shredded typed_value nested deeper than the limit of ",
-                                  kMaxNestingDepth);
+                                  kMaxShreddingDepth);
   }
   switch (type.id()) {
     case Type::BOOL: return Primitive(VariantType::kBoolean);
@@ -659,9 +659,9 @@ arrow::Result<ShreddingSchema> ShreddingSchema::FromPaths(
                                     type.status().message());
     }
     // Each segment opens one object or array above the leaf's own nesting.
-    if (segments.size() + NestingDepth(*type) > static_cast<size_t>(kMaxNestingDepth)) {
+    if (segments.size() + NestingDepth(*type) > static_cast<size_t>(kMaxShreddingDepth)) {
       return arrow::Status::Invalid("shredding path '", path, "': nesting deeper than ",
-                                    "the limit of ", kMaxNestingDepth);
+                                    "the limit of ", kMaxShreddingDepth);
     }
     PathNode* node = &root;
     for (size_t i = 0; i < segments.size(); ++i) {
