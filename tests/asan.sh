@@ -6,7 +6,7 @@
 #   bash tests/asan.sh -k fuzz -x            # extra arguments go to pytest
 #
 # The instrumented module is assembled in build/asan-python/pkg/varshred (the sources of
-# python/varshred plus the ASan _lib) and put first on PYTHONPATH, so the project's
+# python/varshred plus the ASan extension modules) and put first on PYTHONPATH, so the project's
 # .venv (pyarrow, pytest, duckdb) is used unchanged. The interpreter itself is not
 # instrumented, so libasan is preloaded; leak checking is off (CPython's allocator
 # never frees everything). Any ASan or UBSan report aborts the process and fails the run;
@@ -22,14 +22,14 @@ BUILD="$ROOT/build/asan-python"  # not build/asan: the C++ ASan suite (README) u
 
 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DVARSHRED_BUILD_PYTHON=ON -DVARSHRED_ASAN=ON -DPython_EXECUTABLE="$PY" >/dev/null
-cmake --build "$BUILD" -j "${JOBS:-2}" --target _lib
+cmake --build "$BUILD" -j "${JOBS:-2}" --target varshred_python
 
 PKG="$BUILD/pkg/varshred"
 rm -rf "$BUILD/pkg" && mkdir -p "$PKG"
 for f in "$ROOT"/python/varshred/*; do
   case "$f" in *.so) ;; *) ln -s "$f" "$PKG/" ;; esac
 done
-ln -s "$(find "$BUILD/python" -maxdepth 1 -name '_lib*.so' | head -1)" "$PKG/"
+find "$BUILD/python" -maxdepth 1 -name '_*.so' -exec ln -s {} "$PKG/" \;
 PYARROW_LIBS="$("$PY" -c 'import pyarrow, os; print(os.path.dirname(pyarrow.__file__))')"
 
 export PYTHONPATH="$BUILD/pkg${PYTHONPATH:+:$PYTHONPATH}"
@@ -44,7 +44,7 @@ export PATH="$VENV/bin:$PATH"
 # use-after-free of small objects).
 export PYTHONMALLOC=malloc
 export VARSHRED_ASAN_RUN=1   # known memory-corrupting defects are skipped, not run
-"$PY" -c 'import varshred._lib as l, sys; assert "build/asan-python" in l.__file__, l.__file__; print("asan module:", l.__file__, file=sys.stderr)'
+"$PY" -c 'import varshred._status as m, sys; assert "build/asan-python" in m.__file__, m.__file__; print("asan modules:", m.__file__, file=sys.stderr)'
 cd "$ROOT"
 status=0
 "$PY" -m pytest tests/python -q -m "not spark" -p no:cacheprovider "$@" || status=$?
