@@ -47,4 +47,30 @@ bool IsValidUtf8(std::string_view s) {
   return true;
 }
 
+// Longest valid prefix of 1..4 bytes at each position, else one U+FFFD per byte.
+void AppendUtf8Lossy(std::string_view bytes, std::string* out) {
+  if (IsValidUtf8(bytes)) {
+    out->append(bytes);
+    return;
+  }
+  size_t i = 0;
+  while (i < bytes.size()) {
+    // Longest valid sequence of 1..4 bytes at i.
+    size_t len = 0;
+    for (size_t n = 1; n <= 4 && i + n <= bytes.size(); ++n) {
+      if (IsValidUtf8(bytes.substr(i, n))) {
+        len = n;
+        break;
+      }
+    }
+    if (len == 0) {
+      out->append("\xEF\xBF\xBD");
+      ++i;
+    } else {
+      out->append(bytes.substr(i, len));
+      i += len;
+    }
+  }
+}
+
 }  // namespace varshred::internal

@@ -3,10 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace varshred::internal {
 
 bool IsValidUtf8(std::string_view s);
+
+/// Appends `bytes` as UTF-8, each invalid sequence replaced by U+FFFD.
+void AppendUtf8Lossy(std::string_view bytes, std::string* out);
 
 }  // namespace varshred::internal
