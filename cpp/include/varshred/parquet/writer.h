@@ -93,8 +93,4 @@ arrow::Status WriteParquet(const arrow::Table& table, const std::string& path,
                            const ParquetWriteOptions& options = {},
                            arrow::MemoryPool* pool = arrow::default_memory_pool());
 
-/// \brief True when `type` is a Variant struct (children metadata + value and/or
-/// typed_value, matched by name).
-bool IsVariantType(const arrow::DataType& type);
-
 }  // namespace varshred

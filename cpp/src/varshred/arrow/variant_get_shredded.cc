@@ -38,7 +38,6 @@
 #include <arrow/util/bit_run_reader.h>
 #include <arrow/util/bitmap_ops.h>
 
-#include "varshred/arrow/shredding_plan_internal.h"
 #include "varshred/arrow/typed_scalar_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"

@@ -27,7 +27,7 @@
 #include <parquet/file_writer.h>
 #include <parquet/properties.h>
 
-#include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/container_encoding_internal.h"
 #include "varshred/arrow/typed_match_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
@@ -39,21 +39,6 @@ namespace varshred {
 namespace pq = ::parquet;
 using pq::schema::GroupNode;
 using pq::schema::NodePtr;
-
-bool IsVariantType(const arrow::DataType& type) {
-  if (type.id() != arrow::Type::STRUCT) return false;
-  bool metadata = false, payload = false;
-  for (const auto& f : type.fields()) {
-    if (f->name() == "metadata") {
-      metadata = true;
-    } else if (f->name() == "value" || f->name() == "typed_value") {
-      payload = true;
-    } else {
-      return false;
-    }
-  }
-  return metadata && payload;
-}
 
 ParquetWriter::~ParquetWriter() = default;
 
