@@ -18,6 +18,7 @@
 #include "varshred/json.h"
 #include "calendar_internal.h"
 #include "cast_text_internal.h"
+#include "decimal_internal.h"
 #include "java_float_internal.h"
 #include "utf8_internal.h"
 
@@ -35,6 +36,7 @@ using internal::FloorDiv;
 using internal::kMicrosPerDay;
 using internal::kMicrosPerSecond;
 using internal::ParseBoolean;
+using internal::Pow10;
 using internal::ParseDate;
 using internal::ParseDecimalText;
 using internal::ParseFloating;
@@ -44,12 +46,6 @@ using internal::Trim;
 
 // ----------------------------------------------------------------------------
 // Decimal arithmetic
-
-int128_t Pow10(int n) {
-  int128_t p = 1;
-  for (int i = 0; i < n; ++i) p *= 10;
-  return p;
-}
 
 int128_t Abs(int128_t v) { return v < 0 ? -v : v; }
 

@@ -1,24 +1,26 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// Powers of ten for decimal rescaling and precision checks. Arrow-free.
+// Powers of ten for decimal rescaling and precision checks: the one table. Arrow-free.
 
 #pragma once
 
-#include <vector>
+#include <array>
 
 #include "varshred/format.h"
 
 namespace varshred::internal {
 
-/// 10^i for i in 0..38.
-inline const int128_t* Pow10Table() {
-  static const auto table = [] {
-    std::vector<int128_t> t(39);
-    t[0] = 1;
-    for (int i = 1; i <= 38; ++i) t[i] = t[i - 1] * 10;
-    return t;
-  }();
-  return table.data();
-}
+/// 10^i for i in 0..38 (38 digits: the widest Variant decimal).
+inline constexpr std::array<int128_t, 39> kPow10 = [] {
+  std::array<int128_t, 39> t{};
+  t[0] = 1;
+  for (size_t i = 1; i < t.size(); ++i) t[i] = t[i - 1] * 10;
+  return t;
+}();
+
+inline const int128_t* Pow10Table() { return kPow10.data(); }
+
+/// 10^n. \pre 0 <= n <= 38
+inline int128_t Pow10(int n) { return kPow10[static_cast<size_t>(n)]; }
 
 }  // namespace varshred::internal

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "varshred/decimal_internal.h"
 #include "varshred/endian_internal.h"
 #include "varshred/validate.h"
 
@@ -41,11 +42,11 @@ std::string_view VariantTypeName(VariantType type) {
 }
 
 int DecimalPrecision(int128_t unscaled) {
-  unsigned __int128 v = unscaled < 0 ? -static_cast<unsigned __int128>(unscaled)
-                                     : static_cast<unsigned __int128>(unscaled);
+  const unsigned __int128 v = unscaled < 0 ? -static_cast<unsigned __int128>(unscaled)
+                                           : static_cast<unsigned __int128>(unscaled);
+  // By comparison with the powers of ten: no 128-bit division. |int128| < 10^39.
   int digits = 1;
-  while (v >= 10) {
-    v /= 10;
+  while (digits <= 38 && v >= static_cast<unsigned __int128>(internal::kPow10[digits])) {
     ++digits;
   }
   return digits;
