@@ -355,8 +355,6 @@ cdef extern from "arrow/api.h" namespace "arrow" nogil:
         pass
     cdef enum CCompressionType "arrow::Compression::type":
         pass
-    CResult[CCompressionType] GetCompressionType \
-        "arrow::util::Codec::GetCompressionType"(const string& name)
 
 cdef extern from "arrow/c/bridge.h" namespace "arrow" nogil:
     CResult[shared_ptr[CSchema]] ImportSchema(ArrowSchema* schema)
@@ -398,6 +396,8 @@ cdef extern from "varshred/parquet/writer.h" namespace "varshred" nogil:
         void Abort()
         int64_t num_rows()
 
+    CResult[CCompressionType] ParseCompression(string_view name)
+
 cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
     cdef enum class VariantColumnLayout "varshred::VariantColumnLayout":
         kNone
@@ -419,6 +419,7 @@ cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
 
     CResult[vector[ParquetColumnInfo]] InspectParquet(const string& path)
     CResult[vector[vector[string]]] ParquetLeafPaths(const string& path)
+    CStatus CheckParquetFooter(const string& path)
     CResult[shared_ptr[CRecordBatchReader]] OpenParquetReader(
         const string& path, const ParquetReadOptions& options, CMemoryPool* pool)
     CResult[shared_ptr[CChunkedArray]] ReadParquetLeaves(

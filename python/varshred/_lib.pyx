@@ -581,6 +581,7 @@ def from_python(objects, str layout="canonical"):
     cdef string metadata
     cdef string value
     cdef Py_ssize_t row = 0
+    cdef CStatus finished
     for obj in objects:
         if obj is None:
             check_status(out.AppendNull())
@@ -596,7 +597,10 @@ def from_python(objects, str layout="canonical"):
             raise VariantError(f"row {row}: value nested too deeply") from None
         metadata.clear()
         value.clear()
-        check_status(builder.Finish(&metadata, &value))
+        finished = builder.Finish(&metadata, &value)
+        if not finished.ok():  # past the limits readers accept (format.h)
+            builder.Reset()
+            raise VariantError(f"row {row}: " + finished.message().decode("utf-8", "replace"))
         check_status(out.Append(string_view(metadata.data(), metadata.size()),
                                 string_view(value.data(), value.size())))
         row += 1
@@ -889,7 +893,9 @@ cdef class ParquetFileWriter:
                  bint statistics=True, bint annotate=True, str numeric="lenient",
                  str write_path="direct", trusted_columns=()):
         cdef ParquetWriteOptions options
-        cdef CResult[CCompressionType] codec = GetCompressionType(compression.encode())
+        cdef string c_compression = compression.encode("utf-8")
+        cdef CResult[CCompressionType] codec = ParseCompression(
+            string_view(c_compression.data(), c_compression.size()))
         check_status(codec.status())
         options.compression = deref(codec)
         if compression_level is not None:
@@ -976,6 +982,15 @@ cdef class ParquetFileWriter:
 
 
 _LAYOUT_NAMES = {0: None, 1: "unshredded", 2: "shredded", 3: "legacy"}
+
+
+def parquet_check_footer(str path):
+    """Raises VariantError naming the file when its footer metadata is corrupt."""
+    cdef CStatus status
+    cdef string c_path = path.encode("utf-8")
+    with nogil:
+        status = CheckParquetFooter(c_path)
+    check_status(status)
 
 
 def parquet_inspect(str path):

@@ -86,21 +86,21 @@ def _count_tree(column: pa.ChunkedArray, name: str, lines: list[str], indent: st
 
 def cmd_inspect(args) -> int:
     for path in _files(args.path):
-        try:
+        try:  # a corrupt file may fail at any step: report it, never a traceback
             infos = vs.parquet.inspect(path)
-        except (vs.VariantError, OSError) as e:
+            print(f"{path}  ({pq.ParquetFile(path).metadata.num_rows} rows)")
+            for info in infos:
+                if not info.is_variant:
+                    continue
+                note = "VARIANT(1)" if info.annotated else "not annotated"
+                print(f"  column {info.name}: {info.layout}, {note}")
+                if info.layout == "shredded":
+                    raw = vs.parquet.read_table(path, [info.name], shredded=True)[info.name]
+                    lines: list[str] = []
+                    _count_tree(raw, "$", lines, "    ")
+                    print("\n".join(lines))
+        except (ValueError, OSError, TypeError, NotImplementedError) as e:
             return _fail(str(e))
-        print(f"{path}  ({pq.ParquetFile(path).metadata.num_rows} rows)")
-        for info in infos:
-            if not info.is_variant:
-                continue
-            note = "VARIANT(1)" if info.annotated else "not annotated"
-            print(f"  column {info.name}: {info.layout}, {note}")
-            if info.layout == "shredded":
-                raw = vs.parquet.read_table(path, [info.name], shredded=True)[info.name]
-                lines: list[str] = []
-                _count_tree(raw, "$", lines, "    ")
-                print("\n".join(lines))
     return 0
 
 

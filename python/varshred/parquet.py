@@ -42,7 +42,10 @@ def _shredding(shredding: Mapping[str, Any] | None) -> dict:
     out = {}
     for column, schema in (shredding or {}).items():
         if isinstance(schema, str):
-            schema = ShreddingSchema.parse(schema)
+            try:
+                schema = ShreddingSchema.parse(schema)
+            except VariantError as e:
+                raise VariantError(f"shredding[{column!r}]: {e}") from None
         if not isinstance(schema, ShreddingSchema):
             raise TypeError(f"shredding[{column!r}] must be a ShreddingSchema, a DDL string "
                             f"or 'none', got {type(schema).__name__}")
@@ -217,6 +220,13 @@ class ColumnInfo:
         return self.layout is not None
 
 
+def _parquet_file(path: str) -> pq.ParquetFile:
+    """pyarrow's view of a file whose footer varshred checked first: pyarrow's metadata
+    accessors abort the process on a corrupt footer instead of raising."""
+    _lib.parquet_check_footer(str(path))
+    return pq.ParquetFile(path)
+
+
 def inspect(path: str) -> list[ColumnInfo]:
     """The top-level columns of ``path`` with their Variant layout."""
     return [ColumnInfo(n, layout, annotated, tuple(leaves))
@@ -256,7 +266,7 @@ def shredding_counts(paths: "str | list[str]") -> list[PathCount]:
     quoted, so the key "user.id" is ``"['user.id']"`` and never meets ``"user.id"``."""
     counts: dict = {}
     for path in [paths] if isinstance(paths, str) else paths:
-        f = pq.ParquetFile(path)
+        f = _parquet_file(path)
         md = f.metadata
         arrow_schema = f.schema_arrow  # converted once per file, not per leaf
         variant_columns = {c.name for c in inspect(path) if c.layout == "shredded"}
@@ -508,7 +518,7 @@ def prunable_row_groups(path: str, column: str, variant_path: str, op: str,
     cols = _path_columns(path, column, segments)
     if cols.typed_leaf is None:
         return []  # not shredded that far, or an object at the end: no single typed leaf
-    md = pq.ParquetFile(path).metadata
+    md = _parquet_file(path).metadata
     # NaN is left out of float statistics, yet sorts above every number (Spark).
     floating = md.schema.column(cols.typed_leaf).physical_type in ("FLOAT", "DOUBLE")
     out = []

@@ -9,6 +9,7 @@ on Spark (local mode by default, any master or spark-submit for a cluster).
 from __future__ import annotations
 
 import glob
+import json
 import os
 import re
 import shutil
@@ -162,9 +163,26 @@ class ShredJob:
     log: Callable[[str], None] = print
 
     def _check_arguments(self) -> None:
-        try:
-            if self.schema not in _SCHEMA_WORDS and not self.schema.lstrip().startswith("{"):
+        if self.schema.lstrip().startswith("{"):
+            try:  # {column: DDL}: checked here so that bad DDL never reaches the tasks
+                columns = json.loads(self.schema)
+            except (ValueError, RecursionError) as e:
+                raise JobError(f"--schema: not a JSON object {{column: DDL}}: {e}") from None
+            if not isinstance(columns, dict):
+                raise JobError("--schema: not a JSON object {column: DDL}")
+            for column, ddl in columns.items():
+                if not isinstance(ddl, str):
+                    raise JobError(f"--schema: column {column!r}: the DDL must be a string")
+                try:
+                    ShreddingSchema.parse(ddl)
+                except vs.VariantError as e:
+                    raise JobError(f"--schema: column {column!r}: {e}") from None
+        elif self.schema not in _SCHEMA_WORDS:
+            try:
                 ShreddingSchema.parse(self.schema)
+            except vs.VariantError as e:
+                raise JobError(f"--schema: {e}") from None
+        try:
             vs.spark._explicit_shredding(self.schema)  # the output is for Spark
         except vs.VariantError as e:
             raise JobError(f"--schema: {e}") from None

@@ -495,5 +495,31 @@ TEST(BuilderTest, FinishViewsShowsTheBytesFinishAppends) {
   EXPECT_EQ(ToHex(v), "00");
 }
 
+TEST(BuilderTest, FinishRefusesValuesReadersWouldRefuse) {
+  // One set of limits (format.h): nothing built may fail validation when read back.
+  VariantBuilder b;
+  std::string metadata, value;
+  for (int i = 0; i < kMaxNestingDepth; ++i) b.StartArray();
+  b.AppendNull();
+  for (int i = 0; i < kMaxNestingDepth; ++i) b.EndArray();
+  VS_ASSERT_OK(b.Finish(&metadata, &value));
+  VS_EXPECT_OK(Validate(metadata, value));
+
+  for (int i = 0; i < kMaxNestingDepth + 1; ++i) b.StartArray();
+  for (int i = 0; i < kMaxNestingDepth + 1; ++i) b.EndArray();
+  auto st = b.Finish(&metadata, &value);
+  EXPECT_TRUE(st.IsInvalid());
+  EXPECT_EQ(st.message(),
+            "value nested 501 levels deep exceeds the nesting limit of 500");
+  b.Reset();
+
+  b.AppendString(std::string(kMaxValueSize, 'x'));
+  st = b.Finish(&metadata, &value);
+  EXPECT_TRUE(st.IsInvalid());
+  EXPECT_NE(st.message().find("exceeds the size limit of 134217728 bytes"),
+            std::string::npos)
+      << st.ToString();
+}
+
 }  // namespace
 }  // namespace varshred

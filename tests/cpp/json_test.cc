@@ -28,9 +28,7 @@ arrow::Result<Parsed> ParseJson(std::string_view json, JsonParseOptions options 
   ARROW_RETURN_NOT_OK(parser.Parse(json, &builder));
   Parsed p;
   ARROW_RETURN_NOT_OK(builder.Finish(&p.metadata, &p.value));
-  ValidateOptions deep;
-  deep.max_depth = 2000;
-  ARROW_RETURN_NOT_OK(Validate(p.metadata, p.value, deep));
+  ARROW_RETURN_NOT_OK(Validate(p.metadata, p.value));
   return p;
 }
 
@@ -166,27 +164,35 @@ TEST(JsonParseTest, DuplicateKeysFailByDefault) {
 }
 
 TEST(JsonParseTest, DepthLimit) {
-  std::string ok = std::string(1000, '[') + std::string(1000, ']');
+  // The readers' limit (format.h), so that every parsed document can be read back.
+  std::string ok = std::string(500, '[') + std::string(500, ']');
   VS_EXPECT_OK(ParseJson(ok).status());
-  std::string deep = std::string(1001, '[') + std::string(1001, ']');
-  ExpectInvalid(deep, "nesting deeper than 1000");
+  std::string deep = std::string(501, '[') + std::string(501, ']');
+  ExpectInvalid(deep, "nesting deeper than 500");
   std::string deep_obj;
-  for (int i = 0; i < 1001; ++i) deep_obj += "{\"a\":";
-  deep_obj += "1" + std::string(1001, '}');
-  ExpectInvalid(deep_obj, "at byte 5000: nesting deeper than 1000");
+  for (int i = 0; i < 501; ++i) deep_obj += "{\"a\":";
+  deep_obj += "1" + std::string(501, '}');
+  ExpectInvalid(deep_obj, "at byte 2500: nesting deeper than 500");
   JsonParseOptions shallow;
   shallow.max_depth = 2;
   VS_EXPECT_OK(ParseJson("[[1]]", shallow).status());
   ExpectInvalid("[[[1]]]", "at byte 2: nesting deeper than 2", shallow);
   // Far deeper than simdjson's own limit: still a clean error.
   std::string very_deep = std::string(100000, '[') + std::string(100000, ']');
-  ExpectInvalid(very_deep, "nesting deeper than 1000");
+  ExpectInvalid(very_deep, "nesting deeper than 500");
+  // A larger limit than readers accept is refused.
+  JsonParseOptions too_deep;
+  too_deep.max_depth = 501;
+  ExpectInvalid("1", "max_depth 501 exceeds varshred's nesting limit of 500", too_deep);
 }
 
 TEST(JsonParseTest, MalformedInputsFailWithOffsets) {
   ExpectInvalid("", "empty input");
   ExpectInvalid("  ", "empty input");
-  ExpectInvalid("nul", "invalid JSON");
+  ExpectInvalid("nul", "at byte 0: invalid literal (expected true, false or null)");
+  ExpectInvalid("truex", "at byte 0: invalid literal");
+  ExpectInvalid("[1, falsey]", "at byte 4: invalid literal");
+  ExpectInvalid(R"({"a": nulll})", "at byte 6: invalid literal");
   ExpectInvalid("01", "at byte 0: malformed number");
   ExpectInvalid("1.", "malformed number");
   ExpectInvalid(".5", "invalid JSON");
@@ -194,15 +200,22 @@ TEST(JsonParseTest, MalformedInputsFailWithOffsets) {
   ExpectInvalid("[1,2x]", "at byte 3: malformed number");
   ExpectInvalid("-", "malformed number");
   ExpectInvalid("1e", "malformed number");
-  ExpectInvalid(R"("\ud800")", "invalid JSON");
-  ExpectInvalid(R"("\uDE00")", "invalid JSON");
-  ExpectInvalid(R"("\x")", "invalid JSON");
+  ExpectInvalid(R"("\ud800")", R"(unpaired surrogate '\ud800' at byte 1)");
+  ExpectInvalid(R"(["ab\uDE00"])", R"(unpaired surrogate '\uDE00' at byte 4)");
+  ExpectInvalid(R"("\ud800\u0041")", R"(unpaired surrogate '\ud800' at byte 1)");
+  ExpectInvalid(R"("\x")", R"(invalid escape '\x' at byte 1)");
+  ExpectInvalid(R"({"k": "a\qb"})", R"(invalid escape '\q' at byte 8)");
+  ExpectInvalid(R"({"a\qb": 1})", R"(invalid escape '\q' at byte 3)");
+  ExpectInvalid(R"(["ok\n", "\u12"])", R"(invalid escape '\u' at byte 10)");
   ExpectInvalid("{'a':1}", "invalid JSON");
-  ExpectInvalid("[1,]", "invalid JSON");
+  ExpectInvalid("[1,]", "at byte 2: trailing comma before ']'");
+  ExpectInvalid(R"({"a":1,})", "at byte 6: trailing comma before '}'");
+  ExpectInvalid("[1 2]", "at byte 3: unexpected character");
   ExpectInvalid("\"a\nb\"", "invalid JSON");
   ExpectInvalid("//c\n1", "invalid JSON");
-  ExpectInvalid("{\"a\":1", "invalid JSON");
-  ExpectInvalid("[1", "invalid JSON");
+  ExpectInvalid("{\"a\":1", "at byte 0: the document ends inside this object or array");
+  ExpectInvalid("  [1", "at byte 2: the document ends inside this object or array");
+  ExpectInvalid("[1}", "the document ends inside");
   // simdjson would skip a byte order mark; Jackson (Spark) rejects it.
   ExpectInvalid("\xEF\xBB\xBF" "1", "at byte 0: byte order mark");
 }
@@ -210,11 +223,13 @@ TEST(JsonParseTest, MalformedInputsFailWithOffsets) {
 TEST(JsonParseTest, TrailingContentIsAnErrorUnlikeSpark) {
   // Spark's Jackson parser stops after the first value: parse_json('1 2') is 1 and
   // parse_json('[1] x') is [1]. We reject trailing content.
-  ExpectInvalid("1 2", "at byte 2: trailing content");
-  // simdjson reports these while indexing, without telling them apart from "[1".
-  ExpectInvalid("[1] x", "invalid JSON");
-  ExpectInvalid("{\"a\":1}x", "invalid JSON");
-  ExpectInvalid("[1] 2", "invalid JSON");
+  ExpectInvalid("1 2", "at byte 2: trailing content after the document");
+  // simdjson reports these while indexing, as if the container were unfinished.
+  ExpectInvalid("{} x", "at byte 3: trailing content after the document");
+  ExpectInvalid("[1] x", "at byte 4: trailing content after the document");
+  ExpectInvalid("{\"a\":1}x", "at byte 7: trailing content after the document");
+  ExpectInvalid("[1] 2", "at byte 4: trailing content after the document");
+  ExpectInvalid(R"(["]"] ])", "at byte 6: trailing content after the document");
   ExpectInvalid("\"a\" \"b\"", "trailing content");
   ExpectInvalid("true false", "trailing content");
 }

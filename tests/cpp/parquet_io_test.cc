@@ -1,5 +1,6 @@
 // Writing shredded Variant columns to Parquet and reading them back.
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -377,6 +378,76 @@ TEST_F(ParquetIoTest, BadFilesGiveClearErrors) {
   }
   EXPECT_FALSE(ReadParquet(Path("truncated.parquet")).ok());
   EXPECT_FALSE(ReadParquet(Path("missing.parquet")).ok());
+}
+
+TEST_F(ParquetIoTest, CorruptFootersAreErrorsNamingTheFileNeverExceptions) {
+  // Every byte of the footer (thrift FileMetaData: the file ends [metadata][len][PAR1])
+  // flipped in turn. Parquet C++ throws from metadata accessors, statistics and
+  // readers (a wrong physical type, a definition-level histogram of the wrong size);
+  // every entry point must turn that into a Status.
+  arrow::StringBuilder docs;
+  for (int i = 0; i < 30; ++i) {
+    VS_ASSERT_OK(docs.Append("{\"a\": " + std::to_string(i) + ", \"b\": [\"s\"]}"));
+  }
+  VS_ASSERT_OK(docs.Append(R"({"a": "x", "b": 1})"));
+  auto table = Table(*JsonToVariant(**docs.Finish()));
+  ParquetWriteOptions options;
+  options.row_group_size = 16;
+  VS_ASSIGN_OR_FAIL(auto schema, ShreddingSchema::Parse("a bigint, b array<string>"));
+  VS_ASSERT_OK(WriteParquet(*table, Path("good.parquet"), {{"v", schema}}, options));
+  const std::string bytes = testing::ReadFile(Path("good.parquet"));
+  uint32_t footer = 0;
+  std::memcpy(&footer, bytes.data() + bytes.size() - 8, 4);
+  const size_t begin = bytes.size() - 8 - footer;
+  const std::string bad = Path("bad.parquet");
+  int failures = 0;
+  for (size_t at = begin; at < bytes.size() - 8; ++at) {
+    {
+      const uint8_t flips[] = {0x01, 0x04, 0xFF};  // one per byte keeps this short
+      std::string mutated = bytes;
+      mutated[at] = static_cast<char>(mutated[at] ^ flips[at % 3]);
+      {
+        std::ofstream out(bad, std::ios::binary | std::ios::trunc);
+        out << mutated;
+      }
+      // Any exception escaping here fails the test (gtest catches it) rather than
+      // aborting a Python process.
+      std::vector<arrow::Status> results = {CheckParquetFooter(bad),
+                                            InspectParquet(bad).status(),
+                                            ReadParquet(bad).status(),
+                                            ReadParquetLeaves(bad, {1, 2, 3}).status()};
+      ParquetReadOptions raw;
+      raw.shredded = true;
+      results.push_back(ReadParquet(bad, raw).status());
+      for (const auto& st : results) {
+        if (st.ok()) continue;
+        ++failures;
+        EXPECT_NE(st.message().find("bad.parquet"), std::string::npos)
+            << "byte " << at - begin << ": " << st.ToString();
+      }
+    }
+  }
+  EXPECT_GT(failures, 0);
+}
+
+TEST_F(ParquetIoTest, CompressionNames) {
+  EXPECT_EQ(*ParseCompression("none"), arrow::Compression::UNCOMPRESSED);
+  EXPECT_EQ(*ParseCompression("Uncompressed"), arrow::Compression::UNCOMPRESSED);
+  EXPECT_EQ(*ParseCompression("ZSTD"), arrow::Compression::ZSTD);
+  auto bad = ParseCompression("lzma");
+  ASSERT_TRUE(bad.status().IsInvalid());
+  EXPECT_EQ(bad.status().message(),
+            "unknown compression 'lzma' (valid: none, uncompressed, snappy, gzip, "
+            "brotli, zstd, lz4)");
+  auto table = Table(Events());
+  for (const char* name : {"none", "snappy", "gzip", "brotli", "zstd", "lz4"}) {
+    ParquetWriteOptions options;
+    options.compression = *ParseCompression(name);
+    VS_ASSERT_OK(
+        WriteParquet(*table, Path("c.parquet"), {{"v", EventSchema()}}, options));
+    VS_ASSIGN_OR_FAIL(auto back, ReadParquet(Path("c.parquet")));
+    EXPECT_EQ(back->num_rows(), table->num_rows()) << name;
+  }
 }
 
 // Writes one row of a single top-level group `v` with the given children and logical

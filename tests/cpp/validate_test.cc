@@ -149,14 +149,16 @@ TEST(ValidateTest, RejectsMalformedChildInsideWellFormedParent) {
 }
 
 TEST(ValidateTest, NestingDepthLimitIsFiveHundredContainers) {
+  // By hand: the builder refuses values deeper than the limit.
   auto nested = [](int depth) {
-    VariantBuilder b;
-    for (int i = 0; i < depth; ++i) b.StartArray();
-    b.AppendNull();
-    for (int i = 0; i < depth; ++i) b.EndArray();
-    std::string md, v;
-    EXPECT_TRUE(b.Finish(&md, &v).ok());
-    return std::make_pair(md, v);
+    std::string v = Hex("00");
+    for (int i = 0; i < depth; ++i) {
+      // One element, 4-byte offsets [0, size]: header 0x0f.
+      const auto size = static_cast<uint32_t>(v.size());
+      v = Hex("0f 01 00 00 00 00") +
+          std::string(reinterpret_cast<const char*>(&size), 4) + v;
+    }
+    return std::make_pair(std::string(kEmpty), v);
   };
   auto [md500, v500] = nested(500);
   VS_EXPECT_OK(Validate(md500, v500));
@@ -174,6 +176,17 @@ TEST(ValidateTest, NestingDepthLimitIsFiveHundredContainers) {
   EXPECT_TRUE(FailsWith(Validate(md3, v3, shallow), {"$[0][0]: ", "limit of 2"}));
   auto [md2, v2] = nested(2);
   VS_EXPECT_OK(Validate(md2, v2, shallow));
+}
+
+TEST(ValidateTest, MaxDepthAboveTheLimitIsRefused) {
+  // Validation recurses once per level: a limit above kMaxNestingDepth would let a
+  // 30 000-deep value overflow the stack.
+  ValidateOptions deep;
+  deep.max_depth = 100000;
+  EXPECT_TRUE(FailsWith(Validate(kEmpty, Hex("00"), deep),
+                        {"max_depth 100000 is outside 0..500"}));
+  deep.max_depth = -1;
+  EXPECT_FALSE(Validate(kEmpty, Hex("00"), deep).ok());
 }
 
 // -- other rules ----------------------------------------------------------------

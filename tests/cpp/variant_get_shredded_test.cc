@@ -923,6 +923,69 @@ TEST(VariantGetShreddedTest, UnsupportedTypedTypeIsATypeErrorNamingThePath) {
       << rebuilt.status().ToString();
 }
 
+// Both readers refuse a bad layout anywhere in the column, with the same error, even
+// where variant_get's path does not pass (it used to check only the levels it read).
+void ExpectBothReject(const std::shared_ptr<arrow::Array>& array, const char* path,
+                      const std::string& message) {
+  auto got = VariantGet(*array, P(path), arrow::int64());
+  ASSERT_FALSE(got.ok()) << path;
+  EXPECT_NE(got.status().message().find(message), std::string::npos)
+      << got.status().ToString();
+  auto rebuilt = Unshred(*array);
+  ASSERT_FALSE(rebuilt.ok());
+  EXPECT_EQ(rebuilt.status().code(), got.status().code());
+  EXPECT_NE(rebuilt.status().message().find(message), std::string::npos)
+      << rebuilt.status().ToString();
+}
+
+TEST(VariantGetShreddedTest, LayoutRulesAreUnshredsForTheWholeColumn) {
+  // A sibling of the path with an unsupported type.
+  auto sibling = Layout(arrow::struct_({arrow::field("a", Group(arrow::int64())),
+                                        arrow::field("b", Group(arrow::uint32()))}));
+  ExpectBothReject(FromJsonLayout(sibling, R"([{"metadata": "\u0001\u0000\u0000",
+      "value": null, "typed_value": {"a": {"value": null, "typed_value": 7},
+                                     "b": {"value": null, "typed_value": 1}}}])"),
+                   "$.a", "unsupported shredded value type uint32 at $.b");
+  // A group that is not a struct, away from the path.
+  auto not_struct = Layout(arrow::struct_({arrow::field("a", Group(arrow::int64())),
+                                           arrow::field("b", arrow::int64())}));
+  ExpectBothReject(FromJsonLayout(not_struct, R"([{"metadata": "\u0001\u0000\u0000",
+      "value": null, "typed_value": {"a": {"value": null, "typed_value": 7}, "b": 1}}])"),
+                   "$.a", "shredded group at $.b must be a struct");
+}
+
+TEST(VariantGetShreddedTest, DuplicateChildrenAreAnErrorNamingThePath) {
+  // Two `value` children in the group of field a.
+  auto two_values = Layout(arrow::struct_({arrow::field(
+      "a", arrow::struct_({arrow::field("value", arrow::binary()),
+                           arrow::field("value", arrow::binary()),
+                           arrow::field("typed_value", arrow::int64())}))}));
+  auto array = *arrow::MakeArrayOfNull(two_values, 1);
+  ExpectBothReject(array, "$.a", "duplicate child 'value' in shredded group at $.a");
+  // Two fields named a under typed_value: whatever the path.
+  auto two_fields = Layout(arrow::struct_({arrow::field("a", Group(arrow::int64())),
+                                           arrow::field("a", Group(arrow::utf8()))}));
+  array = *arrow::MakeArrayOfNull(two_fields, 1);
+  ExpectBothReject(array, "$.b", "duplicate shredded field 'a' at $");
+  // Two typed_value children at the top.
+  auto top = arrow::struct_({arrow::field("metadata", arrow::binary(), false),
+                             arrow::field("typed_value", arrow::int64()),
+                             arrow::field("typed_value", arrow::utf8())});
+  array = *arrow::MakeArrayOfNull(top, 1);
+  ExpectBothReject(array, "$", "duplicate \"typed_value\" child");
+}
+
+TEST(VariantGetShreddedTest, NestingPastTheValueLimitIsAnError) {
+  // 501 nested arrays: deeper than any value can be (format.h), refused before the
+  // readers recurse into it.
+  std::shared_ptr<arrow::DataType> typed = arrow::int64();
+  for (int i = 0; i < kMaxNestingDepth + 1; ++i) {
+    typed = arrow::list(arrow::field("element", Group(typed), false));
+  }
+  auto array = *arrow::MakeArrayOfNull(Layout(typed), 1);
+  ExpectBothReject(array, "$[0]", "shredded column nested deeper than the limit of 500");
+}
+
 TEST(VariantGetShreddedTest, MissingArrayElementsReadAsVariantNull) {
   // Element groups null/null, or null themselves (nullable in some writers), are
   // missing elements: Variant null, never SQL NULL.

@@ -77,3 +77,24 @@ def spark():
     session.sparkContext.setLogLevel("OFF")
     yield session
     session.stop()
+
+
+# The foreign-producer corpus (foreign.py): made by the real engines once per run.
+
+
+@pytest.fixture(scope="session")
+def duckdb_corpus(tmp_path_factory):
+    try:
+        import duckdb  # noqa: F401
+    except ImportError:
+        skip_or_fail("duckdb is not installed")
+    import foreign
+
+    return foreign.build_duckdb(tmp_path_factory.mktemp("duckdb_corpus"))
+
+
+@pytest.fixture(scope="session")
+def spark_corpus(spark, tmp_path_factory):
+    import foreign
+
+    return foreign.build_spark(spark, tmp_path_factory.mktemp("spark_corpus"))

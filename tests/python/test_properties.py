@@ -4,7 +4,6 @@ nested values of every type, and JSON -> Variant -> JSON -> Variant stability.""
 
 from __future__ import annotations
 
-import datetime as dt
 import decimal
 import json
 import math
@@ -14,24 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import varshred as vs
-
-UTC = dt.timezone.utc
-MAX_DECIMAL = 10 ** 38 - 1
-
-decimals = st.builds(lambda u, s: decimal.Decimal(f"{u}E-{s}"),
-                     st.integers(-MAX_DECIMAL, MAX_DECIMAL), st.integers(0, 38))
-scalars = st.one_of(
-    st.none(), st.booleans(),
-    st.integers(-2 ** 63, 2 ** 63 - 1), st.integers(-MAX_DECIMAL, MAX_DECIMAL),
-    st.floats(allow_nan=False), decimals, st.text(), st.binary(),
-    st.dates(), st.datetimes(), st.datetimes(timezones=st.just(UTC)), st.times(),
-    st.uuids(),
-)
-values = st.recursive(
-    scalars,
-    lambda children: st.lists(children, max_size=5)
-    | st.dictionaries(st.text(max_size=6), children, max_size=5),
-    max_leaves=25)
+from fuzz_util import values  # shared with the fuzz tests
 
 
 @given(st.lists(values, max_size=8))

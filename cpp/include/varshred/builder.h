@@ -97,7 +97,9 @@ class VariantBuilder {
 
   // -- results ----------------------------------------------------------------
   /// \brief Appends the finished metadata and value to `metadata` / `value` and resets
-  /// the builder. \pre exactly one top-level value and no open container.
+  /// the builder. \pre exactly one top-level value and no open container. Fails
+  /// (Invalid) when the value is nested deeper than kMaxNestingDepth or larger than
+  /// kMaxValueSize: readers would refuse it.
   arrow::Status Finish(std::string* metadata, std::string* value);
   /// \brief As Finish(), without copying: points `metadata` / `value` at the finished
   /// bytes held by the builder, valid until its next non-const call. The builder is
@@ -191,6 +193,7 @@ class VariantBuilder {
   std::string_view pending_key_;
   bool has_pending_key_ = false;
   size_t top_level_values_ = 0;
+  size_t deepest_ = 0;  // most containers open at once since Reset()
   // Header sizes of the previous value's containers, by start order: rows of one
   // column mostly repeat their shape, so reserving that much when a container starts
   // avoids moving its values to insert the header when it ends.

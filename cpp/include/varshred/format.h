@@ -106,6 +106,14 @@ constexpr int kObjectIdSizeShift = 2;
 constexpr uint8_t kObjectIsLargeBit = 0x10;
 constexpr uint8_t kArrayIsLargeBit = 0x04;
 
+/// Limits of what varshred writes and reads, the same on both sides so that nothing it
+/// writes is refused when read back: the deepest nesting of objects and arrays
+/// (parquet-java stops at 500; every recursive walk over values or shredding schemas
+/// is bounded by it) and the largest value in bytes (Spark's is 16 MiB, the format's
+/// 4 GiB).
+constexpr int kMaxNestingDepth = 500;
+constexpr uint64_t kMaxValueSize = uint64_t{128} << 20;
+
 constexpr int kMaxDecimal4Precision = 9;
 constexpr int kMaxDecimal8Precision = 18;
 constexpr int kMaxDecimal16Precision = 38;

@@ -25,8 +25,9 @@ enum class JsonNumbers : uint8_t {
 struct JsonParseOptions {
   JsonNumbers numbers = JsonNumbers::kDecimal;
   DuplicateKeyPolicy duplicate_keys = DuplicateKeyPolicy::kError;
-  /// Deepest nesting accepted; deeper documents are an error, never a crash.
-  int max_depth = 1000;
+  /// Deepest nesting accepted, at most kMaxNestingDepth (what readers accept); deeper
+  /// documents are an error, never a crash.
+  int max_depth = kMaxNestingDepth;
 };
 
 /// \brief Parses JSON documents into Variant values. Reuses its scratch memory between

@@ -13,6 +13,10 @@
 
 namespace varshred {
 
+/// \brief Fails unless 0 <= options.max_depth <= kMaxNestingDepth: validation recurses
+/// once per level, so a deeper limit could overflow the stack.
+arrow::Status CheckValidateOptions(const ValidateOptions& options);
+
 /// \brief Checks `value` against `metadata` (already validated) and `options`:
 ///
 /// - every header is a known basic type; primitive ids are 0-20;
@@ -23,7 +27,8 @@ namespace varshred {
 ///   key-byte order (unless options.allow_unsorted_keys);
 /// - strings and keys are UTF-8; decimal scales are <= 38 and decimal16 precision
 ///   <= 38;
-/// - nesting is at most options.max_depth, the value at most options.max_size bytes.
+/// - nesting is at most options.max_depth (see CheckValidateOptions()), the value at
+///   most options.max_size bytes.
 ///
 /// The error message names the problem and the path inside the value, e.g.
 /// `Invalid: $.a[2]: short string of 9 bytes runs past the end of the value`.

@@ -29,10 +29,11 @@ class ArrayView;
 
 /// \brief Limits applied while validating untrusted values.
 struct ValidateOptions {
-  /// Deepest nesting of objects and arrays accepted (parquet-java stops at 500).
-  int max_depth = 500;
-  /// Largest value accepted, in bytes (Spark's limit is 16 MiB; the format's is 4 GiB).
-  uint64_t max_size = uint64_t{128} << 20;
+  /// Deepest nesting of objects and arrays accepted, at most kMaxNestingDepth (deeper
+  /// is refused: validation recurses once per level).
+  int max_depth = kMaxNestingDepth;
+  /// Largest value accepted, in bytes (format.h).
+  uint64_t max_size = kMaxValueSize;
   /// Accept objects whose field ids are not in key order (DuckDB writes them; the spec
   /// forbids them). Keys must still be unique.
   bool allow_unsorted_keys = false;

@@ -152,6 +152,7 @@ void VariantBuilder::OpenContainer(bool is_object) {
   const size_t header_at = buffer_.size();
   buffer_.resize(header_at + reserved);
   frames_.push_back({header_at, header_at + reserved, first_entry, ordinal, is_object});
+  deepest_ = std::max(deepest_, frames_.size());
 }
 
 void VariantBuilder::StartObject() { OpenContainer(true); }
@@ -360,9 +361,16 @@ arrow::Status VariantBuilder::CheckFinished() const {
     return arrow::Status::Invalid("VariantBuilder::Finish needs exactly one top-level value, ",
                                   "got ", top_level_values_);
   }
-  if (buffer_.size() > std::numeric_limits<uint32_t>::max()) {
-    return arrow::Status::Invalid("variant value of ", buffer_.size(),
-                                  " bytes exceeds the format's 4 GiB limit");
+  // Readers refuse values past these limits (format.h): never build one.
+  if (deepest_ > static_cast<size_t>(kMaxNestingDepth)) {
+    return arrow::Status::Invalid("value nested ", deepest_,
+                                  " levels deep exceeds the nesting limit of ",
+                                  kMaxNestingDepth);
+  }
+  if (buffer_.size() > kMaxValueSize) {
+    return arrow::Status::Invalid("value of ", buffer_.size(),
+                                  " bytes exceeds the size limit of ", kMaxValueSize,
+                                  " bytes");
   }
   return arrow::Status::OK();
 }
@@ -375,6 +383,7 @@ void VariantBuilder::Reset() {
   offsets_.clear();
   top_level_values_ = 0;
   containers_started_ = 0;
+  deepest_ = 0;
   has_pending_key_ = false;
 }
 

@@ -489,7 +489,12 @@ CastResult VariantCaster::CastTimestamp(const VariantView& v, int64_t* out) cons
     case VariantType::kNull:
       return CastResult::kNull;
     case VariantType::kDate: {
-      const int64_t local = int64_t{v.GetDate()} * kMicrosPerDay;
+      // Days beyond the microsecond range (past year 294247) have no timestamp; the
+      // day's margin keeps the time zone shift in range too.
+      constexpr int64_t kMaxDays = std::numeric_limits<int64_t>::max() / kMicrosPerDay - 1;
+      const int64_t days = v.GetDate();
+      if (days > kMaxDays || days < -kMaxDays) return CastResult::kInvalid;
+      const int64_t local = days * kMicrosPerDay;
       *out = ntz ? local : tz_.ToUtcMicros(local);
       return CastResult::kOk;
     }

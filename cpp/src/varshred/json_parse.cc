@@ -14,6 +14,7 @@
 // replaces it with U+FFFD), and numbers longer than 1000 characters are accepted.
 
 #include <charconv>
+#include <string>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -133,6 +134,94 @@ double ToDouble(const ScannedNumber& n) {
   return d;
 }
 
+// Error descriptions for what simdjson reports with one generic code. They run on the
+// error path only.
+
+size_t SkipJsonSpace(std::string_view s, size_t i) {
+  while (i < s.size() && IsJsonSpace(s[i])) ++i;
+  return i;
+}
+
+// The end of the object or array starting at s[i] when its brackets balance (strings
+// skipped), else npos.
+size_t ContainerEnd(std::string_view s, size_t i) {
+  std::string open;
+  for (; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '"') {
+      for (++i; i < s.size() && s[i] != '"'; ++i) {
+        if (s[i] == '\\') ++i;
+      }
+      if (i >= s.size()) return std::string_view::npos;
+    } else if (c == '[' || c == '{') {
+      open.push_back(c);
+    } else if (c == ']' || c == '}') {
+      if (open.empty() || open.back() != (c == ']' ? '[' : '{')) {
+        return std::string_view::npos;
+      }
+      open.pop_back();
+      if (open.empty()) return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// The first string of the document (in document order, as simdjson decodes them) with
+// a bad escape, an unpaired surrogate or a raw control character, described with its
+// offset; empty when none is found.
+std::string DescribeBadString(std::string_view s) {
+  auto hex4 = [&](size_t at, uint32_t* out) {
+    if (at + 4 > s.size()) return false;
+    *out = 0;
+    for (size_t k = at; k < at + 4; ++k) {
+      const char c = s[k];
+      const int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
+      if (d < 0) return false;
+      *out = *out * 16 + static_cast<uint32_t>(d);
+    }
+    return true;
+  };
+  auto surrogate = [&](size_t at) {
+    return "unpaired surrogate '" + std::string(s.substr(at, 6)) + "' at byte " +
+           std::to_string(at);
+  };
+  bool in_string = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (!in_string) {
+      in_string = s[i] == '"';
+      continue;
+    }
+    if (s[i] == '"') {
+      in_string = false;
+    } else if (static_cast<unsigned char>(s[i]) < 0x20) {
+      return "control character in a string at byte " + std::to_string(i) +
+             " (escape it)";
+    } else if (s[i] == '\\' && i + 1 < s.size()) {
+      const size_t at = i++;
+      if (std::string_view("\"\\/bfnrt").find(s[i]) != std::string_view::npos) continue;
+      uint32_t unit = 0;
+      if (s[i] != 'u' || !hex4(i + 1, &unit)) {
+        return "invalid escape '\\" + std::string(1, s[i]) + "' at byte " +
+               std::to_string(at);
+      }
+      i += 4;
+      if (unit >= 0xDC00 && unit <= 0xDFFF) return surrogate(at);
+      if (unit >= 0xD800 && unit <= 0xDBFF) {
+        uint32_t low = 0;
+        if (!(i + 2 < s.size() && s[i + 1] == '\\' && s[i + 2] == 'u' &&
+              hex4(i + 3, &low) && low >= 0xDC00 && low <= 0xDFFF)) {
+          return surrogate(at);
+        }
+        i += 6;
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 struct JsonParser::Impl {
@@ -158,12 +247,54 @@ struct JsonParser::Impl {
   }
 
   arrow::Status Error(sj::error_code code, const char* where) const {
-    if (code == sj::UTF8_ERROR) {
-      return arrow::Status::Invalid("invalid JSON: invalid UTF-8 at byte ",
-                                    internal::FirstInvalidUtf8(std::string_view(begin, size)));
+    const std::string_view text(begin, size);
+    const size_t at = OffsetOf(where);
+    switch (code) {
+      case sj::UTF8_ERROR:
+        return arrow::Status::Invalid("invalid JSON: invalid UTF-8 at byte ",
+                                      internal::FirstInvalidUtf8(text));
+      case sj::DEPTH_ERROR:
+        return DepthError(where);
+      case sj::INCORRECT_TYPE:  // get_bool()/is_null() on a token that looked like one
+      case sj::T_ATOM_ERROR:
+      case sj::F_ATOM_ERROR:
+      case sj::N_ATOM_ERROR:
+        return arrow::Status::Invalid("invalid JSON at byte ", at,
+                                      ": invalid literal (expected true, false or null)");
+      case sj::STRING_ERROR:
+      case sj::UNESCAPED_CHARS: {
+        const std::string problem = DescribeBadString(text);
+        if (!problem.empty()) return arrow::Status::Invalid("invalid JSON: ", problem);
+        break;
+      }
+      case sj::TAPE_ERROR:
+        // Where simdjson reports a closing bracket right after a comma: `[1,]`.
+        if (at < size && (text[at] == ']' || text[at] == '}')) {
+          size_t k = at;
+          while (k > 0 && IsJsonSpace(text[k - 1])) --k;
+          if (k > 0 && text[k - 1] == ',') {
+            return arrow::Status::Invalid("invalid JSON at byte ", k - 1,
+                                          ": trailing comma before '", text[at], "'");
+          }
+        }
+        return arrow::Status::Invalid(
+            "invalid JSON at byte ", at,
+            ": unexpected character (a missing or extra comma, colon, bracket or value)");
+      case sj::INCOMPLETE_ARRAY_OR_OBJECT: {
+        // simdjson's indexer reports `[1] x` like `[1`: tell them apart.
+        const size_t start = SkipJsonSpace(text, 0);
+        const size_t end = ContainerEnd(text, start);
+        if (end != std::string_view::npos) {
+          return arrow::Status::Invalid("invalid JSON at byte ", SkipJsonSpace(text, end),
+                                        ": trailing content after the document");
+        }
+        return arrow::Status::Invalid("invalid JSON at byte ", start,
+                                      ": the document ends inside this object or array");
+      }
+      default:
+        break;
     }
-    if (code == sj::DEPTH_ERROR) return DepthError(where);
-    return arrow::Status::Invalid("invalid JSON at byte ", OffsetOf(where), ": ",
+    return arrow::Status::Invalid("invalid JSON at byte ", at, ": ",
                                   sj::error_message(code));
   }
   arrow::Status DepthError(const char* where) const {
@@ -319,7 +450,7 @@ struct JsonParser::Impl {
     if (token.data() + token.size() != begin + size) {
       return arrow::Status::Invalid("invalid JSON at byte ",
                                     OffsetOf(token.data() + token.size()),
-                                    ": trailing content after the value");
+                                    ": trailing content after the document");
     }
     switch (type) {
       case od::json_type::number:
@@ -374,6 +505,11 @@ struct JsonParser::Impl {
     if (json.size() >= 3 && json.substr(0, 3) == "\xEF\xBB\xBF") {
       return arrow::Status::Invalid("invalid JSON at byte 0: byte order mark");
     }
+    if (options.max_depth > kMaxNestingDepth) {
+      return arrow::Status::Invalid("JSON max_depth ", options.max_depth,
+                                    " exceeds varshred's nesting limit of ",
+                                    kMaxNestingDepth);
+    }
     if (allocate_status != sj::SUCCESS) return Error(allocate_status, begin);
     if (auto err = parser.iterate(begin, size, padded).get(doc)) {
       if (err == sj::EMPTY) return arrow::Status::Invalid("invalid JSON: empty input");
@@ -398,7 +534,7 @@ struct JsonParser::Impl {
       }
       if (!doc.at_end()) {
         return arrow::Status::Invalid("invalid JSON at byte ", OffsetOf(Location(doc)),
-                                      ": trailing content after the value");
+                                      ": trailing content after the document");
       }
       return arrow::Status::OK();
     }

@@ -239,8 +239,17 @@ class Validator {
 
 }  // namespace
 
+arrow::Status CheckValidateOptions(const ValidateOptions& options) {
+  if (options.max_depth < 0 || options.max_depth > kMaxNestingDepth) {
+    return arrow::Status::Invalid("max_depth ", options.max_depth, " is outside 0..",
+                                  kMaxNestingDepth, " (varshred's nesting limit)");
+  }
+  return arrow::Status::OK();
+}
+
 arrow::Status ValidateValue(const MetadataView& metadata, std::string_view value,
                             const ValidateOptions& options, bool* keys_sorted) {
+  ARROW_RETURN_NOT_OK(CheckValidateOptions(options));
   Validator validator(metadata, options);
   ARROW_RETURN_NOT_OK(validator.Run(value));
   if (keys_sorted != nullptr) *keys_sorted = validator.keys_sorted();

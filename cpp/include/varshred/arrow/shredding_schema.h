@@ -58,7 +58,8 @@ class ShreddingSchema {
   /// struct of non-nullable struct{value?, typed_value?} for objects, list/large_list
   /// of such a struct for arrays, mapped primitives, fixed_size_binary(16) or the
   /// `arrow.uuid` extension for uuid. Unsigned integers, other fixed-size binaries,
-  /// timestamps in s/ms, time32 and the like are rejected.
+  /// timestamps in s/ms, time32 and the like are rejected, and so is nesting deeper
+  /// than kMaxNestingDepth.
   static arrow::Result<ShreddingSchema> FromArrow(const arrow::DataType& typed_value);
   /// \brief From a Spark-style DDL string: `struct<id: bigint, tags: array<string>>`,
   /// or the bare form `id bigint, name string`. Names may be backquoted (`` `a b` ``,
@@ -99,6 +100,10 @@ class ShreddingSchema {
   bool operator==(const ShreddingSchema& other) const { return Equals(other); }
 
  private:
+  // FromArrow() for a typed_value under `depth` objects and arrays.
+  static arrow::Result<ShreddingSchema> FromArrowAt(const arrow::DataType& typed_value,
+                                                    int depth);
+
   Kind kind_ = Kind::kValueOnly;
   VariantType type_ = VariantType::kNull;
   uint8_t precision_ = 0;

@@ -34,6 +34,7 @@ struct ShreddingStatsOptions {
   int max_total_paths = 16384;
   /// Paths deeper than this (root = 0, each field or `[]` adds 1) are not tracked;
   /// objects and arrays at the deepest level are counted but not descended into.
+  /// At most kMaxNestingDepth (values are never deeper).
   int max_depth = 64;
   /// Validate every row's metadata and value before reading it (O(row size), about
   /// 40% of the scan). Turn it off only for bytes already validated (e.g. written by

@@ -58,6 +58,12 @@ arrow::Result<std::vector<ParquetColumnInfo>> InspectParquet(const std::string& 
 /// may itself contain '.' ("user.id" next to "user" {"id"}).
 arrow::Result<std::vector<std::vector<std::string>>> ParquetLeafPaths(const std::string& path);
 
+/// \brief Reads the footer of `path` and every row group's column chunk metadata and
+/// statistics, failing with an error naming the file where they are corrupt. Callers
+/// that then read the footer with pyarrow (whose metadata accessors abort the process
+/// on a corrupt footer instead of raising) check it here first.
+arrow::Status CheckParquetFooter(const std::string& path);
+
 /// \brief Streams record batches from `path`, reconstructing Variant columns (canonical
 /// layout) batch by batch, so files larger than memory can be read.
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenParquetReader(

@@ -93,4 +93,9 @@ arrow::Status WriteParquet(const arrow::Table& table, const std::string& path,
                            const ParquetWriteOptions& options = {},
                            arrow::MemoryPool* pool = arrow::default_memory_pool());
 
+/// \brief The codec named `name`, case-insensitive: none | uncompressed, snappy, gzip,
+/// brotli, zstd, lz4 (LZ4 raw, as Parquet's LZ4_RAW). Unknown names are Invalid, with
+/// the valid ones listed.
+arrow::Result<arrow::Compression::type> ParseCompression(std::string_view name);
+
 }  // namespace varshred

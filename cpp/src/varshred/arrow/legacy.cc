@@ -29,10 +29,15 @@ struct LegacyNode {
   std::string path;
 };
 
+// `depth`: objects and arrays above the group, bounded as values are (format.h).
 arrow::Result<std::unique_ptr<LegacyNode>> Compile(std::shared_ptr<arrow::Array> group,
-                                                   const std::string& path) {
+                                                   const std::string& path, int depth) {
   if (group->type_id() != arrow::Type::STRUCT) {
     return arrow::Status::TypeError("seed-layout group at ", path, " must be a struct");
+  }
+  if (depth > kMaxNestingDepth) {
+    return arrow::Status::Invalid("seed-layout column nested deeper than the limit of ",
+                                  kMaxNestingDepth, " at ", path);
   }
   auto node = std::make_unique<LegacyNode>();
   node->group = group;
@@ -51,7 +56,8 @@ arrow::Result<std::unique_ptr<LegacyNode>> Compile(std::shared_ptr<arrow::Array>
       for (int f = 0; f < node->object->num_fields(); ++f) {
         const std::string& fname = node->object->type()->field(f)->name();
         node->names.push_back(fname);
-        ARROW_ASSIGN_OR_RAISE(auto c, Compile(node->object->field(f), path + "." + fname));
+        ARROW_ASSIGN_OR_RAISE(
+            auto c, Compile(node->object->field(f), path + "." + fname, depth + 1));
         node->fields.push_back(std::move(c));
       }
     } else if (name == "array") {
@@ -64,7 +70,7 @@ arrow::Result<std::unique_ptr<LegacyNode>> Compile(std::shared_ptr<arrow::Array>
         return arrow::Status::TypeError("seed-layout array at ", path, " is not a list");
       }
       node->array = child;
-      ARROW_ASSIGN_OR_RAISE(node->element, Compile(values, path + "[]"));
+      ARROW_ASSIGN_OR_RAISE(node->element, Compile(values, path + "[]", depth + 1));
     } else if (name == "typed_value") {
       node->typed = internal::StorageOf(child);
     } else if (!name.empty() && name[0] == '_') {
@@ -265,7 +271,7 @@ class LegacyReader {
 arrow::Result<std::shared_ptr<arrow::Array>> FromLegacyShredded(const arrow::Array& legacy,
                                                                 arrow::MemoryPool* pool) {
   auto input = internal::StorageOf(arrow::MakeArray(legacy.data()));
-  ARROW_ASSIGN_OR_RAISE(auto root, Compile(input, "$"));
+  ARROW_ASSIGN_OR_RAISE(auto root, Compile(input, "$", 0));
   VariantArrayBuilder out(pool);
   VariantBuilder builder;
   std::string metadata, value;

@@ -167,10 +167,27 @@ class DdlParser {
     return v;
   }
 
+  // Opens one level of nesting (an object or array; Leave() closes it), failing past
+  // the limit before recursing further. A failed parse is abandoned, so error paths
+  // need not Leave().
+  arrow::Status Enter(size_t pos) {
+    if (depth_ >= kMaxNestingDepth) {
+      return ErrorAt(
+          "nesting deeper than the limit of " + std::to_string(kMaxNestingDepth), pos);
+    }
+    ++depth_;
+    return arrow::Status::OK();
+  }
+  void Leave() { --depth_; }
+
   arrow::Result<ShreddingSchema> ParseFields(char close) {
+    RETURN_NOT_OK(Enter(pos_));
     std::vector<ShreddingSchema::Field> fields;
     SkipSpace();
-    if (close != '\0' && Peek() == close) return ShreddingSchema::Object({});
+    if (close != '\0' && Peek() == close) {
+      Leave();
+      return ShreddingSchema::Object({});
+    }
     while (true) {
       const size_t name_pos = pos_;
       ARROW_ASSIGN_OR_RAISE(std::string name, Name());
@@ -188,6 +205,7 @@ class DdlParser {
       }
       break;
     }
+    Leave();
     return ShreddingSchema::Object(std::move(fields));
   }
 
@@ -204,9 +222,11 @@ class DdlParser {
       return obj;
     }
     if (lower == "array") {
+      RETURN_NOT_OK(Enter(start));
       RETURN_NOT_OK(Expect('<'));
       ARROW_ASSIGN_OR_RAISE(auto element, ParseType());
       RETURN_NOT_OK(Expect('>'));
+      Leave();
       return ShreddingSchema::Array(std::move(element));
     }
     if (lower == "variant") return ShreddingSchema::ValueOnly();
@@ -236,6 +256,7 @@ class DdlParser {
 
   std::string_view text_;
   size_t pos_ = 0;
+  int depth_ = 0;  // objects and arrays open at pos_
 };
 
 // ---- FromPaths ---------------------------------------------------------------------
@@ -266,6 +287,24 @@ arrow::Result<ShreddingSchema> Freeze(const PathNode& node) {
     }
   }
   return arrow::Status::UnknownError("unreachable");
+}
+
+// Objects and arrays on the deepest path of `s` (bounded: schemas are built within the
+// nesting limit).
+int NestingDepth(const ShreddingSchema& s) {
+  switch (s.kind()) {
+    case ShreddingSchema::Kind::kArray:
+      return 1 + NestingDepth(s.element());
+    case ShreddingSchema::Kind::kObject: {
+      int deepest = 0;
+      for (const auto& f : s.fields()) {
+        deepest = std::max(deepest, NestingDepth(f.second));
+      }
+      return 1 + deepest;
+    }
+    default:
+      return 0;
+  }
 }
 
 // Splits "a.b[].`c.d`" into segments; "[]" is its own segment.
@@ -330,8 +369,9 @@ std::shared_ptr<arrow::Field> PairField(const std::string& name,
   return arrow::field(name, arrow::struct_(std::move(children)), /*nullable=*/false);
 }
 
-arrow::Result<ShreddingSchema> PairFromArrow(const arrow::DataType& type,
-                                             const std::string& where) {
+// The typed_value type of a {value, typed_value} pair, or null for a value-only pair.
+arrow::Result<const arrow::DataType*> PairTypedValue(const arrow::DataType& type,
+                                                     const std::string& where) {
   if (type.id() != arrow::Type::STRUCT) {
     return arrow::Status::TypeError("shredded ", where, " must be a struct, got ",
                                     type.ToString());
@@ -354,8 +394,8 @@ arrow::Result<ShreddingSchema> PairFromArrow(const arrow::DataType& type,
     return arrow::Status::TypeError("shredded ", where,
                                     " has neither value nor typed_value");
   }
-  if (typed < 0) return ShreddingSchema::ValueOnly();
-  return ShreddingSchema::FromArrow(*st.field(typed)->type());
+  if (typed < 0) return nullptr;
+  return st.field(typed)->type().get();
 }
 
 // ---- Parquet -----------------------------------------------------------------------
@@ -508,7 +548,26 @@ ShreddingSchema ShreddingSchema::Array(ShreddingSchema element) {
 }
 
 arrow::Result<ShreddingSchema> ShreddingSchema::FromArrow(const arrow::DataType& type) {
+  return FromArrowAt(type, 0);
+}
+
+arrow::Result<ShreddingSchema> ShreddingSchema::FromArrowAt(const arrow::DataType& type,
+                                                            int depth) {
   using arrow::Type;
+  // A pair's typed_value (null: value-only), one level below this node.
+  auto pair = [depth](const arrow::DataType& t,
+                      const std::string& where) -> arrow::Result<ShreddingSchema> {
+    ARROW_ASSIGN_OR_RAISE(const arrow::DataType* typed, PairTypedValue(t, where));
+    if (typed == nullptr) return ValueOnly();
+    return FromArrowAt(*typed, depth + 1);
+  };
+  if ((type.id() == Type::STRUCT || type.id() == Type::LIST ||
+       type.id() == Type::LARGE_LIST || type.id() == Type::LIST_VIEW ||
+       type.id() == Type::LARGE_LIST_VIEW) &&
+      depth >= kMaxNestingDepth) {
+    return arrow::Status::Invalid("shredded typed_value nested deeper than the limit of ",
+                                  kMaxNestingDepth);
+  }
   switch (type.id()) {
     case Type::BOOL: return Primitive(VariantType::kBoolean);
     case Type::INT8: return Primitive(VariantType::kInt8);
@@ -565,8 +624,7 @@ arrow::Result<ShreddingSchema> ShreddingSchema::FromArrow(const arrow::DataType&
     case Type::STRUCT: {
       std::vector<Field> fields;
       for (const auto& f : type.fields()) {
-        ARROW_ASSIGN_OR_RAISE(auto child,
-                              PairFromArrow(*f->type(), "field '" + f->name() + "'"));
+        ARROW_ASSIGN_OR_RAISE(auto child, pair(*f->type(), "field '" + f->name() + "'"));
         fields.emplace_back(f->name(), std::move(child));
       }
       return Object(std::move(fields));
@@ -575,8 +633,7 @@ arrow::Result<ShreddingSchema> ShreddingSchema::FromArrow(const arrow::DataType&
     case Type::LARGE_LIST:
     case Type::LIST_VIEW:
     case Type::LARGE_LIST_VIEW: {
-      ARROW_ASSIGN_OR_RAISE(auto element,
-                            PairFromArrow(*type.field(0)->type(), "array element"));
+      ARROW_ASSIGN_OR_RAISE(auto element, pair(*type.field(0)->type(), "array element"));
       return Array(std::move(element));
     }
     default:
@@ -600,6 +657,11 @@ arrow::Result<ShreddingSchema> ShreddingSchema::FromPaths(
     if (!type.ok()) {
       return arrow::Status::Invalid("shredding path '", path, "': ",
                                     type.status().message());
+    }
+    // Each segment opens one object or array above the leaf's own nesting.
+    if (segments.size() + NestingDepth(*type) > static_cast<size_t>(kMaxNestingDepth)) {
+      return arrow::Status::Invalid("shredding path '", path, "': nesting deeper than ",
+                                    "the limit of ", kMaxNestingDepth);
     }
     PathNode* node = &root;
     for (size_t i = 0; i < segments.size(); ++i) {

@@ -17,7 +17,7 @@
 #include <sstream>
 #include <utility>
 
-#include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/arrow/extension_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/metadata.h"
@@ -496,8 +496,11 @@ struct ShreddingStatsAccess {
       if (per_object > (1 << 24) || total < 1 || total > (1 << 24)) {
         return Error("field caps out of range");
       }
-      // The reader recurses once per level.
-      if (depth > 1000) return Error("max_depth ", depth, " exceeds 1000");
+      // The reader recurses once per level; no value is deeper than the limit.
+      if (depth > kMaxNestingDepth) {
+        return Error("max_depth ", depth, " exceeds the nesting limit of ",
+                     kMaxNestingDepth);
+      }
       stats_->options_.max_fields_per_object = static_cast<int>(per_object);
       stats_->options_.max_total_paths = static_cast<int>(total);
       stats_->options_.max_depth = static_cast<int>(depth);
@@ -629,7 +632,10 @@ struct ShreddingStatsAccess {
 // ---- ShreddingStats: scan, merge, serialization ------------------------------------
 
 ShreddingStats::ShreddingStats(ShreddingStatsOptions options)
-    : options_(options), root_(std::make_unique<PathStats>()) {}
+    : options_(options), root_(std::make_unique<PathStats>()) {
+  // No value is deeper (format.h); Deserialize() refuses more.
+  options_.max_depth = std::min(options_.max_depth, kMaxNestingDepth);
+}
 ShreddingStats::~ShreddingStats() = default;
 ShreddingStats::ShreddingStats(ShreddingStats&&) noexcept = default;
 ShreddingStats& ShreddingStats::operator=(ShreddingStats&&) noexcept = default;

@@ -22,6 +22,7 @@
 #include <arrow/util/bitmap_ops.h>
 
 #include "varshred/arrow/extension_internal.h"
+#include "varshred/arrow/shredded_layout_internal.h"
 #include "varshred/container_encoding_internal.h"
 #include "varshred/arrow/typed_scalar_internal.h"
 #include "varshred/arrow/variant_array.h"
@@ -63,12 +64,22 @@ struct ReadNode {
 
 // ---- plan ------------------------------------------------------------------------------
 
+// `depth`: objects and arrays above the node, bounded by the nesting limit of values
+// (a shredded column cannot usefully be deeper than the values it holds).
 arrow::Result<std::unique_ptr<ReadNode>> CompilePair(std::shared_ptr<arrow::Array> group,
-                                                     const std::string& path);
+                                                     const std::string& path, int depth);
 
-arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed) {
+arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed,
+                           int depth) {
   const std::string& path = node->path;
-  switch (typed->type_id()) {
+  const arrow::Type::type id = typed->type_id();
+  if ((id == arrow::Type::STRUCT || id == arrow::Type::LIST ||
+       id == arrow::Type::LARGE_LIST) &&
+      depth >= kMaxNestingDepth) {
+    return arrow::Status::Invalid("shredded column nested deeper than the limit of ",
+                                  kMaxNestingDepth, " at ", path);
+  }
+  switch (id) {
     case arrow::Type::STRUCT: {
       ObjectReader o;
       o.array = typed;
@@ -82,7 +93,8 @@ arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed) 
           }
         }
         o.names.push_back(name);
-        ARROW_ASSIGN_OR_RAISE(auto child, CompilePair(st.field(k), path + "." + name));
+        ARROW_ASSIGN_OR_RAISE(auto child,
+                              CompilePair(st.field(k), path + "." + name, depth + 1));
         o.children.push_back(std::move(child));
       }
       o.by_key.resize(o.names.size());
@@ -98,7 +110,7 @@ arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed) 
       a.array = typed;
       const auto& l = static_cast<const arrow::ListArray&>(*typed);
       a.offsets32 = l.raw_value_offsets();
-      ARROW_ASSIGN_OR_RAISE(a.element, CompilePair(l.values(), path + "[]"));
+      ARROW_ASSIGN_OR_RAISE(a.element, CompilePair(l.values(), path + "[]", depth + 1));
       node->typed = std::move(a);
       return arrow::Status::OK();
     }
@@ -107,7 +119,7 @@ arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed) 
       a.array = typed;
       const auto& l = static_cast<const arrow::LargeListArray&>(*typed);
       a.offsets64 = l.raw_value_offsets();
-      ARROW_ASSIGN_OR_RAISE(a.element, CompilePair(l.values(), path + "[]"));
+      ARROW_ASSIGN_OR_RAISE(a.element, CompilePair(l.values(), path + "[]", depth + 1));
       node->typed = std::move(a);
       return arrow::Status::OK();
     }
@@ -120,7 +132,7 @@ arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed) 
 }
 
 arrow::Result<std::unique_ptr<ReadNode>> CompilePair(std::shared_ptr<arrow::Array> group,
-                                                     const std::string& path) {
+                                                     const std::string& path, int depth) {
   if (group->type_id() != arrow::Type::STRUCT) {
     return arrow::Status::TypeError("shredded group at ", path, " must be a struct, got ",
                                     group->type()->ToString());
@@ -132,6 +144,12 @@ arrow::Result<std::unique_ptr<ReadNode>> CompilePair(std::shared_ptr<arrow::Arra
   bool any = false;
   for (int k = 0; k < st.num_fields(); ++k) {
     const std::string& name = st.type()->field(k)->name();
+    // GetFieldIndex() is -1 for names that occur more than once.
+    if ((name == "value" || name == "typed_value") &&
+        st.struct_type()->GetFieldIndex(name) < 0) {
+      return arrow::Status::TypeError("duplicate child '", name,
+                                      "' in shredded group at ", path);
+    }
     if (name == "value") {
       auto col = BinaryColumn::Make(st.field(k));
       if (!col.ok()) {
@@ -140,7 +158,7 @@ arrow::Result<std::unique_ptr<ReadNode>> CompilePair(std::shared_ptr<arrow::Arra
       node->value = *col;
       any = true;
     } else if (name == "typed_value") {
-      RETURN_NOT_OK(CompileTyped(node.get(), st.field(k)));
+      RETURN_NOT_OK(CompileTyped(node.get(), st.field(k), depth));
       any = true;
     } else {
       return arrow::Status::TypeError("unexpected child '", name, "' in shredded group at ",
@@ -338,7 +356,22 @@ class Rebuilder {
   std::vector<uint32_t> offsets_;
 };
 
+// The reader tree of a whole column; its errors are the layout rules every reader of
+// shredded columns applies (internal::CheckShreddedLayout).
+arrow::Result<std::unique_ptr<ReadNode>> CompileColumn(const VariantArrayView& view) {
+  auto root = std::make_unique<ReadNode>();
+  root->path = "$";
+  root->group = view.storage();
+  root->value = view.value_column();
+  if (view.typed_value()) RETURN_NOT_OK(CompileTyped(root.get(), view.typed_value(), 0));
+  return root;
+}
+
 }  // namespace
+
+arrow::Status internal::CheckShreddedLayout(const VariantArrayView& view) {
+  return CompileColumn(view).status();
+}
 
 arrow::Result<std::shared_ptr<arrow::Array>> Unshred(const arrow::Array& shredded,
                                                      const UnshredOptions& options,
@@ -347,11 +380,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> Unshred(const arrow::Array& shredde
       internal::StorageOf(arrow::MakeArray(shredded.data()));
   ARROW_ASSIGN_OR_RAISE(auto view, VariantArrayView::Make(input));
   const auto& st = static_cast<const arrow::StructArray&>(*view.storage());
-  auto root = std::make_unique<ReadNode>();
-  root->path = "$";
-  root->group = input;
-  root->value = view.value_column();
-  if (view.typed_value()) RETURN_NOT_OK(CompileTyped(root.get(), view.typed_value()));
+  ARROW_ASSIGN_OR_RAISE(auto root, CompileColumn(view));
 
   const int64_t n = view.length();
   arrow::BinaryBuilder values(pool);

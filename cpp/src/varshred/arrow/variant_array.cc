@@ -105,6 +105,10 @@ arrow::Result<VariantArrayView> VariantArrayView::Make(
   for (int i = 0; i < type.num_fields(); ++i) {
     const std::string& name = type.field(i)->name();
     std::shared_ptr<arrow::Array> child = view.struct_->field(i);
+    if (view.struct_->struct_type()->GetFieldIndex(name) < 0) {  // -1: a repeated name
+      return arrow::Status::TypeError("a Variant column has a duplicate \"", name,
+                                      "\" child: ", type.ToString());
+    }
     if (name == "metadata") {
       ARROW_ASSIGN_OR_RAISE(view.metadata_, BinaryColumn::Make(child));
     } else if (name == "value") {

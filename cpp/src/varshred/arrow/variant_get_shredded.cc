@@ -39,6 +39,7 @@
 #include <arrow/util/bitmap_ops.h>
 
 #include "varshred/arrow/typed_scalar_internal.h"
+#include "varshred/arrow/shredded_layout_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get_internal.h"
@@ -283,13 +284,10 @@ struct Level {
   VariantPath rest;  // segments l.. for lookups in this level's residual bytes
 };
 
-// `top`: the column's own struct, whose metadata child is not part of the pair.
-arrow::Status MakeLevel(const std::shared_ptr<arrow::Array>& group, std::string path,
-                        bool element, bool top, Level* out) {
-  if (group->type_id() != arrow::Type::STRUCT) {
-    return arrow::Status::TypeError("shredded group at ", path, " must be a struct, got ",
-                                    group->type()->ToString());
-  }
+// `group` is a {value, typed_value} struct (or the column's own struct, whose metadata
+// child is skipped) whose shape internal::CheckShreddedLayout() has checked.
+void MakeLevel(const std::shared_ptr<arrow::Array>& group, std::string path, bool element,
+               Level* out) {
   out->group = group;
   out->element = element;
   out->path = std::move(path);
@@ -297,23 +295,11 @@ arrow::Status MakeLevel(const std::shared_ptr<arrow::Array>& group, std::string 
   for (int k = 0; k < st.num_fields(); ++k) {
     const std::string& name = st.type()->field(k)->name();
     if (name == "value") {
-      auto col = BinaryColumn::Make(st.field(k));
-      if (!col.ok()) {
-        return UnsupportedShreddedType(*st.field(k)->type(), out->path + " (value)");
-      }
-      out->value = *col;
+      out->value = *BinaryColumn::Make(st.field(k));
     } else if (name == "typed_value") {
       out->typed = st.field(k);
-    } else if (!top || name != "metadata") {
-      return arrow::Status::TypeError("unexpected child '", name,
-                                      "' in shredded group at ", out->path);
     }
   }
-  if (!out->value && !out->typed) {
-    return arrow::Status::TypeError("shredded group at ", out->path,
-                                    " has neither value nor typed_value");
-  }
-  return arrow::Status::OK();
 }
 
 // What a row's path leads to.
@@ -343,8 +329,11 @@ class ShreddedGetter {
 
   arrow::Status Compile() {
     levels_.reserve(path_.size() + 1);
+    // The same layout rules as Unshred(), for the whole column: a path must not read a
+    // column that reconstruction would reject.
+    RETURN_NOT_OK(internal::CheckShreddedLayout(view_));
     levels_.emplace_back();
-    RETURN_NOT_OK(MakeLevel(view_.storage(), "$", false, true, &levels_.back()));
+    MakeLevel(view_.storage(), "$", false, &levels_.back());
     for (size_t s = 0;; ++s) {
       Level& lv = levels_.back();
       lv.rest = VariantPath(std::vector<PathSegment>(path_.segments().begin() + s,
@@ -359,27 +348,16 @@ class ShreddedGetter {
           case arrow::Type::LARGE_LIST:
             lv.kind = Kind::kList;
             break;
-          default: {
-            // Checked here so that a bad column fails whatever the data.
+          default:
             lv.kind = Kind::kScalar;
-            RETURN_NOT_OK(TypedScalarColumn::Make(lv.typed, lv.path).status());
             break;
-          }
         }
       }
       if (s == path_.size()) break;
       const PathSegment& seg = path_[s];
       if (lv.kind == Kind::kObject && seg.is_key()) {
         const auto& st = static_cast<const arrow::StructArray&>(*lv.typed);
-        int found = -1;
-        for (int k = 0; k < st.num_fields(); ++k) {
-          if (st.type()->field(k)->name() != seg.key) continue;
-          if (found >= 0) {
-            return arrow::Status::TypeError("duplicate shredded field '", seg.key,
-                                            "' at ", lv.path);
-          }
-          found = k;
-        }
+        const int found = st.struct_type()->GetFieldIndex(seg.key);  // unique: checked
         if (found >= 0) next = st.field(found);
       } else if (lv.kind == Kind::kList && seg.is_index()) {
         if (lv.typed->type_id() == arrow::Type::LIST) {
@@ -399,8 +377,7 @@ class ShreddedGetter {
                                                path_.segments().begin() + s + 1))
                                    .ToString();
       Level child;
-      RETURN_NOT_OK(
-          MakeLevel(next, std::move(child_path), seg.is_index(), false, &child));
+      MakeLevel(next, std::move(child_path), seg.is_index(), &child);
       levels_.push_back(std::move(child));
     }
     leaf_reached_ = levels_.size() == path_.size() + 1;

@@ -10,16 +10,21 @@
 #include <parquet/arrow/reader.h>
 #include <parquet/exception.h>
 #include <parquet/file_reader.h>
+#include <parquet/metadata.h>
+#include <parquet/statistics.h>
 #include <parquet/schema.h>
 
 #include "varshred/arrow/legacy.h"
 #include "varshred/arrow/variant_array.h"
+#include "varshred/parquet/catch_internal.h"
 
 namespace varshred {
 
 namespace pq = ::parquet;
 
 namespace {
+
+constexpr char kCorrupt[] = "corrupt Parquet file";
 
 arrow::Result<std::unique_ptr<pq::arrow::FileReader>> OpenFile(const std::string& path,
                                                                arrow::MemoryPool* pool) {
@@ -111,6 +116,11 @@ class VariantBatchReader : public arrow::RecordBatchReader {
   std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
 
   arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* out) override {
+    return internal::CatchParquet(path_, kCorrupt, [&] { return ReadNextBatch(out); });
+  }
+
+ private:
+  arrow::Status ReadNextBatch(std::shared_ptr<arrow::RecordBatch>* out) {
     std::shared_ptr<arrow::RecordBatch> batch;
     auto st = inner_->ReadNext(&batch);
     if (!st.ok()) return st.WithMessage(path_, ": ", st.message());
@@ -133,7 +143,6 @@ class VariantBatchReader : public arrow::RecordBatchReader {
     return arrow::Status::OK();
   }
 
- private:
   bool Converts(size_t i) const {
     return infos_[i].layout != VariantColumnLayout::kNone &&
            (!options_.shredded || infos_[i].layout == VariantColumnLayout::kLegacy);
@@ -152,21 +161,52 @@ class VariantBatchReader : public arrow::RecordBatchReader {
 }  // namespace
 
 arrow::Result<std::vector<ParquetColumnInfo>> InspectParquet(const std::string& path) {
-  ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, arrow::default_memory_pool()));
-  return Columns(*reader->parquet_reader()->metadata()->schema());
+  return internal::CatchParquet(
+      path, kCorrupt, [&]() -> arrow::Result<std::vector<ParquetColumnInfo>> {
+        ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, arrow::default_memory_pool()));
+        return Columns(*reader->parquet_reader()->metadata()->schema());
+      });
 }
 
 arrow::Result<std::vector<std::vector<std::string>>> ParquetLeafPaths(const std::string& path) {
-  ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, arrow::default_memory_pool()));
-  const pq::SchemaDescriptor& schema = *reader->parquet_reader()->metadata()->schema();
-  std::vector<std::vector<std::string>> out;
-  for (int leaf = 0; leaf < schema.num_columns(); ++leaf) {
-    out.push_back(schema.Column(leaf)->path()->ToDotVector());
-  }
-  return out;
+  return internal::CatchParquet(
+      path, kCorrupt, [&]() -> arrow::Result<std::vector<std::vector<std::string>>> {
+        ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, arrow::default_memory_pool()));
+        const pq::SchemaDescriptor& schema = *reader->parquet_reader()->metadata()->schema();
+        std::vector<std::vector<std::string>> out;
+        for (int leaf = 0; leaf < schema.num_columns(); ++leaf) {
+          out.push_back(schema.Column(leaf)->path()->ToDotVector());
+        }
+        return out;
+      });
 }
 
-arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenParquetReader(
+arrow::Status CheckParquetFooter(const std::string& path) {
+  return internal::CatchParquet(path, kCorrupt, [&]() -> arrow::Status {
+    ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, arrow::default_memory_pool()));
+    const auto md = reader->parquet_reader()->metadata();
+    const pq::SchemaDescriptor& schema = *md->schema();
+    for (int i = 0; i < schema.num_columns(); ++i) schema.Column(i)->path();
+    for (int g = 0; g < md->num_row_groups(); ++g) {
+      const auto rg = md->RowGroup(g);
+      for (int i = 0; i < rg->num_columns(); ++i) {
+        const auto chunk = rg->ColumnChunk(i);  // decodes size statistics (histograms)
+        chunk->path_in_schema();
+        if (!chunk->is_stats_set()) continue;
+        const auto stats = chunk->statistics();  // decodes min and max for the type
+        if (stats != nullptr && stats->HasMinMax()) {
+          stats->EncodeMin();
+          stats->EncodeMax();
+        }
+      }
+    }
+    return arrow::Status::OK();
+  });
+}
+
+namespace {
+
+arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
     const std::string& path, const ParquetReadOptions& options, arrow::MemoryPool* pool) {
   ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, pool));
   const auto all = Columns(*reader->parquet_reader()->metadata()->schema());
@@ -207,6 +247,14 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenParquetReader(
                                               std::move(selected), options, path, pool);
 }
 
+}  // namespace
+
+arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenParquetReader(
+    const std::string& path, const ParquetReadOptions& options, arrow::MemoryPool* pool) {
+  return internal::CatchParquet(path, kCorrupt,
+                                [&] { return OpenReader(path, options, pool); });
+}
+
 arrow::Result<std::shared_ptr<arrow::Table>> ReadParquet(const std::string& path,
                                                          const ParquetReadOptions& options,
                                                          arrow::MemoryPool* pool) {
@@ -216,14 +264,20 @@ arrow::Result<std::shared_ptr<arrow::Table>> ReadParquet(const std::string& path
 
 arrow::Result<std::shared_ptr<arrow::ChunkedArray>> ReadParquetLeaves(
     const std::string& path, const std::vector<int>& leaves, arrow::MemoryPool* pool) {
-  ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, pool));
-  auto read = reader->ReadTable(leaves);
-  if (!read.ok()) return read.status().WithMessage(path, ": ", read.status().message());
-  std::shared_ptr<arrow::Table> table = std::move(read).ValueOrDie();
-  if (table->num_columns() != 1) {
-    return arrow::Status::Invalid("leaves ", "must belong to one top-level column");
-  }
-  return table->column(0);
+  return internal::CatchParquet(
+      path, kCorrupt, [&]() -> arrow::Result<std::shared_ptr<arrow::ChunkedArray>> {
+        ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, pool));
+        auto read = reader->ReadTable(leaves);
+        if (!read.ok()) {
+          return read.status().WithMessage(path, ": ", read.status().message());
+        }
+        std::shared_ptr<arrow::Table> table = std::move(read).ValueOrDie();
+        if (table->num_columns() != 1) {
+          return arrow::Status::Invalid(path,
+                                        ": leaves must belong to one top-level column");
+        }
+        return table->column(0);
+      });
 }
 
 }  // namespace varshred

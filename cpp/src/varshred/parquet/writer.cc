@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -32,11 +33,14 @@
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/metadata_cache_internal.h"
+#include "varshred/parquet/catch_internal.h"
 #include "varshred/validate.h"
 
 namespace varshred {
 
 namespace pq = ::parquet;
+
+constexpr char kWriteFailed[] = "writing Parquet failed";
 using pq::schema::GroupNode;
 using pq::schema::NodePtr;
 
@@ -756,8 +760,14 @@ class DirectWriter : public ParquetWriter {
     return arrow::Status::OK();
   }
 
+  // Parquet C++ may throw from any call below: errors name the file instead.
   arrow::Status Write(const arrow::RecordBatch& batch) override {
-    return file_.Named(WriteBatch(batch));
+    return file_.Named(internal::CatchParquet(path(), kWriteFailed,
+                                              [&] { return WriteBatch(batch); }));
+  }
+  arrow::Status Close() override {
+    return file_.Named(
+        internal::CatchParquet(path(), kWriteFailed, [&] { return Finish(); }));
   }
   arrow::Status WriteBatch(const arrow::RecordBatch& batch) {
     if (!writer_) return arrow::Status::Invalid("ParquetWriter is closed");
@@ -788,7 +798,6 @@ class DirectWriter : public ParquetWriter {
     return arrow::Status::OK();
   }
 
-  arrow::Status Close() override { return file_.Named(Finish()); }
   arrow::Status Finish() {
     if (!writer_) return arrow::Status::Invalid("ParquetWriter is closed");
     auto st = CloseRowGroup();
@@ -945,8 +954,14 @@ class ArrowPathWriter : public ParquetWriter {
                                        arrow_props, &writer_);
   }
 
+  // Parquet C++ may throw from any call below: errors name the file instead.
   arrow::Status Write(const arrow::RecordBatch& batch) override {
-    return file_.Named(WriteBatch(batch));
+    return file_.Named(internal::CatchParquet(path(), kWriteFailed,
+                                              [&] { return WriteBatch(batch); }));
+  }
+  arrow::Status Close() override {
+    return file_.Named(
+        internal::CatchParquet(path(), kWriteFailed, [&] { return Finish(); }));
   }
   arrow::Status WriteBatch(const arrow::RecordBatch& batch) {
     if (!writer_) return arrow::Status::Invalid("ParquetWriter is closed");
@@ -981,13 +996,13 @@ class ArrowPathWriter : public ParquetWriter {
     return arrow::Status::OK();
   }
 
-  arrow::Status Close() override {
+  arrow::Status Finish() {
     if (!writer_) return arrow::Status::Invalid("ParquetWriter is closed");
     auto st = writer_->Close();
     writer_.reset();
     if (st.ok()) st = file_.Publish();
     if (!st.ok()) Abort();
-    return file_.Named(st);
+    return st;
   }
 
   void Abort() override {
@@ -1044,14 +1059,17 @@ arrow::Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
     }
   }
   ARROW_ASSIGN_OR_RAISE(auto file, AtomicFile::Open(path));
-  if (direct) {
-    auto w = std::make_unique<DirectWriter>(std::move(file), options, pool);
-    ARROW_RETURN_NOT_OK(w->Init(schema, variants));
-    return w;
-  }
-  auto w = std::make_unique<ArrowPathWriter>(std::move(file), options, pool);
-  ARROW_RETURN_NOT_OK(w->Init(schema, std::move(variants)));
-  return w;
+  return internal::CatchParquet(
+      path, kWriteFailed, [&]() -> arrow::Result<std::unique_ptr<ParquetWriter>> {
+        if (direct) {
+          auto w = std::make_unique<DirectWriter>(std::move(file), options, pool);
+          ARROW_RETURN_NOT_OK(w->Init(schema, variants));
+          return w;
+        }
+        auto w = std::make_unique<ArrowPathWriter>(std::move(file), options, pool);
+        ARROW_RETURN_NOT_OK(w->Init(schema, std::move(variants)));
+        return w;
+      });
 }
 
 arrow::Status WriteParquet(const arrow::Table& table, const std::string& path,
@@ -1067,6 +1085,33 @@ arrow::Status WriteParquet(const arrow::Table& table, const std::string& path,
     ARROW_RETURN_NOT_OK(writer->Write(*batch));
   }
   return writer->Close();
+}
+
+arrow::Result<arrow::Compression::type> ParseCompression(std::string_view name) {
+  struct Name {
+    std::string_view name;
+    arrow::Compression::type codec;
+  };
+  static constexpr Name kNames[] = {
+      {"none", arrow::Compression::UNCOMPRESSED},
+      {"uncompressed", arrow::Compression::UNCOMPRESSED},
+      {"snappy", arrow::Compression::SNAPPY},
+      {"gzip", arrow::Compression::GZIP},
+      {"brotli", arrow::Compression::BROTLI},
+      {"zstd", arrow::Compression::ZSTD},
+      {"lz4", arrow::Compression::LZ4},
+  };
+  std::string lower(name);
+  for (char& c : lower) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  std::string valid;
+  for (const Name& n : kNames) {
+    if (n.name == lower) return n.codec;
+    valid += valid.empty() ? "" : ", ";
+    valid += n.name;
+  }
+  return arrow::Status::Invalid("unknown compression '", name, "' (valid: ", valid, ")");
 }
 
 }  // namespace varshred
