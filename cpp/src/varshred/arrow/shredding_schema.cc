@@ -12,6 +12,8 @@
 #include <arrow/type.h>
 #include <parquet/types.h>
 
+#include "varshred/arrow/shredding_path_internal.h"
+
 namespace varshred {
 
 namespace {
@@ -307,59 +309,6 @@ int NestingDepth(const ShreddingSchema& s) {
   }
 }
 
-// Splits "a.b[].`c.d`" into segments; "[]" is its own segment.
-arrow::Result<std::vector<std::string>> SplitPath(const std::string& path) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  auto bad = [&](const std::string& what) {
-    return arrow::Status::Invalid("shredding path '", path, "': ", what, " at column ",
-                                  i + 1);
-  };
-  if (path.empty()) return bad("empty path");
-  bool expect_name = true;
-  while (i < path.size()) {
-    if (path[i] == '[') {
-      if (i + 1 >= path.size() || path[i + 1] != ']') return bad("expected '[]'");
-      if (expect_name && !out.empty()) return bad("'[]' after '.'");
-      out.emplace_back("[]");
-      i += 2;
-      expect_name = false;
-      continue;
-    }
-    if (!expect_name) {
-      if (path[i] != '.') return bad("expected '.' or '[]'");
-      ++i;
-      expect_name = true;
-      continue;
-    }
-    std::string name;
-    const bool quoted = path[i] == '`';
-    if (quoted) {
-      ++i;
-      while (true) {
-        if (i >= path.size()) return bad("unterminated backquoted name");
-        if (path[i] == '`') {
-          if (i + 1 < path.size() && path[i + 1] == '`') {
-            name.push_back('`');
-            i += 2;
-            continue;
-          }
-          ++i;
-          break;
-        }
-        name.push_back(path[i++]);
-      }
-    } else {
-      while (i < path.size() && path[i] != '.' && path[i] != '[') name.push_back(path[i++]);
-    }
-    if (name.empty() && !quoted) return bad("empty field name (write it ``)");
-    out.push_back(std::move(name));
-    expect_name = false;
-  }
-  if (expect_name) return bad("path ends with '.'");
-  return out;
-}
-
 // ---- Arrow -------------------------------------------------------------------------
 
 std::shared_ptr<arrow::Field> PairField(const std::string& name,
@@ -652,7 +601,7 @@ arrow::Result<ShreddingSchema> ShreddingSchema::FromPaths(
   PathNode root;
   root.kind = PathNode::Kind::kObject;
   for (const auto& [path, type_text] : paths) {
-    ARROW_ASSIGN_OR_RAISE(auto segments, SplitPath(path));
+    ARROW_ASSIGN_OR_RAISE(auto segments, internal::ParsePath(path));
     auto type = Parse(type_text);
     if (!type.ok()) {
       return arrow::Status::Invalid("shredding path '", path, "': ",
@@ -665,8 +614,8 @@ arrow::Result<ShreddingSchema> ShreddingSchema::FromPaths(
     }
     PathNode* node = &root;
     for (size_t i = 0; i < segments.size(); ++i) {
-      const std::string& seg = segments[i];
-      const bool is_element = seg == "[]";
+      const std::string& seg = segments[i].name;
+      const bool is_element = segments[i].element;
       const auto want = is_element ? PathNode::Kind::kArray : PathNode::Kind::kObject;
       if (node->kind == PathNode::Kind::kUnset) node->kind = want;
       if (node->kind != want) {

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "varshred/arrow/extension_internal.h"
+#include "varshred/arrow/shredding_path_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/metadata.h"
@@ -86,24 +87,9 @@ int WidthOfIntegerType(VariantType t) {
   return static_cast<int>(t) - static_cast<int>(VariantType::kInt8);
 }
 
-// Backquotes a path segment unless it is a plain name (FromPaths() syntax).
-std::string QuoteSegment(std::string_view name) {
-  bool plain = !name.empty();
-  for (char c : name) {
-    if (c == '.' || c == '[' || c == ']' || c == '`' || c == ' ') plain = false;
-  }
-  if (plain) return std::string(name);
-  std::string out = "`";
-  for (char c : name) {
-    if (c == '`') out += '`';
-    out += c;
-  }
-  out += '`';
-  return out;
-}
-
 std::string JoinField(const std::string& parent, std::string_view name) {
-  return parent == "$" ? QuoteSegment(name) : parent + "." + QuoteSegment(name);
+  return parent == "$" ? internal::QuotePathSegment(name)
+                       : parent + "." + internal::QuotePathSegment(name);
 }
 
 std::string JoinElement(const std::string& parent) {
@@ -739,49 +725,22 @@ std::vector<PathTypeCount> ShreddingStats::TypeCounts() const {
 }
 
 const PathStats* ShreddingStats::Find(std::string_view path) const {
+  if (path.empty() || path == "$") return root_.get();
+  if (path[0] == '$') {  // "$.a" and "$[]"; a bare path starts with a name or "[]"
+    path.remove_prefix(1);
+    if (path[0] == '.') {
+      path.remove_prefix(1);
+      if (path.empty() || path[0] == '[') return nullptr;
+    } else if (path[0] != '[') {
+      return nullptr;
+    }
+  }
+  auto segments = internal::ParsePath(path);
+  if (!segments.ok()) return nullptr;
   const PathStats* node = root_.get();
-  size_t i = 0;
-  if (!path.empty() && path[0] == '$') i = 1;
-  bool need_dot = i == 1;  // "$.a" and "$[]"; a bare path starts with a name
-  bool first = true;
-  while (i < path.size() && node != nullptr) {
-    if (path[i] == '[') {
-      if (path.substr(i, 2) != "[]") return nullptr;
-      node = node->element();
-      i += 2;
-      need_dot = true;
-      first = false;
-      continue;
-    }
-    if (!first || need_dot) {
-      if (path[i] != '.') return nullptr;
-      ++i;
-    }
-    first = false;
-    need_dot = true;
-    std::string name;
-    if (i < path.size() && path[i] == '`') {
-      ++i;
-      for (;;) {
-        if (i >= path.size()) return nullptr;
-        if (path[i] == '`') {
-          if (i + 1 < path.size() && path[i + 1] == '`') {
-            name += '`';
-            i += 2;
-            continue;
-          }
-          ++i;
-          break;
-        }
-        name += path[i++];
-      }
-    } else {
-      const size_t start = i;
-      while (i < path.size() && path[i] != '.' && path[i] != '[') ++i;
-      name.assign(path.substr(start, i - start));
-      if (name.empty()) return nullptr;
-    }
-    node = node->FindField(name);
+  for (const internal::PathSegment& segment : *segments) {
+    node = segment.element ? node->element() : node->FindField(segment.name);
+    if (node == nullptr) return nullptr;
   }
   return node;
 }
