@@ -6,6 +6,7 @@
 #include <parquet/schema.h>
 
 #include "test_util.h"
+#include "varshred/parquet/schema.h"
 
 namespace varshred {
 namespace {
@@ -190,7 +191,7 @@ TEST(ShreddingSchemaTest, FromArrowRejectsDisallowedTypes) {
 TEST(ShreddingSchemaTest, ParquetSchemaFollowsSpecTypes) {
   VS_ASSIGN_OR_FAIL(auto s, ShreddingSchema::Parse(
                                 "struct<a: tinyint, b: decimal(20,2), c: array<time>>"));
-  VS_ASSIGN_OR_FAIL(auto node, s.ToParquetSchema("var"));
+  VS_ASSIGN_OR_FAIL(auto node, ToParquetSchema(s, "var"));
   std::ostringstream os;
   parquet::schema::PrintSchema(node.get(), os);
   const std::string text = os.str();

@@ -1,10 +1,17 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// The path syntax of FromPaths() and ShreddingStats (see shredding_path_internal.h).
+// The path syntax of FromPaths() and ShreddingStats (see shredding_path_internal.h),
+// and ShreddingSchema::FromPaths(): (path, DDL type) pairs merged into one tree.
 
 #include "varshred/arrow/shredding_path_internal.h"
 
+#include <algorithm>
+#include <memory>
+#include <utility>
+
 #include <arrow/status.h>
+
+#include "varshred/arrow/shredding_schema.h"
 
 namespace varshred::internal {
 
@@ -76,3 +83,112 @@ std::string QuotePathSegment(std::string_view name) {
 }
 
 }  // namespace varshred::internal
+
+namespace varshred {
+
+namespace {
+
+struct PathNode {
+  enum class Kind { kUnset, kObject, kArray, kLeaf } kind = Kind::kUnset;
+  std::vector<std::pair<std::string, std::unique_ptr<PathNode>>> fields;
+  std::unique_ptr<PathNode> element;
+  ShreddingSchema leaf;
+};
+
+arrow::Result<ShreddingSchema> Freeze(const PathNode& node) {
+  switch (node.kind) {
+    case PathNode::Kind::kLeaf:
+    case PathNode::Kind::kUnset:
+      return node.leaf;
+    case PathNode::Kind::kArray: {
+      ARROW_ASSIGN_OR_RAISE(auto element, Freeze(*node.element));
+      return ShreddingSchema::Array(std::move(element));
+    }
+    case PathNode::Kind::kObject: {
+      std::vector<ShreddingSchema::Field> fields;
+      for (const auto& [name, child] : node.fields) {
+        ARROW_ASSIGN_OR_RAISE(auto c, Freeze(*child));
+        fields.emplace_back(name, std::move(c));
+      }
+      return ShreddingSchema::Object(std::move(fields));
+    }
+  }
+  return arrow::Status::UnknownError("unreachable");
+}
+
+// Objects and arrays on the deepest path of `s` (bounded: schemas are built within the
+// nesting limit).
+int NestingDepth(const ShreddingSchema& s) {
+  switch (s.kind()) {
+    case ShreddingSchema::Kind::kArray:
+      return 1 + NestingDepth(s.element());
+    case ShreddingSchema::Kind::kObject: {
+      int deepest = 0;
+      for (const auto& f : s.fields()) {
+        deepest = std::max(deepest, NestingDepth(f.second));
+      }
+      return 1 + deepest;
+    }
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
+arrow::Result<ShreddingSchema> ShreddingSchema::FromPaths(
+    const std::vector<std::pair<std::string, std::string>>& paths) {
+  PathNode root;
+  root.kind = PathNode::Kind::kObject;
+  for (const auto& [path, type_text] : paths) {
+    ARROW_ASSIGN_OR_RAISE(auto segments, internal::ParsePath(path));
+    auto type = Parse(type_text);
+    if (!type.ok()) {
+      return arrow::Status::Invalid("shredding path '", path, "': ",
+                                    type.status().message());
+    }
+    // Each segment opens one object or array above the leaf's own nesting.
+    if (segments.size() + NestingDepth(*type) > static_cast<size_t>(kMaxNestingDepth)) {
+      return arrow::Status::Invalid("shredding path '", path, "': nesting deeper than ",
+                                    "the limit of ", kMaxNestingDepth);
+    }
+    PathNode* node = &root;
+    for (size_t i = 0; i < segments.size(); ++i) {
+      const std::string& seg = segments[i].name;
+      const bool is_element = segments[i].element;
+      const auto want = is_element ? PathNode::Kind::kArray : PathNode::Kind::kObject;
+      if (node->kind == PathNode::Kind::kUnset) node->kind = want;
+      if (node->kind != want) {
+        return arrow::Status::Invalid("shredding path '", path, "' conflicts with another",
+                                      " path: its prefix is already shredded as ",
+                                      node->kind == PathNode::Kind::kLeaf ? "a leaf"
+                                      : node->kind == PathNode::Kind::kArray
+                                          ? "an array"
+                                          : "an object");
+      }
+      PathNode* next = nullptr;
+      if (is_element) {
+        if (!node->element) node->element = std::make_unique<PathNode>();
+        next = node->element.get();
+      } else {
+        for (auto& [name, child] : node->fields) {
+          if (name == seg) next = child.get();
+        }
+        if (!next) {
+          node->fields.emplace_back(seg, std::make_unique<PathNode>());
+          next = node->fields.back().second.get();
+        }
+      }
+      node = next;
+    }
+    if (node->kind != PathNode::Kind::kUnset) {
+      return arrow::Status::Invalid("shredding path '", path,
+                                    "' is given twice or conflicts with another path");
+    }
+    node->kind = PathNode::Kind::kLeaf;
+    node->leaf = *std::move(type);
+  }
+  return Freeze(root);
+}
+
+}  // namespace varshred

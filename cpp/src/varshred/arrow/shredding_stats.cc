@@ -1,9 +1,10 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// Shredding schema inference. The scan walks every value once, keeping per-path
-// counters in a tree whose object nodes index their fields with a small
-// open-addressing hash table, so the hot loop does no allocation once the paths are
-// known. Schema derivation and the report only read the counters.
+// Shredding statistics: the scan, the merge and the serialized form. The scan walks
+// every value once, keeping per-path counters in a tree whose object nodes index their
+// fields with a small open-addressing hash table, so the hot loop does no allocation
+// once the paths are known. Schema derivation (shredding_inference.cc) and the report
+// (shredding_report.cc) only read the counters.
 
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/arrow/shredding_stats.h"
@@ -18,7 +19,7 @@
 #include <utility>
 
 #include "varshred/arrow/extension_internal.h"
-#include "varshred/arrow/shredding_path_internal.h"
+#include "varshred/arrow/shredding_stats_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/metadata.h"
@@ -26,10 +27,13 @@
 
 namespace varshred {
 
+using internal::JoinElement;
+using internal::JoinField;
+
 namespace {
 
 constexpr size_t kNumTypes = static_cast<size_t>(VariantType::kArray) + 1;
-constexpr int kMaxDigits = 38;
+using internal::kMaxDigits;
 constexpr int kHistSize = kMaxDigits + 1;
 
 uint64_t HashKey(std::string_view key) {
@@ -75,25 +79,6 @@ int IntegerWidth(int128_t x) {
   if (x >= INT32_MIN && x <= INT32_MAX) return 2;
   if (x >= INT64_MIN && x <= INT64_MAX) return 3;
   return 4;
-}
-
-VariantType IntegerTypeOfWidth(int width) {
-  static constexpr VariantType kTypes[] = {VariantType::kInt8, VariantType::kInt16,
-                                           VariantType::kInt32, VariantType::kInt64};
-  return kTypes[width];
-}
-
-int WidthOfIntegerType(VariantType t) {
-  return static_cast<int>(t) - static_cast<int>(VariantType::kInt8);
-}
-
-std::string JoinField(const std::string& parent, std::string_view name) {
-  return parent == "$" ? internal::QuotePathSegment(name)
-                       : parent + "." + internal::QuotePathSegment(name);
-}
-
-std::string JoinElement(const std::string& parent) {
-  return parent == "$" ? "[]" : parent + "[]";
 }
 
 }  // namespace
@@ -743,350 +728,6 @@ const PathStats* ShreddingStats::Find(std::string_view path) const {
     if (node == nullptr) return nullptr;
   }
   return node;
-}
-
-// ---- Coverage: how many values a typed column takes under lenient shredding -----------
-
-namespace {
-
-struct Coverage {
-  int64_t count = 0;
-  bool exact = true;
-};
-
-// Values of `s` that Shred (NumericShredding::kLenient) puts into a typed column of
-// the primitive `schema`.
-Coverage PrimitiveCoverage(const PathStats& s, const ShreddingSchema& schema) {
-  const VariantType t = schema.type();
-  if (IsInteger(t)) {
-    // Any Exact Numeric value that is a whole number in range.
-    Coverage c;
-    for (int w = 0; w <= WidthOfIntegerType(t); ++w) c.count += s.integral_by_width(w);
-    return c;
-  }
-  if (IsDecimal(t)) {
-    // Fits when integer digits <= p - s and the scale without trailing zeros <= s.
-    const int64_t all = s.integers() + s.decimals();
-    int64_t fit_digits = 0, fit_scale = 0;
-    for (int d = 0; d <= schema.precision() - schema.scale(); ++d) {
-      fit_digits += s.integer_digits_histogram(d);
-    }
-    for (int k = 0; k <= schema.scale(); ++k) fit_scale += s.min_scale_histogram(k);
-    if (fit_digits == all) return {fit_scale, true};
-    if (fit_scale == all) return {fit_digits, true};
-    // Only the marginals are kept: the lower bound of the joint count.
-    return {std::max<int64_t>(0, fit_digits + fit_scale - all), false};
-  }
-  return {s.count(t), true};
-}
-
-enum class ChoiceKind : uint8_t { kValueOnly, kPrimitive, kObject, kArray };
-
-struct Choice {
-  ChoiceKind kind = ChoiceKind::kValueOnly;
-  ShreddingSchema primitive;
-};
-
-Choice ChooseType(const PathStats& s, const InferOptions& options, int depth) {
-  const int64_t non_null = s.present() - s.variant_nulls();
-  Choice best;
-  int64_t best_count = 0;
-  auto consider = [&](ChoiceKind kind, ShreddingSchema schema, int64_t count) {
-    if (count > best_count) {
-      best_count = count;
-      best.kind = kind;
-      best.primitive = std::move(schema);
-    }
-  };
-  // Nested shapes first so that they win ties.
-  if (depth < options.max_depth) {
-    consider(ChoiceKind::kObject, {}, s.objects());
-    consider(ChoiceKind::kArray, {}, s.arrays());
-  }
-  // Exact Numeric: integers and decimals share one column.
-  const int64_t ints = s.integers();
-  const int64_t decs = s.decimals();
-  if (decs == 0 && ints > 0) {
-    int width = 3;
-    if (options.narrow_integers) {
-      width = 0;
-      for (int w = 0; w < 4; ++w) {
-        if (s.integral_by_width(w) > 0) width = w;
-      }
-    }
-    consider(ChoiceKind::kPrimitive,
-             ShreddingSchema::Primitive(IntegerTypeOfWidth(width)), ints);
-  } else if (decs > 0) {
-    const int scale = s.max_scale();
-    const int precision = std::max(1, s.max_integer_digits() + scale);
-    if (precision <= kMaxDigits) {
-      consider(ChoiceKind::kPrimitive, *ShreddingSchema::Decimal(precision, scale),
-               ints + decs);
-    } else {
-      // Past 38 digits: the best of bigint and decimal(38, k).
-      ShreddingSchema bigint = ShreddingSchema::Primitive(VariantType::kInt64);
-      consider(ChoiceKind::kPrimitive, bigint, PrimitiveCoverage(s, bigint).count);
-      for (int k = 0; k <= scale; ++k) {
-        ShreddingSchema d = *ShreddingSchema::Decimal(kMaxDigits, k);
-        const int64_t c = PrimitiveCoverage(s, d).count;
-        consider(ChoiceKind::kPrimitive, std::move(d), c);
-      }
-    }
-  }
-  static constexpr VariantType kExactTypes[] = {
-      VariantType::kString,          VariantType::kDouble,
-      VariantType::kBoolean,         VariantType::kFloat,
-      VariantType::kDate,            VariantType::kTimestampMicros,
-      VariantType::kTimestampNtzMicros, VariantType::kTimestampNanos,
-      VariantType::kTimestampNtzNanos,  VariantType::kTimeNtzMicros,
-      VariantType::kBinary,          VariantType::kUuid};
-  for (VariantType t : kExactTypes) {
-    consider(ChoiceKind::kPrimitive, ShreddingSchema::Primitive(t), s.count(t));
-  }
-  if (best_count == 0 ||
-      static_cast<double>(best_count) <
-          options.min_typed_fraction * static_cast<double>(non_null)) {
-    return Choice{};
-  }
-  return best;
-}
-
-struct PlanNode {
-  const PathStats* stats = nullptr;
-  int depth = 0;
-  Choice choice;
-  std::vector<std::pair<std::string, std::unique_ptr<PlanNode>>> fields;
-  std::unique_ptr<PlanNode> element;
-};
-
-struct Candidate {
-  int64_t count;
-  int depth;
-  std::string_view name;
-  PlanNode* parent;
-  const PathStats* stats;
-  bool operator<(const Candidate& o) const {
-    // priority_queue pops the largest: most values, then shallowest, then name order.
-    if (count != o.count) return count < o.count;
-    if (depth != o.depth) return depth > o.depth;
-    return name > o.name;
-  }
-};
-
-class Planner {
- public:
-  explicit Planner(const InferOptions& options) : options_(options) {}
-
-  std::unique_ptr<PlanNode> Make(const PathStats* stats, int depth) {
-    auto node = std::make_unique<PlanNode>();
-    node->stats = stats;
-    node->depth = depth;
-    if (stats == nullptr) return node;
-    node->choice = ChooseType(*stats, options_, depth);
-    if (node->choice.kind == ChoiceKind::kArray) {
-      // Elements take no field budget.
-      node->element = Make(stats->element(), depth + 1);
-    } else if (node->choice.kind == ChoiceKind::kObject) {
-      const double objects = static_cast<double>(stats->objects());
-      for (size_t i = 0; i < stats->num_fields(); ++i) {
-        const PathStats& f = stats->field(i);
-        if (f.present() > 0 &&
-            static_cast<double>(f.present()) >= options_.min_fraction * objects) {
-          queue_.push({f.present(), depth + 1, stats->field_name(i), node.get(), &f});
-        }
-      }
-    }
-    return node;
-  }
-
-  // Hands out the field budget, most frequent fields first.
-  void Fill() {
-    int total = 0;
-    while (!queue_.empty() && total < options_.max_fields) {
-      Candidate c = queue_.top();
-      queue_.pop();
-      if (static_cast<int>(c.parent->fields.size()) >= options_.max_fields) continue;
-      c.parent->fields.emplace_back(std::string(c.name), Make(c.stats, c.depth));
-      ++total;
-    }
-  }
-
-  static arrow::Result<ShreddingSchema> ToSchema(const PlanNode& node) {
-    switch (node.choice.kind) {
-      case ChoiceKind::kValueOnly:
-        return ShreddingSchema::ValueOnly();
-      case ChoiceKind::kPrimitive:
-        return node.choice.primitive;
-      case ChoiceKind::kArray: {
-        ShreddingSchema element;
-        if (node.element) {
-          ARROW_ASSIGN_OR_RAISE(element, ToSchema(*node.element));
-        }
-        return ShreddingSchema::Array(std::move(element));
-      }
-      case ChoiceKind::kObject: {
-        // An object without shredded fields would be an empty struct: keep it whole.
-        if (node.fields.empty()) return ShreddingSchema::ValueOnly();
-        std::vector<ShreddingSchema::Field> fields;
-        for (const auto& [name, child] : node.fields) {
-          ARROW_ASSIGN_OR_RAISE(auto s, ToSchema(*child));
-          fields.emplace_back(name, std::move(s));
-        }
-        std::sort(fields.begin(), fields.end(),
-                  [](const auto& a, const auto& b) { return a.first < b.first; });
-        return ShreddingSchema::Object(std::move(fields));
-      }
-    }
-    return ShreddingSchema::ValueOnly();
-  }
-
- private:
-  const InferOptions& options_;
-  std::priority_queue<Candidate> queue_;
-};
-
-}  // namespace
-
-arrow::Result<ShreddingSchema> ShreddingStats::DeriveSchema(
-    const InferOptions& options) const {
-  if (!(options.min_fraction >= 0 && options.min_fraction <= 1) ||
-      !(options.min_typed_fraction >= 0 && options.min_typed_fraction <= 1)) {
-    return arrow::Status::Invalid("DeriveSchema: fractions must lie in [0, 1]");
-  }
-  if (options.max_fields < 0 || options.max_depth < 0) {
-    return arrow::Status::Invalid("DeriveSchema: max_fields and max_depth must be >= 0");
-  }
-  Planner planner(options);
-  auto root = planner.Make(root_.get(), 0);
-  planner.Fill();
-  return Planner::ToSchema(*root);
-}
-
-// ---- Report ---------------------------------------------------------------------------
-
-namespace {
-
-std::string TypeLabel(const ShreddingSchema& schema) {
-  switch (schema.kind()) {
-    case ShreddingSchema::Kind::kValueOnly: return "variant";
-    case ShreddingSchema::Kind::kObject: return "struct";
-    case ShreddingSchema::Kind::kArray: return "array";
-    case ShreddingSchema::Kind::kPrimitive: return schema.ToDdl();
-  }
-  return "";
-}
-
-// `untracked`: the parent lost keys to the tracking caps, so a path without
-// statistics may just be untracked.
-void ReportNode(const ShreddingSchema& schema, const PathStats* s, int64_t slots,
-                bool is_field, bool untracked, const std::string& path,
-                std::vector<ShreddingReport::Row>* rows) {
-  ShreddingReport::Row row;
-  row.path = path;
-  row.type = TypeLabel(schema);
-  row.slots = slots;
-  const int64_t present = s ? s->present() : 0;
-  row.missing = is_field ? slots - present : 0;
-  if (s == nullptr) {
-    row.exact = !untracked;
-  } else {
-    row.variant_nulls = s->variant_nulls();
-    switch (schema.kind()) {
-      case ShreddingSchema::Kind::kValueOnly:
-        break;
-      case ShreddingSchema::Kind::kObject:
-        row.typed = s->objects();
-        row.unshredded_fields = s->untracked_field_values();
-        for (size_t i = 0; i < s->num_fields(); ++i) {
-          const std::string& name = s->field_name(i);
-          const bool in_schema =
-              std::any_of(schema.fields().begin(), schema.fields().end(),
-                          [&](const auto& f) { return f.first == name; });
-          if (!in_schema) row.unshredded_fields += s->field(i).present();
-        }
-        break;
-      case ShreddingSchema::Kind::kArray:
-        row.typed = s->arrays();
-        break;
-      case ShreddingSchema::Kind::kPrimitive: {
-        const Coverage c = PrimitiveCoverage(*s, schema);
-        row.typed = c.count;
-        row.exact = c.exact;
-        break;
-      }
-    }
-  }
-  row.residual = present - row.typed;
-  rows->push_back(std::move(row));
-  if (schema.kind() == ShreddingSchema::Kind::kObject) {
-    const bool lost = s && s->untracked_field_values() > 0;
-    for (const auto& [name, child] : schema.fields()) {
-      ReportNode(child, s ? s->FindField(name) : nullptr, s ? s->objects() : 0, true,
-                 lost || (s == nullptr && untracked), JoinField(path, name), rows);
-    }
-  } else if (schema.kind() == ShreddingSchema::Kind::kArray) {
-    const PathStats* e = s ? s->element() : nullptr;
-    ReportNode(schema.element(), e, e ? e->present() : 0, false, untracked,
-               JoinElement(path), rows);
-  }
-}
-
-std::string Share(int64_t n, int64_t of, bool exact) {
-  std::ostringstream os;
-  os << (exact ? "" : "~") << n;
-  if (of > 0) {
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), " (%.1f%%)",
-                  100.0 * static_cast<double>(n) / static_cast<double>(of));
-    os << buf;
-  }
-  return os.str();
-}
-
-}  // namespace
-
-arrow::Result<ShreddingReport> ShreddingStats::Report(
-    const ShreddingSchema& schema) const {
-  ShreddingReport report;
-  report.rows = rows_;
-  report.sql_null_rows = sql_null_rows_;
-  ReportNode(schema, root_.get(), root_->present(), false, false, "$", &report.paths);
-  return report;
-}
-
-std::string ShreddingReport::ToString() const {
-  std::vector<std::array<std::string, 5>> cells;
-  cells.push_back({"path", "type", "typed", "residual", "missing"});
-  for (const Row& r : paths) {
-    cells.push_back({r.path, r.type, Share(r.typed, r.slots, r.exact),
-                     Share(r.residual, r.slots, r.exact),
-                     Share(r.missing, r.slots, true)});
-  }
-  std::array<size_t, 5> width{};
-  for (const auto& line : cells) {
-    for (size_t i = 0; i < 5; ++i) width[i] = std::max(width[i], line[i].size());
-  }
-  std::ostringstream os;
-  os << "rows: " << rows << " (" << sql_null_rows << " SQL NULL)\n";
-  for (size_t l = 0; l < cells.size(); ++l) {
-    for (size_t i = 0; i < 5; ++i) {
-      if (i) os << " | ";
-      os << cells[l][i];
-      if (i + 1 < 5) os << std::string(width[i] - cells[l][i].size(), ' ');
-    }
-    os << '\n';
-    if (l == 0) {
-      for (size_t i = 0; i < 5; ++i) {
-        if (i) os << "-+-";
-        os << std::string(width[i], '-');
-      }
-      os << '\n';
-    }
-  }
-  const bool estimates =
-      std::any_of(paths.begin(), paths.end(), [](const Row& r) { return !r.exact; });
-  if (estimates) os << "~ estimate (lower bound of typed values)\n";
-  return os.str();
 }
 
 }  // namespace varshred

@@ -34,6 +34,7 @@
 #include "varshred/arrow/variant_array.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/parquet/catch_internal.h"
+#include "varshred/parquet/schema.h"
 #include "varshred/validate.h"
 
 namespace varshred {
@@ -157,7 +158,7 @@ arrow::Result<NodePtr> VariantNode(const std::string& name, bool nullable,
                                          pq::Type::BYTE_ARRAY)},
         pq::LogicalType::Variant());
   } else {
-    ARROW_ASSIGN_OR_RAISE(node, schema.ToParquetSchema(name, rep));
+    ARROW_ASSIGN_OR_RAISE(node, ToParquetSchema(schema, name, rep));
   }
   if (annotate) return node;
   const auto& g = static_cast<const GroupNode&>(*node);
@@ -885,7 +886,7 @@ class DirectWriter : public ParquetWriter {
 
 // `type` with every decimal128 relabelled decimal128(38, scale). Arrow's writer writes
 // FIXED_LEN_BYTE_ARRAY decimals at the width the array's precision implies, while the
-// file declares FLBA(16) for every decimal16 (ShreddingSchema::ToParquetSchema, as the
+// file declares FLBA(16) for every decimal16 (varshred::ToParquetSchema, as the
 // direct path writes); at precision 38 it writes all 16 bytes. The footer keeps the
 // declared precision.
 std::shared_ptr<arrow::DataType> FullWidthDecimals(
