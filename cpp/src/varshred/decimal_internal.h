@@ -1,6 +1,7 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// Powers of ten for decimal rescaling and precision checks: the one table. Arrow-free.
+// Powers of ten for decimal rescaling and precision checks: the one table, and the
+// one digit counter. Arrow-free.
 
 #pragma once
 
@@ -22,5 +23,13 @@ inline const int128_t* Pow10Table() { return kPow10.data(); }
 
 /// 10^n. \pre 0 <= n <= 38
 inline int128_t Pow10(int n) { return kPow10[static_cast<size_t>(n)]; }
+
+/// Decimal digits of `v` (1 for 0), by comparison with the powers of ten: no 128-bit
+/// division. An unsigned 128-bit value has at most 39 digits.
+inline int CountDigits(unsigned __int128 v) {
+  int digits = 1;
+  while (digits <= 38 && v >= static_cast<unsigned __int128>(kPow10[digits])) ++digits;
+  return digits;
+}
 
 }  // namespace varshred::internal

@@ -44,12 +44,7 @@ std::string_view VariantTypeName(VariantType type) {
 int DecimalPrecision(int128_t unscaled) {
   const unsigned __int128 v = unscaled < 0 ? -static_cast<unsigned __int128>(unscaled)
                                            : static_cast<unsigned __int128>(unscaled);
-  // By comparison with the powers of ten: no 128-bit division. |int128| < 10^39.
-  int digits = 1;
-  while (digits <= 38 && v >= static_cast<unsigned __int128>(internal::kPow10[digits])) {
-    ++digits;
-  }
-  return digits;
+  return internal::CountDigits(v);
 }
 
 namespace {

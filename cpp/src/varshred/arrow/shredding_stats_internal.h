@@ -19,6 +19,10 @@ namespace varshred::internal {
 
 /// Integer digits and scales counted by the numeric histograms (the widest decimal).
 inline constexpr int kMaxDigits = kMaxDecimal16Precision;
+/// Size of each of the two histograms (0..kMaxDigits).
+inline constexpr int kHistSize = kMaxDigits + 1;
+/// Number of VariantType values (the type counts of a path).
+inline constexpr size_t kNumTypes = static_cast<size_t>(VariantType::kArray) + 1;
 
 inline VariantType IntegerTypeOfWidth(int width) {
   static constexpr VariantType kTypes[] = {VariantType::kInt8, VariantType::kInt16,
