@@ -60,7 +60,7 @@ class ShreddingStats:
         return self._h.type_counts()
 
     def derive_schema(self, *, min_fraction: float = 0.1, max_fields: int = 300,
-                      max_depth: int = 50, min_typed_fraction: float = 0.5,
+                      max_depth: int = 31, min_typed_fraction: float = 0.5,
                       narrow_integers: bool = False) -> ShreddingSchema:
         """The shredding schema these statistics suggest (see vs.infer_schema)."""
         return ShreddingSchema(self._h.derive(min_fraction, max_fields, max_depth,
@@ -75,13 +75,15 @@ class ShreddingStats:
 
 def infer_schema(variants_or_batches: Any, *, column: str | None = None,
                  min_fraction: float = 0.1, max_fields: int = 300,
-                 max_depth: int = 50) -> ShreddingSchema:
+                 max_depth: int = 31) -> ShreddingSchema:
     """Infers a shredding schema from a Variant array, a chunked array, or an iterable
     of arrays / record batches (``column`` names the Variant column of batches).
 
     Fields present in at least ``min_fraction`` of their parent objects are kept; per
     path the type covering the most values under lossless widening wins; the whole
-    sample counts, so a few top-level non-objects do not stop an object schema."""
+    sample counts, so a few top-level non-objects do not stop an object schema. At most
+    ``max_depth`` (31 at the most) levels of objects and arrays are typed: deeper
+    shredded layouts exceed what Arrow and Parquet readers take."""
     stats = ShreddingStats()
     items = [variants_or_batches] if hasattr(variants_or_batches, "__arrow_c_array__") or \
         hasattr(variants_or_batches, "__arrow_c_stream__") else variants_or_batches

@@ -63,21 +63,21 @@ TEST(ShreddingSchemaTest, ReportsErrorsWithColumn) {
   EXPECT_FALSE(ShreddingSchema::Parse("array<int> junk").ok());
 }
 
-TEST(ShreddingSchemaTest, NestingStopsAtTheValueLimit) {
-  // Values nest at most kMaxNestingDepth deep, so schemas do too: deeper DDL, paths
-  // and Arrow types are errors before the recursion that would overflow the stack.
+TEST(ShreddingSchemaTest, NestingStopsAtTheShreddingLimit) {
+  // Schemas type at most kMaxShreddingDepth levels (readers stop beyond): deeper DDL,
+  // paths and Arrow types are errors before the recursion that would overflow the stack.
   auto nested = [](const std::string& open, int n, const std::string& leaf) {
     std::string out;
     for (int i = 0; i < n; ++i) out += open;
     return out + leaf + std::string(n, '>');
   };
-  VS_EXPECT_OK(ShreddingSchema::Parse(nested("array<", 500, "int")).status());
-  for (const auto& ddl : {nested("array<", 501, "int"), nested("array<", 30000, "int"),
+  VS_EXPECT_OK(ShreddingSchema::Parse(nested("array<", 31, "int")).status());
+  for (const auto& ddl : {nested("array<", 32, "int"), nested("array<", 30000, "int"),
                           nested("struct<a: ", 10000, "int"),
                           "a " + nested("array<", 30000, "int")}) {
     auto r = ShreddingSchema::Parse(ddl);
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.status().message().find("nesting deeper than the limit of 500 at column"),
+    EXPECT_NE(r.status().message().find("nesting deeper than the limit of 31 at column"),
               std::string::npos)
         << r.status().ToString();
   }
@@ -85,13 +85,13 @@ TEST(ShreddingSchemaTest, NestingStopsAtTheValueLimit) {
   for (int i = 0; i < 30000; ++i) deep_path += ".a";
   auto paths = ShreddingSchema::FromPaths({{deep_path, "int"}});
   ASSERT_FALSE(paths.ok());
-  EXPECT_NE(paths.status().message().find("nesting deeper than the limit of 500"),
+  EXPECT_NE(paths.status().message().find("nesting deeper than the limit of 31"),
             std::string::npos)
       << paths.status().ToString();
-  // The path's own segments count: 2 segments + 499 arrays is 501 levels.
-  EXPECT_FALSE(ShreddingSchema::FromPaths({{"a.b", nested("array<", 499, "int")}}).ok());
+  // The path's own segments count: 2 segments + 30 arrays is 32 levels.
+  EXPECT_FALSE(ShreddingSchema::FromPaths({{"a.b", nested("array<", 30, "int")}}).ok());
   VS_EXPECT_OK(
-      ShreddingSchema::FromPaths({{"a.b", nested("array<", 498, "int")}}).status());
+      ShreddingSchema::FromPaths({{"a.b", nested("array<", 29, "int")}}).status());
 
   std::shared_ptr<arrow::DataType> typed = arrow::int32();
   for (int i = 0; i < 30000; ++i) {
@@ -100,7 +100,7 @@ TEST(ShreddingSchemaTest, NestingStopsAtTheValueLimit) {
   }
   auto from_arrow = ShreddingSchema::FromArrow(*typed);
   ASSERT_FALSE(from_arrow.ok());
-  EXPECT_NE(from_arrow.status().message().find("nested deeper than the limit of 500"),
+  EXPECT_NE(from_arrow.status().message().find("nested deeper than the limit of 31"),
             std::string::npos)
       << from_arrow.status().ToString();
 }

@@ -71,10 +71,7 @@ def _corpus_seeds(corpus_dir: pathlib.Path) -> list[str]:
 # Entry-point groups of fuzz_parquet_worker.entry_points.
 GROUPS = [
     "readers",
-    pytest.param("statistics", marks=pytest.mark.xfail(
-        strict=True, reason="issue 10: exceptions escaping on corrupt footers (pyarrow's "
-        "ColumnChunkMetaData.statistics aborts on a bad physical type; "
-        "shredding_counts/prunable_row_groups reach it)")),
+    "statistics",
     "cli",
 ]
 

@@ -32,22 +32,40 @@ def nested_json(depth: int) -> str:
     "a " + "array<" * 30000 + "int" + ">" * 30000,
 ])
 def test_deep_shredding_ddl_is_an_error_not_a_stack_overflow(ddl):
-    with pytest.raises(vs.VariantError, match=r"nesting deeper than the limit of 500 at column"):
+    with pytest.raises(vs.VariantError, match=r"nesting deeper than the limit of 31 at column"):
         vs.ShreddingSchema.parse(ddl)
 
 
-def test_shredding_ddl_depth_matches_the_value_limit():
-    ok = "array<" * DEPTH + "int" + ">" * DEPTH
+SHREDDING_DEPTH = 31  # typed levels whose layout Arrow (64) and Parquet (100) readers take
+
+
+def test_shredding_ddl_depth_stops_where_readers_stop():
+    ok = "array<" * SHREDDING_DEPTH + "int" + ">" * SHREDDING_DEPTH
     assert vs.ShreddingSchema.parse(ok).to_ddl() == ok
-    with pytest.raises(vs.VariantError, match="limit of 500"):
+    with pytest.raises(vs.VariantError, match="limit of 31"):
         vs.ShreddingSchema.parse("array<" + ok + ">")
 
 
+def test_deepest_shredding_schema_writes_a_file_that_reads_back(tmp_path):
+    """The deepest schema the parser takes, and one inferred from deeper values, give
+    files that varshred, pyarrow and the Arrow C data interface read back."""
+    doc = "[" * 40 + "1" + "]" * 40
+    v = vs.from_json([doc, "[" * 3 + '"x"' + "]" * 3])
+    for schema in ("array<" * SHREDDING_DEPTH + "bigint" + ">" * SHREDDING_DEPTH,
+                   vs.infer_schema(v)):
+        path = str(tmp_path / "deep.parquet")
+        vs.parquet.write_table(pa.table({"v": v}), path, shredding={"v": schema})
+        assert vs.to_json(vs.parquet.read_table(path).column("v")).to_pylist() == \
+            vs.to_json(v).to_pylist()
+        vs.unshred(vs.shred(v, vs.ShreddingSchema.parse(schema) if isinstance(schema, str)
+                            else schema))
+
+
 def test_deep_shredding_paths_and_arrow_types_are_errors():
-    with pytest.raises(vs.VariantError, match=r"shredding path .*limit of 500"):
+    with pytest.raises(vs.VariantError, match=r"shredding path .*limit of 31"):
         vs.ShreddingSchema.from_paths([(".".join(["a"] * 30000), "int")])
-    with pytest.raises(vs.VariantError, match=r"shredding path .*limit of 500"):
-        vs.ShreddingSchema.from_paths([("a.b", "array<" * 499 + "int" + ">" * 499)])
+    with pytest.raises(vs.VariantError, match=r"shredding path .*limit of 31"):
+        vs.ShreddingSchema.from_paths([("a.b", "array<" * 30 + "int" + ">" * 30)])
     # Arrow's C data interface stops at 64 levels before varshred's own limit (the C++
     # suite covers FromArrow past 500).
     t = pa.int32()
@@ -59,7 +77,7 @@ def test_deep_shredding_paths_and_arrow_types_are_errors():
 
 def test_deep_shredding_option_names_the_column(tmp_path):
     v = vs.from_json(['{"a": 1}'])
-    with pytest.raises(vs.VariantError, match=r"^shredding\['v'\]: .*limit of 500 at column"):
+    with pytest.raises(vs.VariantError, match=r"^shredding\['v'\]: .*limit of 31 at column"):
         vs.parquet.write_table(pa.table({"v": v}), str(tmp_path / "x.parquet"),
                                shredding={"v": "array<" * 30000 + "int" + ">" * 30000})
 
@@ -123,8 +141,9 @@ def test_from_python_stops_at_the_read_depth_limit():
     deep = 1
     for _ in range(DEPTH + 1):
         deep = [deep]
-    with pytest.raises(vs.VariantError, match=r"^row 1: value nested 501 levels deep "
-                                              r"exceeds the nesting limit of 500"):
+    # The conversion stops at the limit and names the path (test_python_values_hostile).
+    with pytest.raises(vs.VariantError, match=r"^row 1: \$(\[0\]){500}: nesting deeper "
+                                              r"than the limit of 500"):
         vs.from_python([1, deep])
     vs.validate(vs.from_python([deep[0]]))
 
@@ -290,9 +309,9 @@ def test_unknown_compression_lists_the_valid_names(tmp_path):
 
 
 @pytest.mark.parametrize("schema, message", [
-    ("array<" * 30000 + "int" + ">" * 30000, r"^--schema: .*limit of 500 at column"),
+    ("array<" * 30000 + "int" + ">" * 30000, r"^--schema: .*limit of 31 at column"),
     ('{"v": "' + "array<" * 30000 + "int" + ">" * 30000 + '"}',
-     r"^--schema: column 'v': .*limit of 500 at column"),
+     r"^--schema: column 'v': .*limit of 31 at column"),
     ('{"v": "infer"}', r"^--schema: column 'v': .*unknown type 'infer'"),
     ("{" * 30000, r"^--schema: not a JSON object"),
 ])

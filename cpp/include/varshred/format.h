@@ -113,6 +113,11 @@ constexpr uint8_t kArrayIsLargeBit = 0x04;
 /// 4 GiB).
 constexpr int kMaxNestingDepth = 500;
 constexpr uint64_t kMaxValueSize = uint64_t{128} << 20;
+/// The deepest nesting of objects and arrays a shredding schema types. Each typed level
+/// adds two levels to the shredded Arrow type and up to three to the Parquet group, and
+/// readers stop there: Arrow's C data interface at 64 levels, Parquet C++ at 100. Values
+/// nested deeper are kept whole in the residual `value` of the deepest typed level.
+constexpr int kMaxShreddingDepth = 31;
 
 constexpr int kMaxDecimal4Precision = 9;
 constexpr int kMaxDecimal8Precision = 18;

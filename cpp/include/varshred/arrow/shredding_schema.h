@@ -59,7 +59,7 @@ class ShreddingSchema {
   /// of such a struct for arrays, mapped primitives, fixed_size_binary(16) or the
   /// `arrow.uuid` extension for uuid. Unsigned integers, other fixed-size binaries,
   /// timestamps in s/ms, time32 and the like are rejected, and so is nesting deeper
-  /// than kMaxNestingDepth.
+  /// than kMaxShreddingDepth.
   static arrow::Result<ShreddingSchema> FromArrow(const arrow::DataType& typed_value);
   /// \brief From a Spark-style DDL string: `struct<id: bigint, tags: array<string>>`,
   /// or the bare form `id bigint, name string`. Names may be backquoted (`` `a b` ``,

@@ -157,9 +157,9 @@ struct InferOptions {
   /// object field at any depth counts one; array elements do not). The most frequent
   /// fields (by number of values) win.
   int max_fields = 300;
-  /// Deepest shredded path (root = 0, each field or `[]` adds 1). An object or array at
-  /// the deepest level becomes value-only.
-  int max_depth = 50;
+  /// Deepest shredded path (root = 0, each field or `[]` adds 1), at most
+  /// kMaxShreddingDepth. An object or array at the deepest level becomes value-only.
+  int max_depth = kMaxShreddingDepth;
   /// A path is typed only when its chosen type covers at least this share of its
   /// non-null values; otherwise it stays value-only.
   double min_typed_fraction = 0.5;

@@ -164,9 +164,9 @@ class DdlParser {
   // the limit before recursing further. A failed parse is abandoned, so error paths
   // need not Leave().
   arrow::Status Enter(size_t pos) {
-    if (depth_ >= kMaxNestingDepth) {
+    if (depth_ >= kMaxShreddingDepth) {
       return ErrorAt(
-          "nesting deeper than the limit of " + std::to_string(kMaxNestingDepth), pos);
+          "nesting deeper than the limit of " + std::to_string(kMaxShreddingDepth), pos);
     }
     ++depth_;
     return arrow::Status::OK();

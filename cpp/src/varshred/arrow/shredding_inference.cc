@@ -203,7 +203,9 @@ arrow::Result<ShreddingSchema> ShreddingStats::DeriveSchema(
   if (options.max_fields < 0 || options.max_depth < 0) {
     return arrow::Status::Invalid("DeriveSchema: max_fields and max_depth must be >= 0");
   }
-  Planner planner(options);
+  InferOptions capped = options;  // a deeper schema could be written but not read back
+  capped.max_depth = std::min(capped.max_depth, kMaxShreddingDepth);
+  Planner planner(capped);
   auto root = planner.Make(root_.get(), 0);
   planner.Fill();
   return Planner::ToSchema(*root);

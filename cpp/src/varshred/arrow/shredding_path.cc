@@ -148,9 +148,9 @@ arrow::Result<ShreddingSchema> ShreddingSchema::FromPaths(
                                     type.status().message());
     }
     // Each segment opens one object or array above the leaf's own nesting.
-    if (segments.size() + NestingDepth(*type) > static_cast<size_t>(kMaxNestingDepth)) {
+    if (segments.size() + NestingDepth(*type) > static_cast<size_t>(kMaxShreddingDepth)) {
       return arrow::Status::Invalid("shredding path '", path, "': nesting deeper than ",
-                                    "the limit of ", kMaxNestingDepth);
+                                    "the limit of ", kMaxShreddingDepth);
     }
     PathNode* node = &root;
     for (size_t i = 0; i < segments.size(); ++i) {

@@ -71,9 +71,9 @@ arrow::Result<ShreddingSchema> ShreddingSchema::FromArrowAt(const arrow::DataTyp
   if ((type.id() == Type::STRUCT || type.id() == Type::LIST ||
        type.id() == Type::LARGE_LIST || type.id() == Type::LIST_VIEW ||
        type.id() == Type::LARGE_LIST_VIEW) &&
-      depth >= kMaxNestingDepth) {
+      depth >= kMaxShreddingDepth) {
     return arrow::Status::Invalid("shredded typed_value nested deeper than the limit of ",
-                                  kMaxNestingDepth);
+                                  kMaxShreddingDepth);
   }
   switch (type.id()) {
     case Type::BOOL: return Primitive(VariantType::kBoolean);
