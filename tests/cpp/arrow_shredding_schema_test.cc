@@ -6,6 +6,7 @@
 #include <parquet/schema.h>
 
 #include "test_util.h"
+#include "varshred/parquet/schema.h"
 
 namespace varshred {
 namespace {
@@ -139,6 +140,18 @@ TEST(ShreddingSchemaTest, EmptyAndOddNamesAreBackquoted) {
   EXPECT_FALSE(ShreddingSchema::FromPaths({{"a.", "int"}}).ok());
 }
 
+TEST(ShreddingSchemaTest, BackquotedBracketsAreAFieldName) {
+  // `[]` names a field called "[]"; only the bare [] means every element.
+  VS_ASSIGN_OR_FAIL(auto s,
+                    ShreddingSchema::FromPaths({{"`[]`", "int"}, {"a.`[]`", "int"}}));
+  VS_ASSIGN_OR_FAIL(auto ddl,
+                    ShreddingSchema::Parse("struct<`[]`: int, a: struct<`[]`: int>>"));
+  EXPECT_TRUE(s.Equals(ddl)) << s.ToDdl();
+  VS_ASSIGN_OR_FAIL(auto element, ShreddingSchema::FromPaths({{"a[]", "int"}}));
+  VS_ASSIGN_OR_FAIL(auto array, ShreddingSchema::Parse("struct<a: array<int>>"));
+  EXPECT_TRUE(element.Equals(array)) << element.ToDdl();
+}
+
 TEST(ShreddingSchemaTest, ArrowTypeRoundTrips) {
   VS_ASSIGN_OR_FAIL(auto s, ShreddingSchema::Parse(
                                 "struct<a: decimal(9,2), b: array<struct<c: uuid>>, "
@@ -178,7 +191,7 @@ TEST(ShreddingSchemaTest, FromArrowRejectsDisallowedTypes) {
 TEST(ShreddingSchemaTest, ParquetSchemaFollowsSpecTypes) {
   VS_ASSIGN_OR_FAIL(auto s, ShreddingSchema::Parse(
                                 "struct<a: tinyint, b: decimal(20,2), c: array<time>>"));
-  VS_ASSIGN_OR_FAIL(auto node, s.ToParquetSchema("var"));
+  VS_ASSIGN_OR_FAIL(auto node, ToParquetSchema(s, "var"));
   std::ostringstream os;
   parquet::schema::PrintSchema(node.get(), os);
   const std::string text = os.str();

@@ -9,7 +9,7 @@
 
 #include "fuzz/variant_walk.h"
 #include "test_util.h"
-#include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/container_encoding_internal.h"
 #include "varshred/builder.h"
 
 namespace varshred {

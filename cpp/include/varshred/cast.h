@@ -16,6 +16,7 @@
 #include <arrow/status.h>
 
 #include "varshred/format.h"
+#include "varshred/timezone.h"
 #include "varshred/value.h"
 
 namespace varshred {
@@ -56,31 +57,6 @@ enum class CastResult : uint8_t {
   kOk,       ///< the output was written
   kNull,     ///< the value is a variant null: SQL NULL, never an error
   kInvalid,  ///< the cast failed: NULL for try_variant_get, an error for variant_get
-};
-
-namespace internal {
-class TimeZone;
-}  // namespace internal
-
-/// \brief A session time zone: UTC, a fixed offset, or an IANA region ("Europe/Paris")
-/// read from the system tz database ($TZDIR or /usr/share/zoneinfo).
-class TimeZone {
- public:
-  TimeZone();  ///< UTC
-  /// \brief "UTC", "Z", "GMT", "UTC+01:00", "+05:30", "-08", "+0530", or a region id.
-  /// Unknown names and offsets beyond +-18:00 are NotImplemented.
-  static arrow::Result<TimeZone> Make(std::string_view name);
-
-  /// Seconds east of UTC in force at the instant `utc_seconds`.
-  int32_t OffsetAt(int64_t utc_seconds) const;
-  /// The wall-clock time of an instant (microseconds since 1970-01-01 local).
-  int64_t ToLocalMicros(int64_t utc_micros) const;
-  /// The instant of a wall-clock time, resolved as java.time does (and so Spark): in an
-  /// overlap the earlier offset; in a gap the time moves later by the gap's length.
-  int64_t ToUtcMicros(int64_t local_micros) const;
-
- private:
-  std::shared_ptr<const internal::TimeZone> zone_;
 };
 
 /// \brief Options shared by all casts.

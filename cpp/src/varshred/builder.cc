@@ -7,11 +7,16 @@
 #include <cstring>
 #include <limits>
 
+#include "varshred/container_encoding_internal.h"
 #include "varshred/endian_internal.h"
 
 namespace varshred {
 
-using internal::WriteUnsigned;
+using internal::ArrayHeaderLayout;
+using internal::ContainerHeaderLayout;
+using internal::ObjectHeaderLayout;
+using internal::WriteArrayHeader;
+using internal::WriteObjectHeader;
 
 namespace {
 
@@ -307,21 +312,11 @@ arrow::Status VariantBuilder::EndObject() {
   uint32_t max_id = 0;
   for (size_t i = 0; i < n; ++i) max_id = std::max(max_id, fields[i].id);
   const auto data_size = static_cast<uint32_t>(buffer_.size() - frame.start);
-  const bool is_large = n > 0xFF;
-  const int id_size = IntegerSize(max_id);
-  const int offset_size = IntegerSize(data_size);
-  const int count_size = is_large ? 4 : 1;
-  const size_t header_size = 1 + count_size + n * id_size + (n + 1) * offset_size;
-
-  uint8_t* p = PlaceHeader(frame, header_size);
-  *p++ = ObjectHeader(is_large, id_size, offset_size);
-  WriteUnsigned(p, static_cast<uint32_t>(n), count_size);
-  p += count_size;
-  for (size_t k = 0; k < n; ++k, p += id_size) WriteUnsigned(p, fields[order[k]].id, id_size);
-  for (size_t k = 0; k < n; ++k, p += offset_size) {
-    WriteUnsigned(p, fields[order[k]].offset, offset_size);
-  }
-  WriteUnsigned(p, data_size, offset_size);
+  const ContainerHeaderLayout layout = ObjectHeaderLayout(n, max_id, data_size);
+  WriteObjectHeader(
+      PlaceHeader(frame, layout.size), layout, n, data_size,
+      [fields, order](size_t k) { return fields[order[k]].id; },
+      [fields, order](size_t k) { return fields[order[k]].offset; });
   fields_.resize(frame.first_entry);
   return arrow::Status::OK();
 }
@@ -331,19 +326,10 @@ void VariantBuilder::EndArray() {
   frames_.pop_back();
   const size_t n = offsets_.size() - frame.first_entry;
   const auto data_size = static_cast<uint32_t>(buffer_.size() - frame.start);
-  const bool is_large = n > 0xFF;
-  const int offset_size = IntegerSize(data_size);
-  const int count_size = is_large ? 4 : 1;
-  const size_t header_size = 1 + count_size + (n + 1) * offset_size;
-
-  uint8_t* p = PlaceHeader(frame, header_size);
-  *p++ = ArrayHeader(is_large, offset_size);
-  WriteUnsigned(p, static_cast<uint32_t>(n), count_size);
-  p += count_size;
-  for (size_t i = 0; i < n; ++i, p += offset_size) {
-    WriteUnsigned(p, offsets_[frame.first_entry + i], offset_size);
-  }
-  WriteUnsigned(p, data_size, offset_size);
+  const ContainerHeaderLayout layout = ArrayHeaderLayout(n, data_size);
+  const uint32_t* offsets = offsets_.data() + frame.first_entry;
+  WriteArrayHeader(PlaceHeader(frame, layout.size), layout, n, data_size,
+                   [offsets](size_t k) { return offsets[k]; });
   offsets_.resize(frame.first_entry);
 }
 

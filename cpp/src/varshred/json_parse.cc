@@ -22,6 +22,7 @@
 #include <simdjson.h>
 
 #include "varshred/json.h"
+#include "varshred/utf8_internal.h"
 
 namespace varshred {
 
@@ -29,43 +30,6 @@ namespace sj = simdjson;
 namespace od = simdjson::ondemand;
 
 namespace {
-
-// Offset of the first byte that is not valid UTF-8 (RFC 3629), or size if none.
-size_t FirstInvalidUtf8(std::string_view s) {
-  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
-  const size_t n = s.size();
-  size_t i = 0;
-  while (i < n) {
-    const uint8_t c = p[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    int len;
-    uint32_t cp;
-    if ((c & 0xE0) == 0xC0) {
-      len = 2;
-      cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      len = 3;
-      cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      len = 4;
-      cp = c & 0x07;
-    } else {
-      return i;
-    }
-    if (i + len > n) return i;
-    for (int k = 1; k < len; ++k) {
-      if ((p[i + k] & 0xC0) != 0x80) return i;
-      cp = (cp << 6) | (p[i + k] & 0x3F);
-    }
-    static constexpr uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < kMin[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
-    i += len;
-  }
-  return n;
-}
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -288,7 +252,7 @@ struct JsonParser::Impl {
     switch (code) {
       case sj::UTF8_ERROR:
         return arrow::Status::Invalid("invalid JSON: invalid UTF-8 at byte ",
-                                      FirstInvalidUtf8(text));
+                                      internal::FirstInvalidUtf8(text));
       case sj::DEPTH_ERROR:
         return DepthError(where);
       case sj::INCORRECT_TYPE:  // get_bool()/is_null() on a token that looked like one

@@ -28,6 +28,7 @@
 
 #include "varshred/java_float_internal.h"
 #include "varshred/json.h"
+#include "varshred/calendar_internal.h"
 #include "varshred/timezone_internal.h"
 
 namespace varshred {
@@ -35,6 +36,7 @@ namespace varshred {
 namespace {
 
 using internal::CivilFromDays;
+using internal::FloorDiv;
 using internal::TimeZone;
 
 // Escape for each byte below 0x80: 0 = raw, 'u' = \u00XX, else the short escape.
@@ -168,10 +170,6 @@ void AppendTimeOfDay(int64_t seconds_of_day, int64_t fraction, int digits,
   while (buf[n - 1] == '0') --n;
   out->push_back('.');
   out->append(buf, static_cast<size_t>(n));
-}
-
-int64_t FloorDiv(int64_t a, int64_t b) {
-  return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
 
 // appendOffset("+HH:MM", "+00:00"): seconds are dropped, and an offset that prints

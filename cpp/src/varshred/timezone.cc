@@ -1,26 +1,22 @@
 // Licensed under the Apache License, Version 2.0.
+//
+// Time zones: the TZif reader and POSIX TZ rules (internal::TimeZone), and the public
+// TimeZone of the casts (Spark's zone names on top of it).
 
-#include "varshred/timezone_internal.h"
+#include "varshred/timezone.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
+#include "calendar_internal.h"
+#include "cast_text_internal.h"
+#include "timezone_internal.h"
+
 namespace varshred::internal {
 
 namespace {
-
-constexpr int64_t kSecondsPerDay = 86400;
-
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-
-int DaysInMonth(int64_t y, int m) {
-  static constexpr int kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return m == 2 && IsLeap(y) ? 29 : kDays[m - 1];
-}
 
 // Parses [+-]hh[:mm[:ss]] (POSIX TZ offsets and rule times). Returns seconds.
 bool ParseHms(std::string_view* s, int32_t* out, int max_hours) {
@@ -114,7 +110,7 @@ int64_t RuleDay(const PosixTzRule::Date& d, int64_t year) {
   const int64_t jan1 = DaysFromCivil(year, 1, 1);
   switch (d.kind) {
     case 'J':  // Feb 29 is never counted
-      return jan1 + d.day - 1 + (IsLeap(year) && d.day >= 60 ? 1 : 0);
+      return jan1 + d.day - 1 + (IsLeapYear(year) && d.day >= 60 ? 1 : 0);
     case 'N':
       return jan1 + d.day;
     default: {
@@ -128,28 +124,6 @@ int64_t RuleDay(const PosixTzRule::Date& d, int64_t year) {
 }
 
 }  // namespace
-
-void CivilFromDays(int64_t days, int64_t* year, int* month, int* day) {
-  // Eras of 400 years (146097 days) starting on 0000-03-01.
-  const int64_t z = days + 719468;
-  const int64_t era = FloorDiv(z, 146097);
-  const int64_t doe = z - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  *day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
-  *month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
-  *year = yoe + era * 400 + (*month <= 2 ? 1 : 0);
-}
-
-int64_t DaysFromCivil(int64_t year, int month, int day) {
-  const int64_t y = year - (month <= 2 ? 1 : 0);
-  const int64_t era = FloorDiv(y, 400);
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
 
 int32_t PosixTzRule::OffsetAt(int64_t utc_seconds) const {
   if (!has_dst) return std_offset;
@@ -357,3 +331,49 @@ arrow::Result<TimeZone> TimeZone::Make(std::string_view name) {
 }
 
 }  // namespace varshred::internal
+
+namespace varshred {
+
+TimeZone::TimeZone()
+    : zone_(std::make_shared<internal::TimeZone>(internal::TimeZone::Fixed(0))) {}
+
+arrow::Result<TimeZone> TimeZone::Make(std::string_view name) {
+  TimeZone tz;
+  if (name == "Etc/UTC" || name == "Etc/GMT" || name == "Z") return tz;
+  int32_t offset = 0;
+  if (internal::ParseZone(name, &offset)) {
+    tz.zone_ = std::make_shared<internal::TimeZone>(internal::TimeZone::Fixed(offset));
+    return tz;
+  }
+  auto zone = internal::TimeZone::Make(name);
+  if (!zone.ok()) {
+    return arrow::Status::NotImplemented("time zone '", name, "': ", zone.status().message());
+  }
+  tz.zone_ = std::make_shared<internal::TimeZone>(std::move(zone).ValueOrDie());
+  return tz;
+}
+
+int32_t TimeZone::OffsetAt(int64_t utc_seconds) const { return zone_->OffsetAt(utc_seconds); }
+
+int64_t TimeZone::ToLocalMicros(int64_t utc_micros) const {
+  return utc_micros +
+         int64_t{OffsetAt(internal::FloorDiv(utc_micros, internal::kMicrosPerSecond))} *
+                          internal::kMicrosPerSecond;
+}
+
+int64_t TimeZone::ToUtcMicros(int64_t local_micros) const {
+  const int64_t local = internal::FloorDiv(local_micros, internal::kMicrosPerSecond);
+  // Offsets stay within +-18 h, so the instants of `local` lie within 18 h of it and
+  // at most one transition matters: the offsets before and after that window.
+  constexpr int64_t kWindow = 18 * 3600;
+  const int32_t before = OffsetAt(local - kWindow);
+  const int32_t after = OffsetAt(local + kWindow);
+  int32_t offset = before;  // normal time, overlap (earlier offset), or gap (shift later)
+  if (before != after && OffsetAt(local - before) != before &&
+      OffsetAt(local - after) == after) {
+    offset = after;
+  }
+  return local_micros - int64_t{offset} * internal::kMicrosPerSecond;
+}
+
+}  // namespace varshred

@@ -56,9 +56,4 @@ class TimeZone {
   PosixTzRule rule_;  // after the last transition, when has_rule_
 };
 
-/// \brief Days since 1970-01-01 -> proleptic Gregorian year, month (1-12), day.
-void CivilFromDays(int64_t days, int64_t* year, int* month, int* day);
-/// \brief The inverse of CivilFromDays.
-int64_t DaysFromCivil(int64_t year, int month, int day);
-
 }  // namespace varshred::internal

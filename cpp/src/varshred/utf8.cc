@@ -1,4 +1,7 @@
 // Licensed under the Apache License, Version 2.0.
+//
+// UTF-8 (RFC 3629): the one validator (every check of untrusted text goes through
+// SequenceLength below), and the lossy conversion of binary to text.
 
 #include "varshred/utf8_internal.h"
 
@@ -6,8 +9,38 @@
 
 namespace varshred::internal {
 
-bool IsValidUtf8(std::string_view s) {
-  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+namespace {
+
+// Length of the valid non-ASCII sequence at p (2-4), or 0: no overlongs, no
+// surrogates, at most U+10FFFF. \pre p < end, *p >= 0x80.
+inline int SequenceLength(const uint8_t* p, const uint8_t* end) {
+  const uint8_t c = *p;
+  int n;
+  uint32_t min;
+  uint32_t cp;
+  if ((c & 0xE0) == 0xC0) {
+    n = 1, min = 0x80, cp = c & 0x1F;
+  } else if ((c & 0xF0) == 0xE0) {
+    n = 2, min = 0x800, cp = c & 0x0F;
+  } else if ((c & 0xF8) == 0xF0) {
+    n = 3, min = 0x10000, cp = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (end - p <= n) return 0;
+  for (int i = 1; i <= n; ++i) {
+    if ((p[i] & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (p[i] & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n + 1;
+}
+
+}  // namespace
+
+size_t FirstInvalidUtf8(std::string_view s) {
+  const auto* begin = reinterpret_cast<const uint8_t*>(s.data());
+  const uint8_t* p = begin;
   const uint8_t* end = p + s.size();
   while (p < end) {
     // ASCII fast path, eight bytes at a time.
@@ -19,32 +52,34 @@ bool IsValidUtf8(std::string_view s) {
         continue;
       }
     }
-    const uint8_t c = *p;
-    if (c < 0x80) {
+    if (*p < 0x80) {
       ++p;
       continue;
     }
-    int n;
-    uint32_t min;
-    uint32_t cp;
-    if ((c & 0xE0) == 0xC0) {
-      n = 1, min = 0x80, cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      n = 2, min = 0x800, cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      n = 3, min = 0x10000, cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (end - p <= n) return false;
-    for (int i = 1; i <= n; ++i) {
-      if ((p[i] & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-    p += n + 1;
+    const int len = SequenceLength(p, end);
+    if (len == 0) return static_cast<size_t>(p - begin);
+    p += len;
   }
-  return true;
+  return s.size();
+}
+
+bool IsValidUtf8(std::string_view s) { return FirstInvalidUtf8(s) == s.size(); }
+
+void AppendUtf8Lossy(std::string_view bytes, std::string* out) {
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  const uint8_t* end = p + bytes.size();
+  size_t i = FirstInvalidUtf8(bytes);
+  out->append(bytes.substr(0, i));
+  while (i < bytes.size()) {
+    const int len = p[i] < 0x80 ? 1 : SequenceLength(p + i, end);
+    if (len == 0) {
+      out->append("\xEF\xBF\xBD");
+      ++i;
+    } else {
+      out->append(bytes.substr(i, static_cast<size_t>(len)));
+      i += static_cast<size_t>(len);
+    }
+  }
 }
 
 }  // namespace varshred::internal

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "varshred/decimal_internal.h"
 #include "varshred/endian_internal.h"
 #include "varshred/validate.h"
 
@@ -41,14 +42,9 @@ std::string_view VariantTypeName(VariantType type) {
 }
 
 int DecimalPrecision(int128_t unscaled) {
-  unsigned __int128 v = unscaled < 0 ? -static_cast<unsigned __int128>(unscaled)
-                                     : static_cast<unsigned __int128>(unscaled);
-  int digits = 1;
-  while (v >= 10) {
-    v /= 10;
-    ++digits;
-  }
-  return digits;
+  const unsigned __int128 v = unscaled < 0 ? -static_cast<unsigned __int128>(unscaled)
+                                           : static_cast<unsigned __int128>(unscaled);
+  return internal::CountDigits(v);
 }
 
 namespace {

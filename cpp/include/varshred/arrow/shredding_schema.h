@@ -1,7 +1,8 @@
 // Licensed under the Apache License, Version 2.0.
 //
 // The shape a Variant column is shredded into (VariantShredding.md): a tree of typed
-// leaves, objects and arrays, each of which may also be "value only".
+// leaves, objects and arrays, each of which may also be "value only". Its Parquet
+// schema: varshred/parquet/schema.h.
 
 #pragma once
 
@@ -14,7 +15,6 @@
 
 #include <arrow/result.h>
 #include <arrow/type_fwd.h>
-#include <parquet/schema.h>
 
 #include "varshred/format.h"
 
@@ -91,10 +91,6 @@ class ShreddingSchema {
   std::shared_ptr<arrow::DataType> ToArrow() const;
   /// \brief The Arrow type of this node's typed_value (null for value-only nodes).
   std::shared_ptr<arrow::DataType> TypedValueArrowType() const;
-  /// \brief The VARIANT(1)-annotated Parquet group for a column `name` (SPEC.md §2.3).
-  arrow::Result<parquet::schema::NodePtr> ToParquetSchema(
-      const std::string& name,
-      parquet::Repetition::type repetition = parquet::Repetition::OPTIONAL) const;
 
   bool Equals(const ShreddingSchema& other) const;
   bool operator==(const ShreddingSchema& other) const { return Equals(other); }

@@ -114,9 +114,16 @@ class PathStats {
 
  private:
   friend class ShreddingStats;
-  friend struct ShreddingStatsAccess;
+  friend struct ShreddingStatsScan;    // the scan and the merge (shredding_stats.cc)
+  friend struct ShreddingStatsFormat;  // the serialized form (shredding_stats_format.cc)
 
   int64_t strings() const { return count(VariantType::kString); }
+  // Building the tree.
+  PathStats* MutableField(std::string_view key);
+  /// Appends a field known to be absent.
+  PathStats* AddField(std::string_view key);
+  void InsertIndex(size_t i);
+  std::array<int64_t, 78>& Histograms();
 
   std::array<int64_t, static_cast<size_t>(VariantType::kArray) + 1> type_counts_{};
   int64_t present_ = 0;
@@ -278,7 +285,8 @@ class ShreddingStats {
   const ShreddingStatsOptions& options() const { return options_; }
 
  private:
-  friend struct ShreddingStatsAccess;
+  friend struct ShreddingStatsScan;
+  friend struct ShreddingStatsFormat;
 
   ShreddingStatsOptions options_;
   std::unique_ptr<PathStats> root_;

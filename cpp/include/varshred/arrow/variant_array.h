@@ -32,6 +32,10 @@ enum class VariantLayout : uint8_t {
 /// \brief The Arrow type of an unshredded Variant column in `layout`.
 std::shared_ptr<arrow::DataType> VariantStorageType(VariantLayout layout = VariantLayout::kCanonical);
 
+/// \brief True when `type` is a Variant struct (children metadata + value and/or
+/// typed_value, matched by name).
+bool IsVariantType(const arrow::DataType& type);
+
 /// \brief Reads one binary-like child (binary, large_binary or binary_view) by row.
 /// The dispatch on the child's type happens once, at construction.
 class BinaryColumn {

@@ -98,8 +98,4 @@ arrow::Status WriteParquet(const arrow::Table& table, const std::string& path,
 /// the valid ones listed.
 arrow::Result<arrow::Compression::type> ParseCompression(std::string_view name);
 
-/// \brief True when `type` is a Variant struct (children metadata + value and/or
-/// typed_value, matched by name).
-bool IsVariantType(const arrow::DataType& type);
-
 }  // namespace varshred

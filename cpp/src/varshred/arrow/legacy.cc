@@ -8,7 +8,7 @@
 #include <arrow/type.h>
 #include <arrow/util/decimal.h>
 
-#include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/arrow/extension_internal.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/builder.h"
 #include "varshred/validate.h"

@@ -18,7 +18,9 @@
 #include <arrow/builder.h>
 #include <arrow/util/decimal.h>
 
-#include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/arrow/extension_internal.h"
+#include "varshred/container_encoding_internal.h"
+#include "varshred/decimal_internal.h"
 #include "varshred/arrow/typed_match_internal.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/arrow/unshred.h"

@@ -1,35 +1,40 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// Shredding schema inference. The scan walks every value once, keeping per-path
-// counters in a tree whose object nodes index their fields with a small
-// open-addressing hash table, so the hot loop does no allocation once the paths are
-// known. Schema derivation and the report only read the counters.
+// Shredding statistics: the tree, the scan and the merge. The scan walks
+// every value once, keeping per-path counters in a tree whose object nodes index their
+// fields with a small open-addressing hash table, so the hot loop does no allocation
+// once the paths are known. The serialized form is in shredding_stats_format.cc; schema
+// derivation (shredding_inference.cc) and the report (shredding_report.cc) only read
+// the counters.
 
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/arrow/shredding_stats.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <limits>
-#include <queue>
-#include <sstream>
 #include <utility>
 
-#include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/arrow/extension_internal.h"
+#include "varshred/arrow/shredding_stats_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
+#include "varshred/decimal_internal.h"
 #include "varshred/metadata.h"
 #include "varshred/validate.h"
 
 namespace varshred {
 
+using internal::JoinElement;
+using internal::JoinField;
+
 namespace {
 
-constexpr size_t kNumTypes = static_cast<size_t>(VariantType::kArray) + 1;
-constexpr int kMaxDigits = 38;
-constexpr int kHistSize = kMaxDigits + 1;
+using internal::kHistSize;
+using internal::kMaxDigits;
+using internal::CountDigits;
+using internal::kNumTypes;
 
 uint64_t HashKey(std::string_view key) {
   // FNV-1a: keys are short, and this is cheaper than a general-purpose hash there.
@@ -41,32 +46,6 @@ uint64_t HashKey(std::string_view key) {
   return h ^ (h >> 29);
 }
 
-// Decimal digits of v (1 for 0), by comparison: no division in the hot loop.
-int CountDigits(uint64_t v) {
-  static constexpr uint64_t kPow10[] = {10ull,
-                                        100ull,
-                                        1000ull,
-                                        10000ull,
-                                        100000ull,
-                                        1000000ull,
-                                        10000000ull,
-                                        100000000ull,
-                                        1000000000ull,
-                                        10000000000ull,
-                                        100000000000ull,
-                                        1000000000000ull,
-                                        10000000000000ull,
-                                        100000000000000ull,
-                                        1000000000000000ull,
-                                        10000000000000000ull,
-                                        100000000000000000ull,
-                                        1000000000000000000ull,
-                                        10000000000000000000ull};
-  int d = 1;
-  while (d <= 19 && v >= kPow10[d - 1]) ++d;
-  return d;
-}
-
 // Smallest of int8 (0), int16 (1), int32 (2), int64 (3) holding x; 4 for none.
 int IntegerWidth(int128_t x) {
   if (x >= INT8_MIN && x <= INT8_MAX) return 0;
@@ -74,40 +53,6 @@ int IntegerWidth(int128_t x) {
   if (x >= INT32_MIN && x <= INT32_MAX) return 2;
   if (x >= INT64_MIN && x <= INT64_MAX) return 3;
   return 4;
-}
-
-VariantType IntegerTypeOfWidth(int width) {
-  static constexpr VariantType kTypes[] = {VariantType::kInt8, VariantType::kInt16,
-                                           VariantType::kInt32, VariantType::kInt64};
-  return kTypes[width];
-}
-
-int WidthOfIntegerType(VariantType t) {
-  return static_cast<int>(t) - static_cast<int>(VariantType::kInt8);
-}
-
-// Backquotes a path segment unless it is a plain name (FromPaths() syntax).
-std::string QuoteSegment(std::string_view name) {
-  bool plain = !name.empty();
-  for (char c : name) {
-    if (c == '.' || c == '[' || c == ']' || c == '`' || c == ' ') plain = false;
-  }
-  if (plain) return std::string(name);
-  std::string out = "`";
-  for (char c : name) {
-    if (c == '`') out += '`';
-    out += c;
-  }
-  out += '`';
-  return out;
-}
-
-std::string JoinField(const std::string& parent, std::string_view name) {
-  return parent == "$" ? QuoteSegment(name) : parent + "." + QuoteSegment(name);
-}
-
-std::string JoinElement(const std::string& parent) {
-  return parent == "$" ? "[]" : parent + "[]";
 }
 
 }  // namespace
@@ -151,47 +96,49 @@ const PathStats* PathStats::FindField(std::string_view key) const {
   }
 }
 
-// ---- Tree mutation and the scan -----------------------------------------------------
+// ---- Building the tree: the scan, the merge, the reader of the serialized form -----
 
-// Friend of PathStats and ShreddingStats: everything that writes the tree.
-struct ShreddingStatsAccess {
-  static PathStats* Lookup(PathStats& n, std::string_view key) {
-    return const_cast<PathStats*>(n.FindField(key));
+PathStats* PathStats::MutableField(std::string_view key) {
+  return const_cast<PathStats*>(FindField(key));
+}
+
+void PathStats::InsertIndex(size_t i) {
+  const size_t mask = index_.size() - 1;
+  size_t h = HashKey(field_names_[i]) & mask;
+  while (index_[h] != 0) h = (h + 1) & mask;
+  index_[h] = static_cast<uint32_t>(i + 1);
+}
+
+// The index stays at most half full.
+PathStats* PathStats::AddField(std::string_view key) {
+  field_names_.emplace_back(key);
+  fields_.push_back(std::make_unique<PathStats>());
+  const size_t count = fields_.size();
+  if (count * 2 > index_.size()) {
+    size_t size = 8;
+    while (size < count * 4) size *= 2;
+    index_.assign(size, 0);
+    for (size_t i = 0; i < count; ++i) InsertIndex(i);
+  } else {
+    InsertIndex(count - 1);
   }
+  return fields_.back().get();
+}
 
-  static void InsertIndex(PathStats& n, size_t i) {
-    const size_t mask = n.index_.size() - 1;
-    size_t h = HashKey(n.field_names_[i]) & mask;
-    while (n.index_[h] != 0) h = (h + 1) & mask;
-    n.index_[h] = static_cast<uint32_t>(i + 1);
+std::array<int64_t, 78>& PathStats::Histograms() {
+  if (!numeric_histograms_) {
+    numeric_histograms_ = std::make_unique<std::array<int64_t, 78>>();
   }
+  return *numeric_histograms_;
+}
 
-  // Appends a field known to be absent; the index stays at most half full.
-  static PathStats* AddField(PathStats& n, std::string_view key) {
-    n.field_names_.emplace_back(key);
-    n.fields_.push_back(std::make_unique<PathStats>());
-    const size_t count = n.fields_.size();
-    if (count * 2 > n.index_.size()) {
-      size_t size = 8;
-      while (size < count * 4) size *= 2;
-      n.index_.assign(size, 0);
-      for (size_t i = 0; i < count; ++i) InsertIndex(n, i);
-    } else {
-      InsertIndex(n, count - 1);
-    }
-    return n.fields_.back().get();
-  }
+// ---- The scan and the merge ---------------------------------------------------------
 
-  static std::array<int64_t, 78>& Histograms(PathStats& n) {
-    if (!n.numeric_histograms_) {
-      n.numeric_histograms_ = std::make_unique<std::array<int64_t, 78>>();
-    }
-    return *n.numeric_histograms_;
-  }
-
+// Friend of PathStats and ShreddingStats: the code that fills the counters.
+struct ShreddingStatsScan {
   // An Exact Numeric value unscaled / 10^scale.
   static void RecordExactNumeric(PathStats& n, int128_t unscaled, int scale) {
-    auto& hist = Histograms(n);
+    auto& hist = n.Histograms();
     n.max_scale_ = std::max(n.max_scale_, scale);
     int min_scale = scale;
     int int_digits = 0;
@@ -224,7 +171,7 @@ struct ShreddingStatsAccess {
   static void RecordInteger(PathStats& n, int64_t x) {
     n.int_min_ = std::min(n.int_min_, x);
     n.int_max_ = std::max(n.int_max_, x);
-    auto& hist = Histograms(n);
+    auto& hist = n.Histograms();
     const uint64_t mag = x < 0 ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x);
     const int int_digits = x == 0 ? 0 : CountDigits(mag);
     ++n.integral_by_width_[IntegerWidth(x)];
@@ -286,14 +233,14 @@ struct ShreddingStatsAccess {
           }
           for (uint32_t i = 0; i < o.num_fields(); ++i) {
             const std::string_view key = o.key(i);
-            PathStats* child = Lookup(n, key);
+            PathStats* child = n.MutableField(key);
             if (child == nullptr) {
               const auto tracked = static_cast<int64_t>(n.fields_.size());
               if (tracked >= options.max_fields_per_object || !CanAddPath()) {
                 ++n.untracked_field_values_;
                 continue;
               }
-              child = AddField(n, key);
+              child = n.AddField(key);
               ++*num_paths;
             }
             Record(*child, o.value(i), depth + 1);
@@ -338,7 +285,7 @@ struct ShreddingStatsAccess {
       a.integral_by_width_[i] += b.integral_by_width_[i];
     }
     if (b.numeric_histograms_) {
-      auto& h = Histograms(a);
+      auto& h = a.Histograms();
       for (size_t i = 0; i < h.size(); ++i) h[i] += (*b.numeric_histograms_)[i];
     }
     a.string_max_ = std::max(a.string_max_, b.string_max_);
@@ -347,7 +294,7 @@ struct ShreddingStatsAccess {
     const auto& opts = stats.options_;
     for (size_t i = 0; i < b.fields_.size(); ++i) {
       const PathStats& bf = *b.fields_[i];
-      PathStats* af = Lookup(a, b.field_names_[i]);
+      PathStats* af = a.MutableField(b.field_names_[i]);
       if (af == nullptr) {
         if (depth >= opts.max_depth ||
             static_cast<int64_t>(a.fields_.size()) >= opts.max_fields_per_object ||
@@ -355,7 +302,7 @@ struct ShreddingStatsAccess {
           a.untracked_field_values_ += bf.present_;
           continue;
         }
-        af = AddField(a, b.field_names_[i]);
+        af = a.AddField(b.field_names_[i]);
         ++stats.num_paths_;
       }
       MergeNode(stats, *af, bf, depth + 1);
@@ -369,267 +316,9 @@ struct ShreddingStatsAccess {
       if (a.element_) MergeNode(stats, *a.element_, *b.element_, depth + 1);
     }
   }
-
-  // ---- serialization ----
-
-  static void PutVarint(std::string* out, uint64_t v) {
-    while (v >= 0x80) {
-      out->push_back(static_cast<char>((v & 0x7F) | 0x80));
-      v >>= 7;
-    }
-    out->push_back(static_cast<char>(v));
-  }
-  static void PutSigned(std::string* out, int64_t v) {
-    PutVarint(out, (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
-  }
-  static void PutDouble(std::string* out, double v) {
-    char b[8];
-    std::memcpy(b, &v, 8);  // little-endian hosts only, as the rest of varshred
-    out->append(b, 8);
-  }
-
-  static void WriteNode(std::string* out, const PathStats& n) {
-    uint64_t mask = 0;
-    for (size_t i = 0; i < kNumTypes; ++i) {
-      if (n.type_counts_[i] != 0) mask |= uint64_t{1} << i;
-    }
-    PutVarint(out, mask);
-    for (size_t i = 0; i < kNumTypes; ++i) {
-      if (n.type_counts_[i] != 0) {
-        PutVarint(out, static_cast<uint64_t>(n.type_counts_[i]));
-      }
-    }
-    if (n.integers() > 0) {
-      PutSigned(out, n.int_min_);
-      PutSigned(out, n.int_max_);
-    }
-    if (n.floating() > 0) {
-      PutDouble(out, n.float_min_);
-      PutDouble(out, n.float_max_);
-    }
-    if (n.integers() + n.decimals() > 0) {
-      out->push_back(static_cast<char>(n.max_integer_digits_));
-      out->push_back(static_cast<char>(n.max_scale_));
-      for (int64_t w : n.integral_by_width_) PutVarint(out, static_cast<uint64_t>(w));
-      for (int64_t h : *n.numeric_histograms_) PutVarint(out, static_cast<uint64_t>(h));
-    }
-    if (n.strings() > 0) {
-      PutVarint(out, static_cast<uint64_t>(n.string_min_));
-      PutVarint(out, static_cast<uint64_t>(n.string_max_));
-      PutVarint(out, static_cast<uint64_t>(n.string_total_));
-    }
-    PutVarint(out, static_cast<uint64_t>(n.untracked_field_values_));
-    out->push_back(n.element_ ? 1 : 0);
-    if (n.element_) WriteNode(out, *n.element_);
-    PutVarint(out, n.fields_.size());
-    for (size_t i = 0; i < n.fields_.size(); ++i) {
-      PutVarint(out, n.field_names_[i].size());
-      out->append(n.field_names_[i]);
-      WriteNode(out, *n.fields_[i]);
-    }
-  }
-
-  class Reader {
-   public:
-    Reader(std::string_view bytes, ShreddingStats* stats) : in_(bytes), stats_(stats) {}
-
-    template <typename... Args>
-    arrow::Status Error(Args&&... args) const {
-      return arrow::Status::Invalid("ShreddingStats::Deserialize: byte ", pos_, ": ",
-                                    std::forward<Args>(args)...);
-    }
-
-    arrow::Status Varint(uint64_t* out, const char* what) {
-      uint64_t v = 0;
-      for (int shift = 0; shift < 64; shift += 7) {
-        if (pos_ >= in_.size()) return Error("truncated ", what);
-        const auto b = static_cast<uint8_t>(in_[pos_++]);
-        if (shift == 63 && (b & 0x7E) != 0) return Error(what, " overflows 64 bits");
-        v |= static_cast<uint64_t>(b & 0x7F) << shift;
-        if ((b & 0x80) == 0) {
-          *out = v;
-          return arrow::Status::OK();
-        }
-      }
-      return Error(what, " overflows 64 bits");
-    }
-    // A count: fits in int64 with room to add a few without overflow.
-    arrow::Status Count(int64_t* out, const char* what) {
-      uint64_t v;
-      ARROW_RETURN_NOT_OK(Varint(&v, what));
-      if (v > (uint64_t{1} << 56)) return Error(what, " ", v, " is implausibly large");
-      *out = static_cast<int64_t>(v);
-      return arrow::Status::OK();
-    }
-    arrow::Status Signed(int64_t* out, const char* what) {
-      uint64_t v;
-      ARROW_RETURN_NOT_OK(Varint(&v, what));
-      *out = static_cast<int64_t>((v >> 1) ^ (0 - (v & 1)));
-      return arrow::Status::OK();
-    }
-    arrow::Status Byte(uint8_t* out, const char* what) {
-      if (pos_ >= in_.size()) return Error("truncated ", what);
-      *out = static_cast<uint8_t>(in_[pos_++]);
-      return arrow::Status::OK();
-    }
-    arrow::Status Double(double* out, const char* what) {
-      if (in_.size() - pos_ < 8) return Error("truncated ", what);
-      std::memcpy(out, in_.data() + pos_, 8);
-      pos_ += 8;
-      return arrow::Status::OK();
-    }
-
-    arrow::Status Header() {
-      if (in_.size() < 5 || in_.substr(0, 4) != "VSST") {
-        return arrow::Status::Invalid(
-            "ShreddingStats::Deserialize: not serialized ShreddingStats (magic VSST "
-            "missing)");
-      }
-      pos_ = 4;
-      uint8_t version;
-      ARROW_RETURN_NOT_OK(Byte(&version, "version"));
-      if (version != 1) return Error("unsupported version ", static_cast<int>(version));
-      int64_t per_object, total, depth;
-      ARROW_RETURN_NOT_OK(Count(&per_object, "max_fields_per_object"));
-      ARROW_RETURN_NOT_OK(Count(&total, "max_total_paths"));
-      ARROW_RETURN_NOT_OK(Count(&depth, "max_depth"));
-      if (per_object > (1 << 24) || total < 1 || total > (1 << 24)) {
-        return Error("field caps out of range");
-      }
-      // The reader recurses once per level; no value is deeper than the limit.
-      if (depth > kMaxNestingDepth) {
-        return Error("max_depth ", depth, " exceeds the nesting limit of ",
-                     kMaxNestingDepth);
-      }
-      stats_->options_.max_fields_per_object = static_cast<int>(per_object);
-      stats_->options_.max_total_paths = static_cast<int>(total);
-      stats_->options_.max_depth = static_cast<int>(depth);
-      ARROW_RETURN_NOT_OK(Count(&stats_->rows_, "rows"));
-      ARROW_RETURN_NOT_OK(Count(&stats_->sql_null_rows_, "sql_null_rows"));
-      return arrow::Status::OK();
-    }
-
-    arrow::Status Node(PathStats& n, int depth) {
-      const auto& opts = stats_->options_;
-      uint64_t mask;
-      ARROW_RETURN_NOT_OK(Varint(&mask, "type mask"));
-      if (mask >> kNumTypes) return Error("unknown type in type mask");
-      for (size_t i = 0; i < kNumTypes; ++i) {
-        if (!(mask & (uint64_t{1} << i))) continue;
-        ARROW_RETURN_NOT_OK(Count(&n.type_counts_[i], "type count"));
-        if (n.type_counts_[i] == 0) return Error("zero count for a type in the mask");
-        n.present_ += n.type_counts_[i];
-      }
-      if (n.integers() > 0) {
-        ARROW_RETURN_NOT_OK(Signed(&n.int_min_, "int_min"));
-        ARROW_RETURN_NOT_OK(Signed(&n.int_max_, "int_max"));
-        if (n.int_min_ > n.int_max_) return Error("int_min > int_max");
-      }
-      if (n.floating() > 0) {
-        ARROW_RETURN_NOT_OK(Double(&n.float_min_, "float_min"));
-        ARROW_RETURN_NOT_OK(Double(&n.float_max_, "float_max"));
-        // Both infinite-sentinel (all NaN) or an ordered pair.
-        if (std::isnan(n.float_min_) || std::isnan(n.float_max_) ||
-            (n.float_min_ > n.float_max_ &&
-             !(n.float_min_ == std::numeric_limits<double>::infinity() &&
-               n.float_max_ == -std::numeric_limits<double>::infinity()))) {
-          return Error("bad float range");
-        }
-      }
-      const int64_t exact = n.integers() + n.decimals();
-      if (exact > 0) {
-        uint8_t digits, scale;
-        ARROW_RETURN_NOT_OK(Byte(&digits, "max_integer_digits"));
-        ARROW_RETURN_NOT_OK(Byte(&scale, "max_scale"));
-        if (digits > kMaxDigits || scale > kMaxDigits) return Error("digits past 38");
-        n.max_integer_digits_ = digits;
-        n.max_scale_ = scale;
-        int64_t sum = 0;
-        for (auto& w : n.integral_by_width_) {
-          ARROW_RETURN_NOT_OK(Count(&w, "integral count"));
-          sum += w;
-        }
-        if (sum > exact) return Error("integral counts exceed the numeric values");
-        auto& hist = Histograms(n);
-        int64_t digit_sum = 0, scale_sum = 0;
-        for (int i = 0; i < 2 * kHistSize; ++i) {
-          ARROW_RETURN_NOT_OK(Count(&hist[i], "histogram count"));
-          (i < kHistSize ? digit_sum : scale_sum) += hist[i];
-          if (hist[i] != 0 && i < kHistSize && i > digits) {
-            return Error("integer digits histogram past max_integer_digits");
-          }
-        }
-        if (digit_sum != exact || scale_sum != exact) {
-          return Error("numeric histograms do not add up to the numeric values");
-        }
-      }
-      if (n.strings() > 0) {
-        ARROW_RETURN_NOT_OK(Count(&n.string_min_, "string_min"));
-        ARROW_RETURN_NOT_OK(Count(&n.string_max_, "string_max"));
-        ARROW_RETURN_NOT_OK(Count(&n.string_total_, "string_total"));
-        if (n.string_min_ > n.string_max_) return Error("string_min > string_max");
-      }
-      ARROW_RETURN_NOT_OK(Count(&n.untracked_field_values_, "untracked count"));
-      uint8_t has_element;
-      ARROW_RETURN_NOT_OK(Byte(&has_element, "element flag"));
-      if (has_element > 1) return Error("bad element flag");
-      if (has_element) {
-        if (n.arrays() == 0) return Error("element statistics without arrays");
-        if (depth >= opts.max_depth) return Error("path deeper than max_depth");
-        ARROW_RETURN_NOT_OK(NewPath());
-        n.element_ = std::make_unique<PathStats>();
-        ARROW_RETURN_NOT_OK(Node(*n.element_, depth + 1));
-      }
-      uint64_t num_fields;
-      ARROW_RETURN_NOT_OK(Varint(&num_fields, "field count"));
-      if (num_fields > static_cast<uint64_t>(opts.max_fields_per_object)) {
-        return Error("more fields than max_fields_per_object");
-      }
-      if (num_fields > 0 && (n.objects() == 0 || depth >= opts.max_depth)) {
-        return Error("field statistics without objects");
-      }
-      for (uint64_t i = 0; i < num_fields; ++i) {
-        uint64_t len;
-        ARROW_RETURN_NOT_OK(Varint(&len, "field name length"));
-        if (len > in_.size() - pos_) return Error("field name runs past the end");
-        const std::string_view name = in_.substr(pos_, len);
-        if (Lookup(n, name) != nullptr) return Error("duplicate field \"", name, "\"");
-        pos_ += len;
-        ARROW_RETURN_NOT_OK(NewPath());
-        PathStats* f = AddField(n, name);
-        ARROW_RETURN_NOT_OK(Node(*f, depth + 1));
-        if (f->present_ > n.objects()) {
-          return Error("field \"", name, "\" present more often than its objects");
-        }
-      }
-      return arrow::Status::OK();
-    }
-
-    arrow::Status NewPath() {
-      if (stats_->num_paths_ >= stats_->options_.max_total_paths) {
-        return Error("more paths than max_total_paths");
-      }
-      ++stats_->num_paths_;
-      return arrow::Status::OK();
-    }
-
-    arrow::Status Finish() {
-      if (pos_ != in_.size()) return Error("trailing bytes");
-      if (stats_->root_->present_ + stats_->sql_null_rows_ != stats_->rows_) {
-        return arrow::Status::Invalid(
-            "ShreddingStats::Deserialize: row counts do not add up");
-      }
-      return arrow::Status::OK();
-    }
-
-   private:
-    std::string_view in_;
-    size_t pos_ = 0;
-    ShreddingStats* stats_;
-  };
 };
 
-// ---- ShreddingStats: scan, merge, serialization ------------------------------------
+// ---- ShreddingStats: scan, merge ------------------------------------
 
 ShreddingStats::ShreddingStats(ShreddingStatsOptions options)
     : options_(options), root_(std::make_unique<PathStats>()) {
@@ -642,7 +331,7 @@ ShreddingStats& ShreddingStats::operator=(ShreddingStats&&) noexcept = default;
 
 void ShreddingStats::AddValue(const VariantView& value) {
   ++rows_;
-  ShreddingStatsAccess::Scanner scanner{options_, &num_paths_};
+  ShreddingStatsScan::Scanner scanner{options_, &num_paths_};
   scanner.Record(*root_, value, 0);
 }
 
@@ -654,7 +343,7 @@ arrow::Status ShreddingStats::Add(const arrow::Array& variants, arrow::MemoryPoo
     ARROW_ASSIGN_OR_RAISE(input, Unshred(*input, {}, pool));
     ARROW_ASSIGN_OR_RAISE(view, VariantArrayView::Make(input));
   }
-  ShreddingStatsAccess::Scanner scanner{options_, &num_paths_};
+  ShreddingStatsScan::Scanner scanner{options_, &num_paths_};
   internal::MetadataCache metadata_cache;
   const int64_t n = view.length();
   for (int64_t row = 0; row < n; ++row) {
@@ -690,30 +379,8 @@ arrow::Status ShreddingStats::Merge(const ShreddingStats& other) {
   }
   rows_ += other.rows_;
   sql_null_rows_ += other.sql_null_rows_;
-  ShreddingStatsAccess::MergeNode(*this, *root_, *other.root_, 0);
+  ShreddingStatsScan::MergeNode(*this, *root_, *other.root_, 0);
   return arrow::Status::OK();
-}
-
-std::string ShreddingStats::Serialize() const {
-  std::string out = "VSST";
-  out.push_back(1);
-  using A = ShreddingStatsAccess;
-  A::PutVarint(&out, static_cast<uint64_t>(options_.max_fields_per_object));
-  A::PutVarint(&out, static_cast<uint64_t>(options_.max_total_paths));
-  A::PutVarint(&out, static_cast<uint64_t>(options_.max_depth));
-  A::PutVarint(&out, static_cast<uint64_t>(rows_));
-  A::PutVarint(&out, static_cast<uint64_t>(sql_null_rows_));
-  ShreddingStatsAccess::WriteNode(&out, *root_);
-  return out;
-}
-
-arrow::Result<ShreddingStats> ShreddingStats::Deserialize(std::string_view bytes) {
-  ShreddingStats stats;
-  ShreddingStatsAccess::Reader reader(bytes, &stats);
-  ARROW_RETURN_NOT_OK(reader.Header());
-  ARROW_RETURN_NOT_OK(reader.Node(*stats.root_, 0));
-  ARROW_RETURN_NOT_OK(reader.Finish());
-  return stats;
 }
 
 namespace {
@@ -739,397 +406,24 @@ std::vector<PathTypeCount> ShreddingStats::TypeCounts() const {
 }
 
 const PathStats* ShreddingStats::Find(std::string_view path) const {
+  if (path.empty() || path == "$") return root_.get();
+  if (path[0] == '$') {  // "$.a" and "$[]"; a bare path starts with a name or "[]"
+    path.remove_prefix(1);
+    if (path[0] == '.') {
+      path.remove_prefix(1);
+      if (path.empty() || path[0] == '[') return nullptr;
+    } else if (path[0] != '[') {
+      return nullptr;
+    }
+  }
+  auto segments = internal::ParsePath(path);
+  if (!segments.ok()) return nullptr;
   const PathStats* node = root_.get();
-  size_t i = 0;
-  if (!path.empty() && path[0] == '$') i = 1;
-  bool need_dot = i == 1;  // "$.a" and "$[]"; a bare path starts with a name
-  bool first = true;
-  while (i < path.size() && node != nullptr) {
-    if (path[i] == '[') {
-      if (path.substr(i, 2) != "[]") return nullptr;
-      node = node->element();
-      i += 2;
-      need_dot = true;
-      first = false;
-      continue;
-    }
-    if (!first || need_dot) {
-      if (path[i] != '.') return nullptr;
-      ++i;
-    }
-    first = false;
-    need_dot = true;
-    std::string name;
-    if (i < path.size() && path[i] == '`') {
-      ++i;
-      for (;;) {
-        if (i >= path.size()) return nullptr;
-        if (path[i] == '`') {
-          if (i + 1 < path.size() && path[i + 1] == '`') {
-            name += '`';
-            i += 2;
-            continue;
-          }
-          ++i;
-          break;
-        }
-        name += path[i++];
-      }
-    } else {
-      const size_t start = i;
-      while (i < path.size() && path[i] != '.' && path[i] != '[') ++i;
-      name.assign(path.substr(start, i - start));
-      if (name.empty()) return nullptr;
-    }
-    node = node->FindField(name);
+  for (const internal::PathSegment& segment : *segments) {
+    node = segment.element ? node->element() : node->FindField(segment.name);
+    if (node == nullptr) return nullptr;
   }
   return node;
-}
-
-// ---- Coverage: how many values a typed column takes under lenient shredding -----------
-
-namespace {
-
-struct Coverage {
-  int64_t count = 0;
-  bool exact = true;
-};
-
-// Values of `s` that Shred (NumericShredding::kLenient) puts into a typed column of
-// the primitive `schema`.
-Coverage PrimitiveCoverage(const PathStats& s, const ShreddingSchema& schema) {
-  const VariantType t = schema.type();
-  if (IsInteger(t)) {
-    // Any Exact Numeric value that is a whole number in range.
-    Coverage c;
-    for (int w = 0; w <= WidthOfIntegerType(t); ++w) c.count += s.integral_by_width(w);
-    return c;
-  }
-  if (IsDecimal(t)) {
-    // Fits when integer digits <= p - s and the scale without trailing zeros <= s.
-    const int64_t all = s.integers() + s.decimals();
-    int64_t fit_digits = 0, fit_scale = 0;
-    for (int d = 0; d <= schema.precision() - schema.scale(); ++d) {
-      fit_digits += s.integer_digits_histogram(d);
-    }
-    for (int k = 0; k <= schema.scale(); ++k) fit_scale += s.min_scale_histogram(k);
-    if (fit_digits == all) return {fit_scale, true};
-    if (fit_scale == all) return {fit_digits, true};
-    // Only the marginals are kept: the lower bound of the joint count.
-    return {std::max<int64_t>(0, fit_digits + fit_scale - all), false};
-  }
-  return {s.count(t), true};
-}
-
-enum class ChoiceKind : uint8_t { kValueOnly, kPrimitive, kObject, kArray };
-
-struct Choice {
-  ChoiceKind kind = ChoiceKind::kValueOnly;
-  ShreddingSchema primitive;
-};
-
-Choice ChooseType(const PathStats& s, const InferOptions& options, int depth) {
-  const int64_t non_null = s.present() - s.variant_nulls();
-  Choice best;
-  int64_t best_count = 0;
-  auto consider = [&](ChoiceKind kind, ShreddingSchema schema, int64_t count) {
-    if (count > best_count) {
-      best_count = count;
-      best.kind = kind;
-      best.primitive = std::move(schema);
-    }
-  };
-  // Nested shapes first so that they win ties.
-  if (depth < options.max_depth) {
-    consider(ChoiceKind::kObject, {}, s.objects());
-    consider(ChoiceKind::kArray, {}, s.arrays());
-  }
-  // Exact Numeric: integers and decimals share one column.
-  const int64_t ints = s.integers();
-  const int64_t decs = s.decimals();
-  if (decs == 0 && ints > 0) {
-    int width = 3;
-    if (options.narrow_integers) {
-      width = 0;
-      for (int w = 0; w < 4; ++w) {
-        if (s.integral_by_width(w) > 0) width = w;
-      }
-    }
-    consider(ChoiceKind::kPrimitive,
-             ShreddingSchema::Primitive(IntegerTypeOfWidth(width)), ints);
-  } else if (decs > 0) {
-    const int scale = s.max_scale();
-    const int precision = std::max(1, s.max_integer_digits() + scale);
-    if (precision <= kMaxDigits) {
-      consider(ChoiceKind::kPrimitive, *ShreddingSchema::Decimal(precision, scale),
-               ints + decs);
-    } else {
-      // Past 38 digits: the best of bigint and decimal(38, k).
-      ShreddingSchema bigint = ShreddingSchema::Primitive(VariantType::kInt64);
-      consider(ChoiceKind::kPrimitive, bigint, PrimitiveCoverage(s, bigint).count);
-      for (int k = 0; k <= scale; ++k) {
-        ShreddingSchema d = *ShreddingSchema::Decimal(kMaxDigits, k);
-        const int64_t c = PrimitiveCoverage(s, d).count;
-        consider(ChoiceKind::kPrimitive, std::move(d), c);
-      }
-    }
-  }
-  static constexpr VariantType kExactTypes[] = {
-      VariantType::kString,          VariantType::kDouble,
-      VariantType::kBoolean,         VariantType::kFloat,
-      VariantType::kDate,            VariantType::kTimestampMicros,
-      VariantType::kTimestampNtzMicros, VariantType::kTimestampNanos,
-      VariantType::kTimestampNtzNanos,  VariantType::kTimeNtzMicros,
-      VariantType::kBinary,          VariantType::kUuid};
-  for (VariantType t : kExactTypes) {
-    consider(ChoiceKind::kPrimitive, ShreddingSchema::Primitive(t), s.count(t));
-  }
-  if (best_count == 0 ||
-      static_cast<double>(best_count) <
-          options.min_typed_fraction * static_cast<double>(non_null)) {
-    return Choice{};
-  }
-  return best;
-}
-
-struct PlanNode {
-  const PathStats* stats = nullptr;
-  int depth = 0;
-  Choice choice;
-  std::vector<std::pair<std::string, std::unique_ptr<PlanNode>>> fields;
-  std::unique_ptr<PlanNode> element;
-};
-
-struct Candidate {
-  int64_t count;
-  int depth;
-  std::string_view name;
-  PlanNode* parent;
-  const PathStats* stats;
-  bool operator<(const Candidate& o) const {
-    // priority_queue pops the largest: most values, then shallowest, then name order.
-    if (count != o.count) return count < o.count;
-    if (depth != o.depth) return depth > o.depth;
-    return name > o.name;
-  }
-};
-
-class Planner {
- public:
-  explicit Planner(const InferOptions& options) : options_(options) {}
-
-  std::unique_ptr<PlanNode> Make(const PathStats* stats, int depth) {
-    auto node = std::make_unique<PlanNode>();
-    node->stats = stats;
-    node->depth = depth;
-    if (stats == nullptr) return node;
-    node->choice = ChooseType(*stats, options_, depth);
-    if (node->choice.kind == ChoiceKind::kArray) {
-      // Elements take no field budget.
-      node->element = Make(stats->element(), depth + 1);
-    } else if (node->choice.kind == ChoiceKind::kObject) {
-      const double objects = static_cast<double>(stats->objects());
-      for (size_t i = 0; i < stats->num_fields(); ++i) {
-        const PathStats& f = stats->field(i);
-        if (f.present() > 0 &&
-            static_cast<double>(f.present()) >= options_.min_fraction * objects) {
-          queue_.push({f.present(), depth + 1, stats->field_name(i), node.get(), &f});
-        }
-      }
-    }
-    return node;
-  }
-
-  // Hands out the field budget, most frequent fields first.
-  void Fill() {
-    int total = 0;
-    while (!queue_.empty() && total < options_.max_fields) {
-      Candidate c = queue_.top();
-      queue_.pop();
-      if (static_cast<int>(c.parent->fields.size()) >= options_.max_fields) continue;
-      c.parent->fields.emplace_back(std::string(c.name), Make(c.stats, c.depth));
-      ++total;
-    }
-  }
-
-  static arrow::Result<ShreddingSchema> ToSchema(const PlanNode& node) {
-    switch (node.choice.kind) {
-      case ChoiceKind::kValueOnly:
-        return ShreddingSchema::ValueOnly();
-      case ChoiceKind::kPrimitive:
-        return node.choice.primitive;
-      case ChoiceKind::kArray: {
-        ShreddingSchema element;
-        if (node.element) {
-          ARROW_ASSIGN_OR_RAISE(element, ToSchema(*node.element));
-        }
-        return ShreddingSchema::Array(std::move(element));
-      }
-      case ChoiceKind::kObject: {
-        // An object without shredded fields would be an empty struct: keep it whole.
-        if (node.fields.empty()) return ShreddingSchema::ValueOnly();
-        std::vector<ShreddingSchema::Field> fields;
-        for (const auto& [name, child] : node.fields) {
-          ARROW_ASSIGN_OR_RAISE(auto s, ToSchema(*child));
-          fields.emplace_back(name, std::move(s));
-        }
-        std::sort(fields.begin(), fields.end(),
-                  [](const auto& a, const auto& b) { return a.first < b.first; });
-        return ShreddingSchema::Object(std::move(fields));
-      }
-    }
-    return ShreddingSchema::ValueOnly();
-  }
-
- private:
-  const InferOptions& options_;
-  std::priority_queue<Candidate> queue_;
-};
-
-}  // namespace
-
-arrow::Result<ShreddingSchema> ShreddingStats::DeriveSchema(
-    const InferOptions& options) const {
-  if (!(options.min_fraction >= 0 && options.min_fraction <= 1) ||
-      !(options.min_typed_fraction >= 0 && options.min_typed_fraction <= 1)) {
-    return arrow::Status::Invalid("DeriveSchema: fractions must lie in [0, 1]");
-  }
-  if (options.max_fields < 0 || options.max_depth < 0) {
-    return arrow::Status::Invalid("DeriveSchema: max_fields and max_depth must be >= 0");
-  }
-  InferOptions capped = options;  // a deeper schema could be written but not read back
-  capped.max_depth = std::min(capped.max_depth, kMaxShreddingDepth);
-  Planner planner(capped);
-  auto root = planner.Make(root_.get(), 0);
-  planner.Fill();
-  return Planner::ToSchema(*root);
-}
-
-// ---- Report ---------------------------------------------------------------------------
-
-namespace {
-
-std::string TypeLabel(const ShreddingSchema& schema) {
-  switch (schema.kind()) {
-    case ShreddingSchema::Kind::kValueOnly: return "variant";
-    case ShreddingSchema::Kind::kObject: return "struct";
-    case ShreddingSchema::Kind::kArray: return "array";
-    case ShreddingSchema::Kind::kPrimitive: return schema.ToDdl();
-  }
-  return "";
-}
-
-// `untracked`: the parent lost keys to the tracking caps, so a path without
-// statistics may just be untracked.
-void ReportNode(const ShreddingSchema& schema, const PathStats* s, int64_t slots,
-                bool is_field, bool untracked, const std::string& path,
-                std::vector<ShreddingReport::Row>* rows) {
-  ShreddingReport::Row row;
-  row.path = path;
-  row.type = TypeLabel(schema);
-  row.slots = slots;
-  const int64_t present = s ? s->present() : 0;
-  row.missing = is_field ? slots - present : 0;
-  if (s == nullptr) {
-    row.exact = !untracked;
-  } else {
-    row.variant_nulls = s->variant_nulls();
-    switch (schema.kind()) {
-      case ShreddingSchema::Kind::kValueOnly:
-        break;
-      case ShreddingSchema::Kind::kObject:
-        row.typed = s->objects();
-        row.unshredded_fields = s->untracked_field_values();
-        for (size_t i = 0; i < s->num_fields(); ++i) {
-          const std::string& name = s->field_name(i);
-          const bool in_schema =
-              std::any_of(schema.fields().begin(), schema.fields().end(),
-                          [&](const auto& f) { return f.first == name; });
-          if (!in_schema) row.unshredded_fields += s->field(i).present();
-        }
-        break;
-      case ShreddingSchema::Kind::kArray:
-        row.typed = s->arrays();
-        break;
-      case ShreddingSchema::Kind::kPrimitive: {
-        const Coverage c = PrimitiveCoverage(*s, schema);
-        row.typed = c.count;
-        row.exact = c.exact;
-        break;
-      }
-    }
-  }
-  row.residual = present - row.typed;
-  rows->push_back(std::move(row));
-  if (schema.kind() == ShreddingSchema::Kind::kObject) {
-    const bool lost = s && s->untracked_field_values() > 0;
-    for (const auto& [name, child] : schema.fields()) {
-      ReportNode(child, s ? s->FindField(name) : nullptr, s ? s->objects() : 0, true,
-                 lost || (s == nullptr && untracked), JoinField(path, name), rows);
-    }
-  } else if (schema.kind() == ShreddingSchema::Kind::kArray) {
-    const PathStats* e = s ? s->element() : nullptr;
-    ReportNode(schema.element(), e, e ? e->present() : 0, false, untracked,
-               JoinElement(path), rows);
-  }
-}
-
-std::string Share(int64_t n, int64_t of, bool exact) {
-  std::ostringstream os;
-  os << (exact ? "" : "~") << n;
-  if (of > 0) {
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), " (%.1f%%)",
-                  100.0 * static_cast<double>(n) / static_cast<double>(of));
-    os << buf;
-  }
-  return os.str();
-}
-
-}  // namespace
-
-arrow::Result<ShreddingReport> ShreddingStats::Report(
-    const ShreddingSchema& schema) const {
-  ShreddingReport report;
-  report.rows = rows_;
-  report.sql_null_rows = sql_null_rows_;
-  ReportNode(schema, root_.get(), root_->present(), false, false, "$", &report.paths);
-  return report;
-}
-
-std::string ShreddingReport::ToString() const {
-  std::vector<std::array<std::string, 5>> cells;
-  cells.push_back({"path", "type", "typed", "residual", "missing"});
-  for (const Row& r : paths) {
-    cells.push_back({r.path, r.type, Share(r.typed, r.slots, r.exact),
-                     Share(r.residual, r.slots, r.exact),
-                     Share(r.missing, r.slots, true)});
-  }
-  std::array<size_t, 5> width{};
-  for (const auto& line : cells) {
-    for (size_t i = 0; i < 5; ++i) width[i] = std::max(width[i], line[i].size());
-  }
-  std::ostringstream os;
-  os << "rows: " << rows << " (" << sql_null_rows << " SQL NULL)\n";
-  for (size_t l = 0; l < cells.size(); ++l) {
-    for (size_t i = 0; i < 5; ++i) {
-      if (i) os << " | ";
-      os << cells[l][i];
-      if (i + 1 < 5) os << std::string(width[i] - cells[l][i].size(), ' ');
-    }
-    os << '\n';
-    if (l == 0) {
-      for (size_t i = 0; i < 5; ++i) {
-        if (i) os << "-+-";
-        os << std::string(width[i], '-');
-      }
-      os << '\n';
-    }
-  }
-  const bool estimates =
-      std::any_of(paths.begin(), paths.end(), [](const Row& r) { return !r.exact; });
-  if (estimates) os << "~ estimate (lower bound of typed values)\n";
-  return os.str();
 }
 
 }  // namespace varshred

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/decimal_internal.h"
 #include "varshred/format.h"
 #include "varshred/value.h"
 

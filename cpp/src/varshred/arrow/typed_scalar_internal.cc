@@ -9,7 +9,8 @@
 #include <arrow/type.h>
 #include <arrow/util/decimal.h>
 
-#include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/arrow/extension_internal.h"
+#include "varshred/decimal_internal.h"
 #include "varshred/endian_internal.h"
 #include "varshred/format.h"
 #include "varshred/utf8_internal.h"

@@ -21,7 +21,9 @@
 #include <arrow/type.h>
 #include <arrow/util/bitmap_ops.h>
 
-#include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/arrow/extension_internal.h"
+#include "varshred/arrow/shredded_layout_internal.h"
+#include "varshred/container_encoding_internal.h"
 #include "varshred/arrow/typed_scalar_internal.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/validate.h"

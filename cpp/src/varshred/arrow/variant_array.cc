@@ -27,6 +27,21 @@ std::shared_ptr<arrow::DataType> VariantStorageType(VariantLayout layout) {
   return canonical_type;
 }
 
+bool IsVariantType(const arrow::DataType& type) {
+  if (type.id() != arrow::Type::STRUCT) return false;
+  bool metadata = false, payload = false;
+  for (const auto& f : type.fields()) {
+    if (f->name() == "metadata") {
+      metadata = true;
+    } else if (f->name() == "value" || f->name() == "typed_value") {
+      payload = true;
+    } else {
+      return false;
+    }
+  }
+  return metadata && payload;
+}
+
 // ----------------------------------------------------------------------
 // BinaryColumn
 

@@ -38,8 +38,8 @@
 #include <arrow/util/bit_run_reader.h>
 #include <arrow/util/bitmap_ops.h>
 
-#include "varshred/arrow/shredding_plan_internal.h"
 #include "varshred/arrow/typed_scalar_internal.h"
+#include "varshred/arrow/shredded_layout_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get_internal.h"

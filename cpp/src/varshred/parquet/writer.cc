@@ -28,12 +28,13 @@
 #include <parquet/file_writer.h>
 #include <parquet/properties.h>
 
-#include "varshred/arrow/shredding_plan_internal.h"
+#include "varshred/container_encoding_internal.h"
 #include "varshred/arrow/typed_match_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/parquet/catch_internal.h"
+#include "varshred/parquet/schema.h"
 #include "varshred/validate.h"
 
 namespace varshred {
@@ -43,21 +44,6 @@ namespace pq = ::parquet;
 constexpr char kWriteFailed[] = "writing Parquet failed";
 using pq::schema::GroupNode;
 using pq::schema::NodePtr;
-
-bool IsVariantType(const arrow::DataType& type) {
-  if (type.id() != arrow::Type::STRUCT) return false;
-  bool metadata = false, payload = false;
-  for (const auto& f : type.fields()) {
-    if (f->name() == "metadata") {
-      metadata = true;
-    } else if (f->name() == "value" || f->name() == "typed_value") {
-      payload = true;
-    } else {
-      return false;
-    }
-  }
-  return metadata && payload;
-}
 
 ParquetWriter::~ParquetWriter() = default;
 
@@ -172,7 +158,7 @@ arrow::Result<NodePtr> VariantNode(const std::string& name, bool nullable,
                                          pq::Type::BYTE_ARRAY)},
         pq::LogicalType::Variant());
   } else {
-    ARROW_ASSIGN_OR_RAISE(node, schema.ToParquetSchema(name, rep));
+    ARROW_ASSIGN_OR_RAISE(node, ToParquetSchema(schema, name, rep));
   }
   if (annotate) return node;
   const auto& g = static_cast<const GroupNode&>(*node);
@@ -900,7 +886,7 @@ class DirectWriter : public ParquetWriter {
 
 // `type` with every decimal128 relabelled decimal128(38, scale). Arrow's writer writes
 // FIXED_LEN_BYTE_ARRAY decimals at the width the array's precision implies, while the
-// file declares FLBA(16) for every decimal16 (ShreddingSchema::ToParquetSchema, as the
+// file declares FLBA(16) for every decimal16 (varshred::ToParquetSchema, as the
 // direct path writes); at precision 38 it writes all 16 bytes. The footer keeps the
 // declared precision.
 std::shared_ptr<arrow::DataType> FullWidthDecimals(

@@ -1,0 +1,56 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// Spark's text forms of values, as its casts read and print them: strings parsed to
+// booleans, integers, floating point, decimals, dates, timestamps and zone offsets;
+// decimals, dates, timestamps and uuids printed. Used by the caster (cast.cc) and by
+// TimeZone::Make (zone offsets).
+
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "varshred/format.h"
+
+namespace varshred::internal {
+
+/// Strips the bytes <= 0x20 at both ends (UTF8String.trimAll).
+std::string_view Trim(std::string_view s);
+/// Whether `a` equals the lower-case ASCII `b`, ignoring the case of `a`.
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+
+/// t/true/y/yes/1 and f/false/n/no/0, any case, trimmed.
+bool ParseBoolean(std::string_view s, bool* out);
+/// [+-]?digits within [min, max], trimmed (UTF8String.toLongExact).
+bool ParseInteger(std::string_view s, int64_t min, int64_t max, int64_t* out);
+/// The special literals (inf, nan, any case), then Double.parseDouble's decimal
+/// grammar with an optional f/F/d/D suffix, trimmed. T is float or double.
+template <typename T>
+bool ParseFloating(std::string_view s, T* out);
+/// [+-]? digits [. digits] [e [+-] digits] (BigDecimal's grammar, not trimmed), rounded
+/// half up to `scale`, within `precision`.
+bool ParseDecimalText(std::string_view s, int precision, int scale, int128_t* out);
+/// [+-]yyyy[y..][-m[m][-d[d]]], trimmed; anything after a ' ' or 'T' is ignored.
+bool ParseDate(std::string_view s, int32_t* out);
+/// Z, UTC, UT, GMT, optionally followed by an offset; or a bare offset +h, +hh,
+/// +hh:mm, +hhmm, +hh:mm:ss. Region ids are not supported.
+bool ParseZone(std::string_view z, int32_t* offset_seconds);
+/// A date, then optionally [ T]h[h]:m[m][:s[s][.fraction]], then an optional zone.
+/// `*local` is the wall-clock time in microseconds; `*has_zone` says whether a zone was
+/// given and `*zone_offset` holds it.
+bool ParseTimestamp(std::string_view s, int64_t* local, bool* has_zone,
+                    int32_t* zone_offset);
+
+/// Plain text without trailing fractional zeros: 3.0 -> "3", 1.50 -> "1.5".
+void AppendDecimalString(int128_t unscaled, int scale, std::string* out);
+/// yyyy-mm-dd (at least four year digits, '-' before year 0).
+void AppendDate(int64_t days, std::string* out);
+/// "HH:mm:ss" plus the fraction without trailing zeros.
+void AppendTimeOfDay(int64_t micros_of_day, std::string* out);
+/// Date ' ' time of day, of wall-clock microseconds.
+void AppendTimestamp(int64_t local_micros, std::string* out);
+/// 8-4-4-4-12 lower-case hex digits of 16 bytes.
+void AppendUuid(std::string_view bytes16, std::string* out);
+
+}  // namespace varshred::internal
