@@ -1,7 +1,7 @@
 # Licensed under the Apache License, Version 2.0.
 #
 # Declarations of the varshred core headers (cpp/include/varshred/*.h), one block per
-# header (STYLE.md rule 11).
+# header (docs/architecture.md#python-boundary).
 
 # distutils: language = c++
 

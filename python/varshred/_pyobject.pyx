@@ -365,7 +365,7 @@ def to_python(data):
     cdef int64_t offset = 0
     cdef int64_t row
     cdef size_t c
-    # Readers accept unsorted field ids (SPEC.md 1.5; DuckDB, Spark's UTF-16 order).
+    # Readers accept unsorted field ids (docs/format.md#key-order; DuckDB, Spark's UTF-16 order).
     options.allow_unsorted_keys = True
     out = []
     for c in range(chunks.size()):

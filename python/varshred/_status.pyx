@@ -2,7 +2,7 @@
 #
 # cython: language_level=3, embedsignature=True
 # distutils: language = c++
-"""The one place where C++ errors become Python exceptions (STYLE.md rule 12).
+"""The one place where C++ errors become Python exceptions (docs/architecture.md#errors).
 
 ``check_status`` translates an ``arrow::Status``; ``from_arrow_error`` does the same
 for an error that reaches Python as a pyarrow exception (a varshred reader's status,

@@ -481,7 +481,7 @@ def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
 
 
 # ----------------------------------------------------------------------------
-# Row-group pruning (SPEC.md §2.6)
+# Row-group pruning (docs/shredding.md#data-skipping)
 
 _OPS = {"==": operator.eq, "=": operator.eq, "<": operator.lt, "<=": operator.le,
         ">": operator.gt, ">=": operator.ge}
@@ -492,7 +492,7 @@ def prunable_row_groups(path: str, column: str, variant_path: str, op: str,
     """Row groups in which no row can satisfy ``variant_get(column, variant_path) <op>
     literal``, so a reader may skip them.
 
-    Sound by SPEC.md §2.6 for valid data (§2.2): a residual ``value`` at an object level
+    Sound by docs/shredding.md#data-skipping for valid data (docs/shredding.md#pair-semantics): a residual ``value`` at an object level
     on the way never holds the path (a non-null residual with a null typed_value is not
     an object, and a partially shredded object's residual never repeats a shredded key),
     so only the ``value`` column paired with the typed leaf matters: the leaf's

@@ -44,7 +44,7 @@ class ShreddingSchema:
 
     @classmethod
     def from_arrow(cls, typed_value: pa.DataType) -> "ShreddingSchema":
-        """From the Arrow type of a ``typed_value`` column (SPEC.md §2.8 mapping)."""
+        """From the Arrow type of a ``typed_value`` column (docs/shredding.md#typed-value-types mapping)."""
         return cls(_schema.from_arrow(typed_value))
 
     @classmethod

@@ -178,7 +178,7 @@ def shred(df: DataFrame, column: str, schema: str, *, output: str | None = None,
           numeric: str = "lenient") -> DataFrame:
     """A ``VariantType`` column -> the shredded struct ``{metadata, value, typed_value}``.
 
-    Spark can hold the shredded form only as a plain struct (ECOSYSTEM.md B.7).
+    Spark can hold the shredded form only as a plain struct (docs/interop.md#mapinarrow).
     """
     parsed = vs.ShreddingSchema.parse(schema)
     fn = MapColumn(column, "shred", output, {"schema": parsed.to_ddl(), "numeric": numeric})

@@ -31,7 +31,7 @@ TEST(MetadataTest, EmptyMetadataIsThreeBytes) {
 }
 
 TEST(MetadataTest, AbbreviatedTwoByteEmptyMetadataIsRejected) {
-  // SPEC.md §1.2: policy choice. `01 00` lacks offset[0]; accepting it would make
+  // docs/format.md#metadata: policy choice. `01 00` lacks offset[0]; accepting it would make
   // metadata-then-value buffers ambiguous, so it is rejected with a clear message.
   auto st = MetadataView::Make(Hex("01 00")).status();
   EXPECT_TRUE(FailsWith(st, "offset[0]"));

@@ -1,4 +1,4 @@
-// The parquet-testing shredded_variant corpus (SPEC.md §5.3-5.5): every case is read
+// The parquet-testing shredded_variant corpus (docs/shredding.md#conformance-corpus): every case is read
 // with the Arrow Parquet reader, column `var` is unshredded and each row compared
 // logically (exact primitive types) with the `.variant.bin` expectation.
 //

@@ -1,4 +1,4 @@
-// The 29 raw encodings of apache/parquet-testing `variant/` (SPEC.md §5.2): each must
+// The 29 raw encodings of apache/parquet-testing `variant/` (docs/shredding.md#raw-encodings): each must
 // validate, decode to the exact type and value (derived by decoding the bytes by hand
 // and cross-checked against data_dictionary.json, minding its known inaccuracies), and
 // survive a rebuild through VariantBuilder::AppendVariant.
@@ -78,7 +78,7 @@ std::map<std::string, Check> Expectations() {
     ASSERT_EQ(v.type(), VariantType::kDouble);
     EXPECT_EQ(v.GetDouble(), 1234567890.1234);
   };
-  // SPEC.md §5.2: the dictionary's decimal values are lossy; these are the stored ones.
+  // docs/shredding.md#raw-encodings: the dictionary's decimal values are lossy; these are the stored ones.
   m["primitive_decimal4"] = [](const VariantView& v) {
     ExpectDecimal(v, VariantType::kDecimal4, 1234, 2);
   };
@@ -236,7 +236,7 @@ TEST(ParquetTestingVariantTest, AllExamplesDecodeValidateAndRebuild) {
     const std::string value = testing::ReadFile(dir + "/" + name + ".value");
     VS_ASSERT_OK(Validate(md, value));
     // Every example is written with 1-byte offsets and the unsorted header (Spark or
-    // Iceberg), and primitive_null's metadata is the 3-byte form (SPEC.md §5.2).
+    // Iceberg), and primitive_null's metadata is the 3-byte form (docs/shredding.md#raw-encodings).
     EXPECT_EQ(static_cast<uint8_t>(md[0]), 0x01);
     const VariantView v = VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), value);
     EXPECT_EQ(v.value_bytes().size(), value.size());

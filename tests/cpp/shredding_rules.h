@@ -1,5 +1,5 @@
 // Test helpers for shredding: building Variant columns from builder callbacks, and
-// CheckWriterRules(), which asserts SPEC.md §2.4 writer rules on a shredded column.
+// CheckWriterRules(), which asserts docs/shredding.md#writer-rules writer rules on a shredded column.
 
 #pragma once
 
@@ -169,7 +169,7 @@ inline ::testing::AssertionResult NumericEquivalent(const VariantView& a,
   return r;
 }
 
-/// \brief Asserts the writer rules of SPEC.md §2.4 on every non-null row of a shredded
+/// \brief Asserts the writer rules of docs/shredding.md#writer-rules on every non-null row of a shredded
 /// column: exactly one of value/typed_value for primitives and arrays, objects always
 /// in typed_value (never in value while typed_value is an object group), residuals
 /// non-empty objects without shredded keys, required contexts never missing.

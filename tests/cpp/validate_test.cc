@@ -254,7 +254,7 @@ TEST(ValidateTest, RejectsDecimalScaleAndPrecisionBeyond38) {
   for (int i = 0; i < 38; ++i) big *= 10;
   d16.append(reinterpret_cast<const char*>(&big), 16);
   EXPECT_TRUE(FailsWith(Validate(kEmpty, d16), {"more than 38 digits"}));
-  // A decimal4 holding 10 digits fits its physical width: accepted (SPEC.md §6).
+  // A decimal4 holding 10 digits fits its physical width: accepted (docs/format.md#decimals).
   VS_EXPECT_OK(Validate(kEmpty, Hex("20 00 ff ff ff 7f")));
 }
 
@@ -267,7 +267,7 @@ TEST(ValidateTest, RejectsValuesOverTheSizeLimit) {
 }
 
 TEST(ValidateTest, AcceptsLenientFormsReadersMustAccept) {
-  // SPEC.md §1.7: is_large for small counts, wider-than-needed widths, long form for
+  // docs/format.md#sizing: is_large for small counts, wider-than-needed widths, long form for
   // short strings, reserved bits set, non-monotonic offsets, overlapping values.
   VS_EXPECT_OK(Validate(kEmpty, Hex("13 01 00 00 00 00 02 0c 01")));
   VS_EXPECT_OK(Validate(kEmpty, Hex("40 01 00 00 00 61")));

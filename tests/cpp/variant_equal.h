@@ -1,4 +1,4 @@
-// Logical Variant equality for tests (SPEC.md §5.5): objects compare by key, whatever
+// Logical Variant equality for tests (docs/shredding.md#logical-equality): objects compare by key, whatever
 // the dictionary or the physical order of values; arrays element-wise; primitives by
 // exact type and value (int8 34 != int32 34, decimal scale must match); short and long
 // strings holding the same text are equal. Floats compare by bits, so NaN equals the

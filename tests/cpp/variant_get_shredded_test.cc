@@ -1,6 +1,6 @@
 // variant_get on shredded columns: every (path, type) must give exactly what
 // variant_get gives on the same column unshredded, in both error modes; plus the
-// layout variations of SPEC.md §2 (absent value / typed_value, nullable groups,
+// layout variations of docs/shredding.md (absent value / typed_value, nullable groups,
 // large_list, large_binary, slices) and the zero-copy fast path.
 
 #include <random>
@@ -845,7 +845,7 @@ TEST(VariantGetShreddedTest, DecimalsBeyondTheirPrecisionAreErrorsNotNarrowed) {
 }
 
 TEST(VariantGetShreddedTest, TypedLeavesOfEveryTypeAreTheBytesUnshredWrites) {
-  // SPEC.md §2.5: each typed_value type back to its Variant primitive, byte for byte,
+  // docs/shredding.md#reconstruction: each typed_value type back to its Variant primitive, byte for byte,
   // whether read by VariantGet (Variant output) or rebuilt by Unshred.
   using arrow::TimeUnit;
   const std::string long_text(64, 'x');

@@ -55,7 +55,7 @@ def rng() -> random.Random:
 
 @pytest.fixture(scope="session")
 def spark():
-    """One local SparkSession per test run (ECOSYSTEM.md B.1): startup takes 15-20 s."""
+    """One local SparkSession per test run (docs/interop.md#local-sessions): startup takes 15-20 s."""
     try:
         import pyspark  # noqa: F401
         from pyspark.sql import SparkSession

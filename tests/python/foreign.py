@@ -1,6 +1,6 @@
 # Licensed under the Apache License, Version 2.0.
 """The foreign-producer corpus: Variant values and Parquet files made at test time by
-the real engines (DuckDB 2.0 and Spark 4.3, ECOSYSTEM.md B and C.2), with what each row
+the real engines (DuckDB 2.0 and Spark 4.3, docs/interop.md#spark and #duckdb), with what each row
 should hold. Built once per test session (conftest's ``duckdb_corpus`` and
 ``spark_corpus`` fixtures) in a temporary directory.
 

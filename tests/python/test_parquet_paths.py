@@ -175,7 +175,7 @@ def test_leaf_paths_keep_dots_inside_names(varshred_file):
 
 
 # ----------------------------------------------------------------------------
-# Pruning soundness on random data (SPEC.md §2.6)
+# Pruning soundness on random data (docs/shredding.md#data-skipping)
 
 def _random_doc(rng: random.Random, kinds: list[str]):
     kind = rng.choice(kinds)

@@ -1,5 +1,5 @@
 # Licensed under the Apache License, Version 2.0.
-"""The parquet-testing shredded_variant corpus (SPEC.md §5.3-5.5): every case read with
+"""The parquet-testing shredded_variant corpus (docs/shredding.md#conformance-corpus): every case read with
 pyarrow, reconstructed with vs.unshred, compared logically with exact primitive types.
 
 Choices documented here:
@@ -10,7 +10,7 @@ Choices documented here:
 - Case 84 (INVALID: optional field groups) is read: an optional group behaves as a
   required one.
 - Cases 41, 131, 132, 138 leave out a spec-required `value` column (relabelled INVALID
-  upstream, SPEC.md §5.4); varshred reads them leniently, an absent column being
+  upstream, docs/shredding.md#case-choices); varshred reads them leniently, an absent column being
   all-null, as Spark, parquet-java and arrow-rs do.
 - Case 3 has no file.
 """

@@ -1,7 +1,7 @@
 # Licensed under the Apache License, Version 2.0.
-"""The 29 parquet-testing variant/ examples through the Python API (SPEC.md 5.2).
+"""The 29 parquet-testing variant/ examples through the Python API (docs/shredding.md#raw-encodings).
 
-Expected values are the decoded binaries (data_dictionary.json is lossy, see SPEC.md),
+Expected values are the decoded binaries (data_dictionary.json is lossy, see docs/shredding.md#raw-encodings),
 cross-checked with arrow-rs parquet-variant/tests/variant_interop.rs."""
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ def test_schema_from_paths_and_arrow_agree():
 
 
 def test_scalar_example_shreds_to_the_spec_cells():
-    # SPEC.md §4: 34, null, "n/a", 100 shredded as int64.
+    # docs/shredding.md#examples: 34, null, "n/a", 100 shredded as int64.
     v = vs.from_python([34, None, "n/a", 100])
     v = vs.from_json(["34", "null", '"n/a"', "100"])
     s = vs.shred(v, "bigint")
@@ -98,7 +98,7 @@ def test_chunked_input_gives_chunked_output():
 
 
 def test_legacy_draft_layout():
-    # SPEC.md §3: untyped_value holds metadata || value; `object` holds field groups.
+    # docs/shredding.md#legacy-layout: untyped_value holds metadata || value; `object` holds field groups.
     empty_md = b"\x01\x00\x00"
     a_group = pa.StructArray.from_arrays(
         [pa.array([None, empty_md + b"\x0d1.2"], pa.binary()), pa.array([123, None], pa.int64())],

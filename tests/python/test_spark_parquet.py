@@ -68,7 +68,7 @@ def test_spark_reads_varshred_files_natively(spark, tmp_path, write_path):
 @pytest.mark.parametrize("mode", ["infer", "forced"])
 def test_varshred_reads_spark_shredded_files(spark, tmp_path, mode):
     # Spark's inference drops shredding for a whole file when a top-level row is not an
-    # object (ECOSYSTEM.md B.4), so the inferred case uses objects only.
+    # object (docs/interop.md#files-spark-writes), so the inferred case uses objects only.
     docs = sample_events(600)
     if mode == "forced":
         docs = [d for d in DOCS if d is not None] * 20 + docs

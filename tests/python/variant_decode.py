@@ -1,7 +1,7 @@
 # Licensed under the Apache License, Version 2.0.
 """An independent, minimal Variant decoder for tests: it turns (metadata, value) bytes
 into tagged Python values so that comparisons see exact physical types
-(SPEC.md §5.5: int8(34) != int32(34), decimal4 != decimal8, scale must match), while
+(docs/shredding.md#logical-equality: int8(34) != int32(34), decimal4 != decimal8, scale must match), while
 objects compare by key and short/long strings compare equal."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ _FIXED = {3: ("int8", "<b"), 4: ("int16", "<h"), 5: ("int32", "<i"), 6: ("int64"
 
 
 def metadata_size(buf: bytes) -> int:
-    """Length of the metadata at the start of ``buf`` (SPEC.md §1.2)."""
+    """Length of the metadata at the start of ``buf`` (docs/format.md#metadata)."""
     size = (buf[0] >> 6) + 1
     n = int.from_bytes(buf[1:1 + size], "little")
     last_at = 1 + size * (n + 1)

@@ -1,6 +1,6 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// Building Variant values (VariantEncoding.md), one top-level value at a time.
+// Building Variant values (docs/format.md), one top-level value at a time.
 
 #pragma once
 

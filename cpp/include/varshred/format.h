@@ -1,7 +1,7 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// Constants and enums of the Variant binary encoding (parquet-format
-// VariantEncoding.md). No dependencies: everything else in varshred builds on this.
+// Constants and enums of the Variant binary encoding (docs/format.md). No
+// dependencies: everything else in varshred builds on this.
 
 #pragma once
 
@@ -21,7 +21,7 @@ enum class BasicType : uint8_t {
   kArray = 3,
 };
 
-/// \brief Primitive type ids (value_header of a primitive), VariantEncoding.md.
+/// \brief Primitive type ids (value_header of a primitive), docs/format.md.
 /// Ids 17-20 were 21-24 in drafts from Dec 2024 to Feb 2025; those are not accepted.
 enum class PrimitiveType : uint8_t {
   kNull = 0,
@@ -149,7 +149,7 @@ constexpr int IntegerSize(uint32_t value) {
   return value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFFFF ? 3 : 4;
 }
 
-/// Empty metadata: version 1, no keys, one offset (always 3 bytes; see SPEC.md §1.2).
+/// Empty metadata: version 1, no keys, one offset (always 3 bytes; see docs/format.md#metadata).
 inline constexpr std::string_view kEmptyMetadata{"\x01\x00\x00", 3};
 /// A Variant null value.
 inline constexpr std::string_view kNullValue{"\x00", 1};

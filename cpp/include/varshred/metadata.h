@@ -1,6 +1,6 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// The Variant metadata: a dictionary of object keys (VariantEncoding.md, "Metadata").
+// The Variant metadata: a dictionary of object keys (docs/format.md, "Metadata").
 
 #pragma once
 

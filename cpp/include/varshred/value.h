@@ -1,6 +1,6 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// Non-owning views over Variant value bytes (VariantEncoding.md, "Value encoding").
+// Non-owning views over Variant value bytes (docs/format.md, "Value encoding").
 
 #pragma once
 

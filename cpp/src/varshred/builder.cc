@@ -264,7 +264,7 @@ arrow::Status VariantBuilder::EndObject() {
   }
   size_t n = fields_.size() - frame.first_entry;
   Field* fields = fields_.data() + frame.first_entry;
-  // VariantEncoding.md: ids and offsets are listed in key order (unsigned bytes).
+  // docs/format.md: ids and offsets are listed in key order (unsigned bytes).
   // While the dictionary is replayed, an id names the same key in every row of the
   // epoch, so an object with the ids of the one started at the same place in the
   // previous row has its key order too.

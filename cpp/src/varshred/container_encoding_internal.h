@@ -27,7 +27,7 @@ struct FieldEntry {
   uint32_t offset;
 };
 
-/// \brief The sizes of a container header (VariantEncoding.md: objects and arrays).
+/// \brief The sizes of a container header (docs/format.md: objects and arrays).
 struct ContainerHeaderLayout {
   bool large;       // more than 255 elements: a 4-byte count
   int count_size;   // 1 or 4

@@ -1,5 +1,5 @@
 // Little-endian reads and writes of 1-8 byte integers. The Variant format is
-// little-endian throughout (VariantEncoding.md), as is every target we build for.
+// little-endian throughout (docs/format.md), as is every target we build for.
 
 #pragma once
 

@@ -32,7 +32,7 @@ arrow::Result<size_t> MetadataView::MeasureSize(std::string_view bytes) {
   // 64-bit arithmetic: a 4-byte dictionary size times a 4-byte width cannot overflow.
   const uint64_t header_size = 1 + static_cast<uint64_t>(offset_size) * (dict_size + 2);
   if (dict_size == 0 && bytes.size() == 1 + static_cast<size_t>(offset_size)) {
-    // SPEC.md §1.2: the spec's tables abbreviate empty metadata to `01 00`. We reject it:
+    // docs/format.md#metadata: the spec's tables abbreviate empty metadata to `01 00`. We reject it:
     // the grammar needs offset[0], and accepting it would make the length of a
     // metadata-then-value buffer ambiguous (`01 00` + value `00` reads as `01 00 00`).
     return arrow::Status::Invalid(

@@ -176,7 +176,7 @@ class Validator {
     }
     if (!sorted) {
       if (!options_.allow_unsorted_keys) {
-        return Fail("object keys are not in key-byte order (VariantEncoding.md)");
+        return Fail("object keys are not in key-byte order (docs/format.md)");
       }
       keys_sorted_ = false;
       return CheckUniqueKeys(p + ids, n, id_size);

@@ -219,7 +219,7 @@ size_t ObjectView::size_bytes() const {
 }
 
 std::optional<uint32_t> ObjectView::FindIndex(std::string_view key) const {
-  // VariantEncoding.md: field ids are listed in key-byte order, so binary search...
+  // docs/format.md: field ids are listed in key-byte order, so binary search...
   uint32_t lo = 0, hi = num_fields_;
   while (lo < hi) {
     const uint32_t mid = lo + (hi - lo) / 2;
@@ -227,7 +227,7 @@ std::optional<uint32_t> ObjectView::FindIndex(std::string_view key) const {
     if (k == key) return mid;
     if (k < key) lo = mid + 1; else hi = mid;
   }
-  // ...but some engines write ids in insertion order (SPEC.md §1.5): scan on a miss.
+  // ...but some engines write ids in insertion order (docs/format.md#key-order): scan on a miss.
   for (uint32_t i = 0; i < num_fields_; ++i) {
     if (this->key(i) == key) return i;
   }

@@ -1,4 +1,4 @@
-// libFuzzer entry point for the Variant validator (SPEC.md §1.7, §5.6).
+// libFuzzer entry point for the Variant validator (docs/format.md#sizing, docs/development.md#fuzzing).
 //
 // Input: one flags byte, then metadata and value back to back (the layout of the
 // corpus `.variant.bin` files), split with the §1.2 length formula. Flags bit 0 sets

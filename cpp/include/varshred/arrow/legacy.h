@@ -1,7 +1,7 @@
 // Licensed under the Apache License, Version 2.0.
 //
 // Reading the seed draft's shredded layout (Spark common/variant/shredding.md, mid
-// 2024; SPEC.md §3).
+// 2024; docs/shredding.md#legacy-layout).
 
 #pragma once
 

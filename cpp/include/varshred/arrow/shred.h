@@ -1,6 +1,6 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// Shredding a Variant column into a shredded one (VariantShredding.md, writer rules).
+// Shredding a Variant column into a shredded one (docs/shredding.md, writer rules).
 
 #pragma once
 
@@ -16,7 +16,7 @@
 
 namespace varshred {
 
-/// \brief Which Variant numbers go into a numeric typed_value column (SPEC.md §2.4
+/// \brief Which Variant numbers go into a numeric typed_value column (docs/shredding.md#writer-rules
 /// rule 7).
 enum class NumericShredding : uint8_t {
   /// Lossless conversion inside Exact Numeric, as Spark's VariantShreddingWriter with
@@ -38,7 +38,7 @@ struct ShredOptions {
 
 /// \brief Shreds an unshredded Variant column (canonical or Spark layout; an already
 /// shredded column is unshredded first) into struct<metadata, value, typed_value>
-/// following `schema` (SPEC.md §2.4).
+/// following `schema` (docs/shredding.md#writer-rules).
 ///
 /// - A value of a leaf's type goes to typed_value, anything else whole to value.
 /// - Objects always get a non-null typed_value; schema fields missing from the object

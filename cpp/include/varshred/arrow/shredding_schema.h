@@ -1,6 +1,6 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// The shape a Variant column is shredded into (VariantShredding.md): a tree of typed
+// The shape a Variant column is shredded into (docs/shredding.md): a tree of typed
 // leaves, objects and arrays, each of which may also be "value only". Its Parquet
 // schema: varshred/parquet/schema.h.
 
@@ -54,7 +54,7 @@ class ShreddingSchema {
   static arrow::Result<ShreddingSchema> Object(std::vector<Field> fields);
   static ShreddingSchema Array(ShreddingSchema element);
 
-  /// \brief From the Arrow type of a `typed_value` column (SPEC.md §2.8 mapping):
+  /// \brief From the Arrow type of a `typed_value` column (docs/shredding.md#typed-value-types mapping):
   /// struct of non-nullable struct{value?, typed_value?} for objects, list/large_list
   /// of such a struct for arrays, mapped primitives, fixed_size_binary(16) or the
   /// `arrow.uuid` extension for uuid. Unsigned integers, other fixed-size binaries,

@@ -1,6 +1,6 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// Reconstructing Variant values from a shredded column (VariantShredding.md, reader
+// Reconstructing Variant values from a shredded column (docs/shredding.md, reader
 // rules and reconstruction).
 
 #pragma once
@@ -49,7 +49,7 @@ struct UnshredOptions {
 ///
 /// A missing value at top level or in an array element is Variant null 00. Invalid
 /// data fails with Invalid naming the row and path (see ConflictPolicy); typed_value
-/// types outside SPEC.md §2.3 fail with TypeError. Output objects have ids ordered by
+/// types outside docs/shredding.md#typed-value-types fail with TypeError. Output objects have ids ordered by
 /// key bytes and reuse the row's metadata: the metadata column is passed through
 /// zero-copy (cast to binary if it was not).
 arrow::Result<std::shared_ptr<arrow::Array>> Unshred(

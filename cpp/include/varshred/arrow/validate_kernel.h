@@ -16,7 +16,7 @@ namespace varshred {
 ///
 /// Each row's metadata and value bytes are checked as Validate() does (validate.h).
 /// A non-null row whose metadata is null is an error; a null `value` is accepted only
-/// when the array has a `typed_value` child (VariantShredding.md: the value is then
+/// when the array has a `typed_value` child (docs/shredding.md: the value is then
 /// in typed_value, which this function does not inspect).
 ///
 /// Stops at the first bad row. The message names the row and the path inside the

@@ -25,7 +25,7 @@ enum class VariantLayout : uint8_t {
   kCanonical,
   /// struct<value: binary not null, metadata: binary not null>, the metadata child
   /// tagged with field metadata variant=true: what Spark's mapInArrow sends and accepts
-  /// as VariantType (ECOSYSTEM.md B.7).
+  /// as VariantType (docs/interop.md#mapinarrow).
   kSpark,
 };
 

@@ -22,7 +22,7 @@ namespace varshred {
 enum class VariantColumnLayout : uint8_t {
   kNone,        ///< not a Variant column
   kUnshredded,  ///< {metadata, value}
-  kShredded,    ///< {metadata, value?, typed_value} (VariantShredding.md)
+  kShredded,    ///< {metadata, value?, typed_value} (docs/shredding.md)
   kLegacy,      ///< the seed draft: untyped_value / object / array / typed_value
 };
 

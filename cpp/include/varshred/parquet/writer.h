@@ -43,7 +43,7 @@ struct ParquetWriteOptions {
   bool dictionary = true;
   bool statistics = true;
   /// Annotate Variant groups VARIANT(1). Spark and DuckDB need it; Polars 2.1 fails on
-  /// it (ECOSYSTEM.md C.5), so it can be turned off.
+  /// it (docs/interop.md#other-engines), so it can be turned off.
   bool annotate = true;
   NumericShredding numeric = NumericShredding::kLenient;
   ParquetWritePath path = ParquetWritePath::kDirect;

@@ -162,7 +162,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
       return arrow::Status::Invalid("row ", i, ": metadata is null in a non-null row");
     }
     const std::string_view metadata = view.metadata(i);
-    // VariantShredding.md: a value missing where one is required reads as null.
+    // docs/shredding.md: a value missing where one is required reads as null.
     const std::string_view value = view.value_is_null(i) ? kNullValue : view.value(i);
     arrow::Status st = Validate(metadata, value, read_options);
     if (st.ok()) {

@@ -320,7 +320,7 @@ class Shredder {
         auto& a = std::get<ArrayPlan>(node.typed);
         const ArrayView arr = v.GetArray();
         const uint32_t n = arr.size();
-        // VariantShredding.md: an array goes entirely to typed_value; a null element
+        // docs/shredding.md: an array goes entirely to typed_value; a null element
         // is element value = 00 (the element plan sends Variant null to value).
         for (uint32_t i = 0; i < n; ++i) RETURN_NOT_OK(Shred(*a.element, arr.element(i)));
         a.count += n;
@@ -359,7 +359,7 @@ class Shredder {
         o.residual.push_back(i);
       }
     }
-    // VariantShredding.md: typed_value is non-null for every object.
+    // docs/shredding.md: typed_value is non-null for every object.
     RETURN_NOT_OK(o.validity.Append(true));
     for (size_t k = 0; k < m; ++k) {
       if (o.match[k] >= 0) {

@@ -1,7 +1,7 @@
 // Licensed under the Apache License, Version 2.0.
 //
 // Whether a Variant value belongs in a typed_value column of a given primitive type,
-// and its value there (VariantShredding.md writer rule 1 and SPEC.md §2.4 rule 7).
+// and its value there (docs/shredding.md writer rule 1 and docs/shredding.md#writer-rules).
 // Shared by every shredding sink (Arrow arrays, Parquet column chunks).
 
 #pragma once

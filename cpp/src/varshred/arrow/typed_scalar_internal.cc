@@ -129,7 +129,7 @@ arrow::Result<TypedScalarColumn::EncodeFn> TypedScalarColumn::Encoders::Pick(
         return Decimal<P::kDecimal8, 8>;
       }
       // Parquet readers return decimal128 whatever the physical type; the precision
-      // names the physical width (INT32 <= 9, INT64 <= 18), SPEC.md §2.5.
+      // names the physical width (INT32 <= 9, INT64 <= 18), docs/shredding.md#reconstruction.
       fixed(16);
       if (d.precision() <= kMaxDecimal4Precision) {
         return Decimal128As<P::kDecimal4, int32_t>;

@@ -267,7 +267,7 @@ class Rebuilder {
       } else {
         RETURN_NOT_OK(Rebuild(*a.element, j, out, &missing));
       }
-      // VariantShredding.md: a missing array element reads as Variant null.
+      // docs/shredding.md: a missing array element reads as Variant null.
       if (missing) out->push_back(0);
     }
     if (out->size() - start > std::numeric_limits<uint32_t>::max()) {
@@ -294,7 +294,7 @@ class Rebuilder {
       if (!child.group->IsNull(i)) RETURN_NOT_OK(Rebuild(child, i, out, &missing));
       if (missing) continue;
       if (o.ids[k] == kUnknownId) {
-        // VariantShredding.md: every field name is in the row's metadata.
+        // docs/shredding.md: every field name is in the row's metadata.
         auto id = metadata_.Find(o.names[k]);
         if (!id) {
           return Error(child, "shredded field name is not in the row's metadata");
@@ -405,7 +405,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> Unshred(const arrow::Array& shredde
     scratch.clear();
     bool missing;
     RETURN_NOT_OK(rebuilder.Rebuild(*root, row, &scratch, &missing));
-    // VariantShredding.md: a missing top-level value reads as Variant null.
+    // docs/shredding.md: a missing top-level value reads as Variant null.
     if (missing) scratch.push_back(0);
     RETURN_NOT_OK(values.Append(scratch));
   }

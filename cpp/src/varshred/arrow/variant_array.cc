@@ -229,7 +229,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> ToLayout(
     } else if (view.metadata_column().IsNull(i)) {
       return arrow::Status::Invalid("row ", i, ": Variant metadata is null in a non-null row");
     } else if (view.value_is_null(i)) {
-      // VariantShredding.md: a value missing where one is required reads as null.
+      // docs/shredding.md: a value missing where one is required reads as null.
       ARROW_RETURN_NOT_OK(builder.Append(view.metadata(i), kNullValue));
     } else {
       ARROW_RETURN_NOT_OK(builder.Append(view.metadata(i), view.value(i)));

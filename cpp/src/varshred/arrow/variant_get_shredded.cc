@@ -2,8 +2,8 @@
 //
 // variant_get over a shredded column: the path is followed through the shredding
 // layout (typed_value field groups for keys, typed list elements for indexes) and
-// only falls back to Variant bytes where a row leaves that layout (VariantShredding.md,
-// reader rules; SPEC.md §2.5). The path is compiled once per array into a chain of
+// only falls back to Variant bytes where a row leaves that layout (docs/shredding.md,
+// reader rules; docs/shredding.md#reconstruction). The path is compiled once per array into a chain of
 // levels, one per {value, typed_value} pair it can descend; each row is then resolved
 // to one of: SQL NULL, Variant null, a typed leaf value, residual Variant bytes at
 // some level, or a typed object/array leaf to rebuild (done by Unshred, once, for all
@@ -404,7 +404,7 @@ class ShreddedGetter {
  private:
   const Level& leaf() const { return levels_.back(); }
 
-  // Follows the path through the layout for one row (SPEC.md §2.2 for each pair).
+  // Follows the path through the layout for one row (docs/shredding.md#pair-semantics for each pair).
   Resolved Resolve(int64_t row) const {
     if (view_.IsNull(row)) return {};
     const size_t n = path_.size();
@@ -439,7 +439,7 @@ class ShreddedGetter {
         return {Found::kMissing, l, pos};
       }
       if (has_value) return {Found::kResidual, l, pos};
-      // VariantShredding.md: null/null is a missing field, but a missing top-level
+      // docs/shredding.md: null/null is a missing field, but a missing top-level
       // value or array element reads as Variant null (which has no keys or elements).
       return {l == n && (l == 0 || lv.element) ? Found::kVariantNull : Found::kMissing, l,
               pos};
@@ -749,7 +749,7 @@ class ShreddedGetter {
     return arrow::Status::OK();
   }
 
-  // The leaf slot of every row for a path through list elements (SPEC.md §2.2 at each
+  // The leaf slot of every row for a path through list elements (docs/shredding.md#pair-semantics at each
   // level, as Resolve, but level by level over all rows with plain bit reads):
   // kNullSlot for a SQL NULL, kSlowSlot for rows Resolve must see (a value column set
   // at some level, a Variant null).

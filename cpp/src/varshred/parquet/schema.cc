@@ -50,7 +50,7 @@ arrow::Result<NodePtr> TypedValueNode(const ShreddingSchema& s) {
       parquet::schema::NodeVector fields;
       for (const auto& [fname, child] : s.fields()) {
         ARROW_ASSIGN_OR_RAISE(auto pair, PairNodes(child));
-        // VariantShredding.md: object field groups must be required.
+        // docs/shredding.md: object field groups must be required.
         fields.push_back(GroupNode::Make(fname, pq::Repetition::REQUIRED, pair));
       }
       return GroupNode::Make(name, opt, fields);

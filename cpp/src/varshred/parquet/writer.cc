@@ -149,7 +149,7 @@ arrow::Result<NodePtr> VariantNode(const std::string& name, bool nullable,
   const auto rep = nullable ? pq::Repetition::OPTIONAL : pq::Repetition::REQUIRED;
   NodePtr node;
   if (!schema.has_typed_value()) {
-    // Unshredded: LogicalTypes.md requires `value` here.
+    // Unshredded: docs/shredding.md#layout requires `value` here.
     node = GroupNode::Make(
         name, rep,
         {pq::schema::PrimitiveNode::Make("metadata", pq::Repetition::REQUIRED,
@@ -477,7 +477,7 @@ class VariantColumnWriter {
         if (EmitTyped(node, v, rep)) {
           EmitNoValue(node, rep);
         } else {
-          // VariantShredding.md rule 1: anything else goes whole to value.
+          // docs/shredding.md rule 1: anything else goes whole to value.
           leaves_[node.typed_leaf].Levels(node.def, rep);
           EmitValue(node, v.value_bytes(), rep);
         }
@@ -511,7 +511,7 @@ class VariantColumnWriter {
     return arrow::Status::OK();
   }
 
-  // VariantShredding.md rule 2: an object always gets a typed_value; shredded fields
+  // docs/shredding.md rule 2: an object always gets a typed_value; shredded fields
   // go to their groups, the rest to a residual object in value (never a shredded key).
   arrow::Status EmitObject(Node& node, const ObjectView& obj, int16_t rep) {
     const uint32_t n = obj.num_fields();
