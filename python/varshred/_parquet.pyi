@@ -1,7 +1,7 @@
 # Licensed under the Apache License, Version 2.0.
 """Type stubs for varshred._parquet (see varshred.parquet for docs)."""
 
-from typing import Any, Iterable
+from typing import Iterable
 
 import pyarrow as pa
 

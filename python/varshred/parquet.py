@@ -11,7 +11,6 @@ path projection and row-group pruning.
 from __future__ import annotations
 
 import operator
-import re
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Iterator, Literal, Mapping
@@ -492,12 +491,13 @@ def prunable_row_groups(path: str, column: str, variant_path: str, op: str,
     """Row groups in which no row can satisfy ``variant_get(column, variant_path) <op>
     literal``, so a reader may skip them.
 
-    Sound by docs/shredding.md#data-skipping for valid data (docs/shredding.md#pair-semantics): a residual ``value`` at an object level
-    on the way never holds the path (a non-null residual with a null typed_value is not
-    an object, and a partially shredded object's residual never repeats a shredded key),
-    so only the ``value`` column paired with the typed leaf matters: the leaf's
-    statistics are used only where that column is all-null (or absent) in the row group,
-    since a residual there holds a value of another type that a cast could match.
+    Sound for valid data (docs/shredding.md#data-skipping, #pair-semantics): a residual
+    ``value`` at an object level on the way never holds the path (a non-null residual
+    with a null typed_value is not an object, and a partially shredded object's
+    residual never repeats a shredded key), so only the ``value`` column paired with the
+    typed leaf matters: the leaf's statistics are used only where that column is
+    all-null (or absent) in the row group, since a residual there holds a value of
+    another type that a cast could match.
     ``op`` is one of ``== < <= > >=``; the literal is compared with the statistics in
     Python, and a row group is kept whenever they are not comparable.
     """

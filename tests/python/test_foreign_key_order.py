@@ -11,7 +11,6 @@ import json
 
 import duckdb
 import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 import varshred as vs

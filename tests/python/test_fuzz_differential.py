@@ -104,9 +104,11 @@ def _matches(n, op, literal) -> bool:
     row: numbers against numbers by value, strings against strings."""
     if isinstance(n, bool) or n is None:
         return False
-    if isinstance(n, (int, float, decimal.Decimal)) and isinstance(literal, (int, float, decimal.Decimal)):
-        return compare(decimal.Decimal(repr(n)) if isinstance(n, float) else decimal.Decimal(n), op,
-                       decimal.Decimal(repr(literal)) if isinstance(literal, float) else decimal.Decimal(literal))
+    numbers = (int, float, decimal.Decimal)
+    if isinstance(n, numbers) and isinstance(literal, numbers):
+        def exact(x):
+            return decimal.Decimal(repr(x)) if isinstance(x, float) else decimal.Decimal(x)
+        return compare(exact(n), op, exact(literal))
     if isinstance(n, str) and isinstance(literal, str):
         return compare(n, op, literal)
     return False
