@@ -2,12 +2,12 @@
 
 #pragma once
 
+#include <arrow/array.h>
+
 #include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
-
-#include <arrow/array.h>
 
 namespace varshred::bench {
 
@@ -47,7 +47,8 @@ inline std::vector<std::string> EventDocuments(size_t n, uint64_t seed = kSeed) 
 }
 
 /// \brief Deeply nested rows: `depth` levels of {"k": [ ... , i]}.
-inline std::vector<std::string> NestedDocuments(size_t n, int depth, uint64_t seed = kSeed) {
+inline std::vector<std::string> NestedDocuments(size_t n, int depth,
+                                                uint64_t seed = kSeed) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<int> v(0, 100000);
   std::vector<std::string> docs;
@@ -63,7 +64,8 @@ inline std::vector<std::string> NestedDocuments(size_t n, int depth, uint64_t se
 }
 
 /// \brief Wide rows: `width` fields of mixed types (ints, decimals, strings, null).
-inline std::vector<std::string> WideDocuments(size_t n, int width, uint64_t seed = kSeed) {
+inline std::vector<std::string> WideDocuments(size_t n, int width,
+                                              uint64_t seed = kSeed) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<int> v(0, 1'000'000);
   std::vector<std::string> docs;
@@ -75,10 +77,18 @@ inline std::vector<std::string> WideDocuments(size_t n, int width, uint64_t seed
       d += "\"field_" + std::to_string(k) + "\":";
       const int x = v(rng);
       switch (k % 4) {
-        case 0: d += std::to_string(x); break;
-        case 1: d += std::to_string(x / 100) + "." + std::to_string(x % 100 + 100).substr(1); break;
-        case 2: d += "\"value " + std::to_string(x) + "\""; break;
-        default: d += x % 2 ? "null" : "false"; break;
+        case 0:
+          d += std::to_string(x);
+          break;
+        case 1:
+          d += std::to_string(x / 100) + "." + std::to_string(x % 100 + 100).substr(1);
+          break;
+        case 2:
+          d += "\"value " + std::to_string(x) + "\"";
+          break;
+        default:
+          d += x % 2 ? "null" : "false";
+          break;
       }
     }
     d += "}";

@@ -5,13 +5,12 @@
 // Build in Release with -DVARSHRED_BUILD_BENCHMARKS=ON, then:
 //   build/infer-rel/bench/infer_benchmark --benchmark_min_time=1
 
+#include <arrow/array.h>
+#include <arrow/builder.h>
 #include <benchmark/benchmark.h>
 
 #include <memory>
 #include <string>
-
-#include <arrow/array.h>
-#include <arrow/builder.h>
 
 #include "bench_util.h"
 #include "varshred/arrow/json_kernels.h"

@@ -2,13 +2,13 @@
 // Arrow kernels call the parser/writer per row), the Arrow kernel users call, and
 // simdjson's own parse of the same documents as the parser-limit peer.
 
-#include <random>
-#include <string>
-#include <vector>
-
 #include <arrow/array/builder_binary.h>
 #include <benchmark/benchmark.h>
 #include <simdjson.h>
+
+#include <random>
+#include <string>
+#include <vector>
 
 #include "bench_util.h"
 #include "varshred/arrow/json_kernels.h"
@@ -29,7 +29,8 @@ std::vector<std::string> MapDocuments(size_t n) {
   for (size_t i = 0; i < n; ++i) {
     std::string d = "{";
     for (int k = 0; k < 5; ++k) {
-      d += (k ? ", \"u" : "\"u") + std::to_string(name(rng)) + "\": " + std::to_string(k * 37);
+      d += (k ? ", \"u" : "\"u") + std::to_string(name(rng)) +
+           "\": " + std::to_string(k * 37);
     }
     docs.push_back(d + "}");
   }
@@ -38,10 +39,14 @@ std::vector<std::string> MapDocuments(size_t n) {
 
 std::vector<std::string> Documents(int kind) {
   switch (kind) {
-    case 0: return EventDocuments(kRows);
-    case 1: return NestedDocuments(kRows, 8);
-    case 2: return WideDocuments(kRows / 10, 100);
-    default: return MapDocuments(kRows);
+    case 0:
+      return EventDocuments(kRows);
+    case 1:
+      return NestedDocuments(kRows, 8);
+    case 2:
+      return WideDocuments(kRows / 10, 100);
+    default:
+      return MapDocuments(kRows);
   }
 }
 
@@ -74,7 +79,12 @@ void BM_JsonToVariant(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(docs.size()));
   state.SetBytesProcessed(state.iterations() * TotalBytes(docs));
 }
-BENCHMARK(BM_JsonToVariant)->ArgName("events0_nested1_wide2_maps3")->Arg(0)->Arg(1)->Arg(2)->Arg(3);
+BENCHMARK(BM_JsonToVariant)
+    ->ArgName("events0_nested1_wide2_maps3")
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(3);
 
 // The Arrow kernel (string column -> Variant struct column), as users call it.
 void BM_JsonToVariantKernel(benchmark::State& state) {
@@ -93,7 +103,12 @@ void BM_JsonToVariantKernel(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(docs.size()));
   state.SetBytesProcessed(state.iterations() * TotalBytes(docs));
 }
-BENCHMARK(BM_JsonToVariantKernel)->ArgName("events0_nested1_wide2_maps3")->Arg(0)->Arg(1)->Arg(2)->Arg(3);
+BENCHMARK(BM_JsonToVariantKernel)
+    ->ArgName("events0_nested1_wide2_maps3")
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(3);
 
 // ---- Peers: simdjson alone on the same documents (the parser limit) ----
 
@@ -177,7 +192,12 @@ void BM_SimdjsonOnDemandPeer(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(docs.size()));
   state.SetBytesProcessed(state.iterations() * TotalBytes(raw));
 }
-BENCHMARK(BM_SimdjsonOnDemandPeer)->ArgName("events0_nested1_wide2_maps3")->Arg(0)->Arg(1)->Arg(2)->Arg(3);
+BENCHMARK(BM_SimdjsonOnDemandPeer)
+    ->ArgName("events0_nested1_wide2_maps3")
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(3);
 
 // The DOM parser builds its full tape (all strings and numbers parsed) per document.
 void BM_SimdjsonDomPeer(benchmark::State& state) {
@@ -194,7 +214,12 @@ void BM_SimdjsonDomPeer(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(docs.size()));
   state.SetBytesProcessed(state.iterations() * TotalBytes(raw));
 }
-BENCHMARK(BM_SimdjsonDomPeer)->ArgName("events0_nested1_wide2_maps3")->Arg(0)->Arg(1)->Arg(2)->Arg(3);
+BENCHMARK(BM_SimdjsonDomPeer)
+    ->ArgName("events0_nested1_wide2_maps3")
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(3);
 
 void BM_VariantToJson(benchmark::State& state) {
   const auto docs = Documents(static_cast<int>(state.range(0)));
@@ -216,7 +241,8 @@ void BM_VariantToJson(benchmark::State& state) {
     out_bytes = 0;
     for (const auto& [m, v] : variants) {
       out.clear();
-      (void)writer.Write(VariantView::MakeUnchecked(MetadataView::MakeUnchecked(m), v), &out);
+      (void)writer.Write(VariantView::MakeUnchecked(MetadataView::MakeUnchecked(m), v),
+                         &out);
       out_bytes += static_cast<int64_t>(out.size());
     }
   };
@@ -229,7 +255,12 @@ void BM_VariantToJson(benchmark::State& state) {
   // Bytes of JSON text produced.
   state.SetBytesProcessed(state.iterations() * out_bytes);
 }
-BENCHMARK(BM_VariantToJson)->ArgName("events0_nested1_wide2_maps3")->Arg(0)->Arg(1)->Arg(2)->Arg(3);
+BENCHMARK(BM_VariantToJson)
+    ->ArgName("events0_nested1_wide2_maps3")
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(3);
 
 }  // namespace
 }  // namespace varshred::bench

@@ -3,13 +3,13 @@
 // and with JSON parsing included (the pipeline's per-task work).
 // Run: build/rel/bench/parquet_write_benchmark --benchmark_min_time=0.2
 
-#include <filesystem>
-#include <string>
-#include <unistd.h>
-
 #include <arrow/array/builder_binary.h>
 #include <arrow/table.h>
 #include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
 
 #include "bench_util.h"
 #include "varshred/arrow/json_kernels.h"
@@ -46,7 +46,8 @@ void BM_ParquetWrite(benchmark::State& state) {
   const auto schema = ShreddingSchema::Parse(kSchema).ValueOrDie();
   const auto arrow_schema = arrow::schema({arrow::field("v", variants->type())});
   ParquetWriteOptions options;
-  options.path = mode == kArrowPath ? ParquetWritePath::kArrow : ParquetWritePath::kDirect;
+  options.path =
+      mode == kArrowPath ? ParquetWritePath::kArrow : ParquetWritePath::kDirect;
   if (mode == kDirectTrusted || mode == kParseAndWrite) options.trusted_columns = {"v"};
   const std::string path = TempPath();
   for (auto _ : state) {
@@ -59,8 +60,8 @@ void BM_ParquetWrite(benchmark::State& state) {
       auto column = mode == kParseAndWrite
                         ? JsonToVariant(*strings->Slice(i, kBatch)).ValueOrDie()
                         : variants->Slice(i, kBatch);
-      auto st = (*writer)->Write(*arrow::RecordBatch::Make(arrow_schema, kBatch,
-                                                          {column}));
+      auto st =
+          (*writer)->Write(*arrow::RecordBatch::Make(arrow_schema, kBatch, {column}));
       if (!st.ok()) state.SkipWithError(st.ToString().c_str());
     }
     auto st = (*writer)->Close();

@@ -23,11 +23,17 @@ enum class Dataset { kEvents, kFlat10, kNested, kArrayOfObjects, kHalfMismatch }
 inline void AppendEvent(VariantBuilder& b, int64_t i, bool mismatch) {
   b.StartObject();
   b.AddKey("id");
-  if (mismatch) b.AppendString("id-" + std::to_string(i)); else b.AppendInt(i % 1000);
+  if (mismatch)
+    b.AppendString("id-" + std::to_string(i));
+  else
+    b.AppendInt(i % 1000);
   b.AddKey("name");
   b.AppendString("user_" + std::to_string(i % 1000));
   b.AddKey("score");
-  if (mismatch) b.AppendInt(8); else b.AppendDouble(8.5 + static_cast<double>(i % 7));
+  if (mismatch)
+    b.AppendInt(8);
+  else
+    b.AppendDouble(8.5 + static_cast<double>(i % 7));
   b.AddKey("tags");
   b.StartArray();
   b.AppendString("a");
@@ -38,14 +44,18 @@ inline void AppendEvent(VariantBuilder& b, int64_t i, bool mismatch) {
   b.AddKey("x");
   b.AppendInt(i % 100);
   b.AddKey("flag");
-  if (mismatch) b.AppendString("yes"); else b.AppendBool(i % 2 == 0);
+  if (mismatch)
+    b.AppendString("yes");
+  else
+    b.AppendBool(i % 2 == 0);
   (void)b.EndObject();
   (void)b.EndObject();
 }
 
 /// \brief `rows` event rows; every `mismatch_every`-th row (0: none) has a string id
 /// and flag, as AppendEvent's mismatch makes them.
-inline std::shared_ptr<arrow::Array> EventColumn(int64_t rows, int64_t mismatch_every = 0) {
+inline std::shared_ptr<arrow::Array> EventColumn(int64_t rows,
+                                                 int64_t mismatch_every = 0) {
   VariantArrayBuilder out;
   VariantBuilder b;
   std::string m, v;
@@ -67,17 +77,29 @@ inline std::shared_ptr<arrow::Array> MakeColumn(Dataset d, int64_t* bytes) {
   *bytes = 0;
   for (int64_t i = 0; i < kRows; ++i) {
     switch (d) {
-      case Dataset::kEvents: AppendEvent(b, i, false); break;
-      case Dataset::kHalfMismatch: AppendEvent(b, i, rng() % 2 == 0); break;
+      case Dataset::kEvents:
+        AppendEvent(b, i, false);
+        break;
+      case Dataset::kHalfMismatch:
+        AppendEvent(b, i, rng() % 2 == 0);
+        break;
       case Dataset::kFlat10:
         b.StartObject();
         for (int f = 0; f < 10; ++f) {
           b.AddKey("f" + std::to_string(f));
           switch (f % 4) {
-            case 0: b.AppendInt(static_cast<int64_t>(rng() % 100000)); break;
-            case 1: b.AppendString("s" + std::to_string(rng() % 1000)); break;
-            case 2: b.AppendDouble(static_cast<double>(rng() % 1000) / 8); break;
-            default: b.AppendBool(rng() % 2); break;
+            case 0:
+              b.AppendInt(static_cast<int64_t>(rng() % 100000));
+              break;
+            case 1:
+              b.AppendString("s" + std::to_string(rng() % 1000));
+              break;
+            case 2:
+              b.AppendDouble(static_cast<double>(rng() % 1000) / 8);
+              break;
+            default:
+              b.AppendBool(rng() % 2);
+              break;
           }
         }
         (void)b.EndObject();
@@ -119,16 +141,19 @@ inline ShreddingSchema SchemaFor(Dataset d) {
   switch (d) {
     case Dataset::kEvents:
     case Dataset::kHalfMismatch:
-      ddl = "struct<id: bigint, name: string, score: double, tags: array<string>, "
-            "nested: struct<x: int, flag: boolean>>";
+      ddl =
+          "struct<id: bigint, name: string, score: double, tags: array<string>, "
+          "nested: struct<x: int, flag: boolean>>";
       break;
     case Dataset::kFlat10:
-      ddl = "struct<f0: bigint, f1: string, f2: double, f3: boolean, f4: bigint, "
-            "f5: string, f6: double, f7: boolean, f8: bigint, f9: string>";
+      ddl =
+          "struct<f0: bigint, f1: string, f2: double, f3: boolean, f4: bigint, "
+          "f5: string, f6: double, f7: boolean, f8: bigint, f9: string>";
       break;
     case Dataset::kNested:
-      ddl = "struct<v: int, n: struct<v: int, n: struct<v: int, n: struct<v: int, "
-            "n: string>>>>";
+      ddl =
+          "struct<v: int, n: struct<v: int, n: struct<v: int, n: struct<v: int, "
+          "n: string>>>>";
       break;
     case Dataset::kArrayOfObjects:
       ddl = "array<struct<kind: string, n: int>>";

@@ -1,15 +1,14 @@
 // Unshredding throughput (rows/s) on Variant columns built directly with VariantBuilder.
 // Run: build/shred-rel/bench/unshred_benchmark --benchmark_min_time=0.2
 
+#include <benchmark/benchmark.h>
+
 #include <cstdint>
 #include <memory>
 #include <random>
 #include <string>
 
-#include <benchmark/benchmark.h>
-
 #include "shredding_datasets.h"
-
 #include "varshred/arrow/shred.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"

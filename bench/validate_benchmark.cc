@@ -1,10 +1,10 @@
 // Full validation (Validate) throughput over parsed documents.
 
+#include <benchmark/benchmark.h>
+
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 #include "bench_util.h"
 #include "varshred/json.h"
@@ -16,9 +16,15 @@ namespace {
 void BM_Validate(benchmark::State& state) {
   std::vector<std::string> docs;
   switch (state.range(0)) {
-    case 0: docs = EventDocuments(10000); break;
-    case 1: docs = NestedDocuments(10000, 8); break;
-    default: docs = WideDocuments(1000, 100); break;
+    case 0:
+      docs = EventDocuments(10000);
+      break;
+    case 1:
+      docs = NestedDocuments(10000, 8);
+      break;
+    default:
+      docs = WideDocuments(1000, 100);
+      break;
   }
   JsonParser parser;
   VariantBuilder builder;

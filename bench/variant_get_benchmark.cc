@@ -4,13 +4,12 @@
 // unshredded (1M rows), and the same rows shredded vs unshredded (100k rows).
 // Build in Release with -DVARSHRED_BUILD_BENCHMARKS=ON.
 
+#include <arrow/array.h>
+#include <arrow/type.h>
 #include <benchmark/benchmark.h>
 
 #include <array>
 #include <string>
-
-#include <arrow/array.h>
-#include <arrow/type.h>
 
 #include "bench_util.h"
 #include "shredding_datasets.h"
@@ -95,8 +94,7 @@ void RunShredded(benchmark::State& state, bool residual10, Input input,
                  const char* path_text, const std::shared_ptr<arrow::DataType>& type) {
   const ShreddedCase& c = EventsCase(residual10);
   const VariantPath path = *VariantPath::Parse(path_text);
-  const arrow::Array& array =
-      input == Input::kUnshredded ? *c.unshredded : *c.shredded;
+  const arrow::Array& array = input == Input::kUnshredded ? *c.unshredded : *c.shredded;
   auto run = [&]() -> arrow::Result<std::shared_ptr<arrow::Array>> {
     if (input != Input::kUnshredThenGet) return VariantGet(array, path, type);
     ARROW_ASSIGN_OR_RAISE(auto unshredded, Unshred(array));
@@ -114,18 +112,18 @@ void RunShredded(benchmark::State& state, bool residual10, Input input,
   state.SetItemsProcessed(state.iterations() * array.length());
 }
 
-#define VS_SHREDDED_BENCH(name, residual, path, type)                                   \
-  void BM_##name##_Unshredded(benchmark::State& s) {                                    \
-    RunShredded(s, residual, Input::kUnshredded, path, type);                           \
-  }                                                                                     \
-  void BM_##name##_Shredded(benchmark::State& s) {                                      \
-    RunShredded(s, residual, Input::kShredded, path, type);                             \
-  }                                                                                     \
-  void BM_##name##_UnshredThenGet(benchmark::State& s) {                                \
-    RunShredded(s, residual, Input::kUnshredThenGet, path, type);                       \
-  }                                                                                     \
-  BENCHMARK(BM_##name##_Unshredded)->Unit(benchmark::kMicrosecond);                     \
-  BENCHMARK(BM_##name##_Shredded)->Unit(benchmark::kMicrosecond);                       \
+#define VS_SHREDDED_BENCH(name, residual, path, type)               \
+  void BM_##name##_Unshredded(benchmark::State& s) {                \
+    RunShredded(s, residual, Input::kUnshredded, path, type);       \
+  }                                                                 \
+  void BM_##name##_Shredded(benchmark::State& s) {                  \
+    RunShredded(s, residual, Input::kShredded, path, type);         \
+  }                                                                 \
+  void BM_##name##_UnshredThenGet(benchmark::State& s) {            \
+    RunShredded(s, residual, Input::kUnshredThenGet, path, type);   \
+  }                                                                 \
+  BENCHMARK(BM_##name##_Unshredded)->Unit(benchmark::kMicrosecond); \
+  BENCHMARK(BM_##name##_Shredded)->Unit(benchmark::kMicrosecond);   \
   BENCHMARK(BM_##name##_UnshredThenGet)->Unit(benchmark::kMicrosecond)
 
 VS_SHREDDED_BENCH(IdInt64, false, "$.id", arrow::int64());

@@ -5,12 +5,12 @@
 
 #pragma once
 
+#include <arrow/status.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
-
-#include <arrow/status.h>
 
 #include "varshred/arrow/shredding_stats.h"
 #include "varshred/value.h"
@@ -19,7 +19,9 @@ namespace varshred::python {
 
 // A decimal's 128-bit unscaled value as two 64-bit halves (Python ints are built from
 // them), and back.
-inline int64_t DecimalHigh(const Decimal& d) { return static_cast<int64_t>(d.unscaled >> 64); }
+inline int64_t DecimalHigh(const Decimal& d) {
+  return static_cast<int64_t>(d.unscaled >> 64);
+}
 inline uint64_t DecimalLow(const Decimal& d) { return static_cast<uint64_t>(d.unscaled); }
 inline Decimal MakeDecimal(int64_t hi, uint64_t lo, uint8_t scale) {
   Decimal d;
@@ -37,8 +39,8 @@ inline arrow::Status DeserializeStats(std::string_view bytes,
   return arrow::Status::OK();
 }
 
-inline arrow::Status StatsReport(const ShreddingStats& stats, const ShreddingSchema& schema,
-                                 std::string* out) {
+inline arrow::Status StatsReport(const ShreddingStats& stats,
+                                 const ShreddingSchema& schema, std::string* out) {
   auto r = stats.Report(schema);
   if (!r.ok()) return r.status();
   *out = r->ToString();

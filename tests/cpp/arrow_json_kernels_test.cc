@@ -1,16 +1,15 @@
 // Tests for varshred/arrow/json_kernels.h.
 
-#include "varshred/arrow/json_kernels.h"
+#include <arrow/array/array_binary.h>
+#include <arrow/array/builder_binary.h>
+#include <arrow/type.h>
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <arrow/array/array_binary.h>
-#include <arrow/array/builder_binary.h>
-#include <arrow/type.h>
-
 #include "test_util.h"
+#include "varshred/arrow/json_kernels.h"
 #include "varshred/format.h"
 
 namespace varshred {
@@ -60,9 +59,9 @@ TEST(JsonToVariantTest, WritesExactBytesAndKeepsSqlNulls) {
 // Rows are parsed in place inside the Arrow data buffer, each followed by the next
 // rows' bytes: a document must end where its row ends, whatever follows it.
 TEST(JsonToVariantTest, AdjacentRowsParsedInPlaceStopAtTheirOwnEnd) {
-  const Cells cells = {"1",     "23",   "4.5",   "true",    "nul",  "null", "\"x\"",
-                       "[1,2]", "{}",   "-0",    "1e2",     "7",    "{\"a\":1}",
-                       "8",     "9.25", "\"tail\""};
+  const Cells cells = {"1",         "23",    "4.5",  "true",    "nul", "null",
+                       "\"x\"",     "[1,2]", "{}",   "-0",      "1e2", "7",
+                       "{\"a\":1}", "8",     "9.25", "\"tail\""};
   auto input = Strings(cells);
   JsonToVariantOptions options;
   options.errors = JsonErrorPolicy::kNull;
@@ -78,7 +77,8 @@ TEST(JsonToVariantTest, AdjacentRowsParsedInPlaceStopAtTheirOwnEnd) {
     VS_ASSIGN_OR_FAIL(auto b, VariantArrayView::Make(one));
     ASSERT_EQ(a.IsNull(static_cast<int64_t>(i)), b.IsNull(0)) << i;
     if (b.IsNull(0)) continue;
-    EXPECT_EQ(ToHex(a.value(static_cast<int64_t>(i))), ToHex(b.value(0))) << cells[i].value();
+    EXPECT_EQ(ToHex(a.value(static_cast<int64_t>(i))), ToHex(b.value(0)))
+        << cells[i].value();
   }
 }
 
@@ -148,14 +148,15 @@ TEST(VariantToJsonTest, PrintsBothLayoutsAndKeepsNulls) {
     VS_ASSIGN_OR_FAIL(auto variants, JsonToVariant(*input, options));
     VS_ASSIGN_OR_FAIL(auto text, VariantToJson(*variants));
     EXPECT_TRUE(text->type()->Equals(arrow::utf8()));
-    EXPECT_EQ(Texts(*text), (Cells{R"({"a":-1,"b":[true,null,"x"]})", std::nullopt,
-                                   R"("é")"}));
+    EXPECT_EQ(Texts(*text),
+              (Cells{R"({"a":-1,"b":[true,null,"x"]})", std::nullopt, R"("é")"}));
   }
 }
 
 TEST(VariantToJsonTest, HonoursTheTimeZone) {
   VariantArrayBuilder builder;
-  std::string value(1, static_cast<char>(PrimitiveHeader(PrimitiveType::kTimestampMicros)));
+  std::string value(1,
+                    static_cast<char>(PrimitiveHeader(PrimitiveType::kTimestampMicros)));
   value.append(8, '\0');  // 1970-01-01T00:00:00Z
   VS_ASSERT_OK(builder.Append(kEmptyMetadata, value));
   VS_ASSIGN_OR_FAIL(auto variants, builder.Finish());

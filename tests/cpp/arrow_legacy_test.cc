@@ -1,15 +1,14 @@
-#include "varshred/arrow/legacy.h"
-
-#include <optional>
-
 #include <arrow/array.h>
 #include <arrow/builder.h>
 #include <arrow/type.h>
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "shredding_rules.h"
 #include "test_util.h"
 #include "variant_equal.h"
+#include "varshred/arrow/legacy.h"
 
 namespace varshred {
 namespace {
@@ -67,12 +66,18 @@ testing::RowFn Obj(std::vector<std::pair<std::string, testing::RowFn>> fields) {
     ASSERT_TRUE(b.EndObject().ok());
   };
 }
-testing::RowFn Int(int64_t v) { return [v](VariantBuilder& b) { b.AppendInt(v); }; }
-testing::RowFn I64(int64_t v) { return [v](VariantBuilder& b) { b.AppendInt64(v); }; }
+testing::RowFn Int(int64_t v) {
+  return [v](VariantBuilder& b) { b.AppendInt(v); };
+}
+testing::RowFn I64(int64_t v) {
+  return [v](VariantBuilder& b) { b.AppendInt64(v); };
+}
 testing::RowFn Str(std::string s) {
   return [s](VariantBuilder& b) { b.AppendString(s); };
 }
-testing::RowFn Null() { return [](VariantBuilder& b) { b.AppendNull(); }; }
+testing::RowFn Null() {
+  return [](VariantBuilder& b) { b.AppendNull(); };
+}
 testing::RowFn Arr(std::vector<testing::RowFn> items) {
   return [items](VariantBuilder& b) {
     b.StartArray();
@@ -85,17 +90,17 @@ TEST(LegacyShreddedTest, DraftExampleTableReconstructs) {
   // shredding.md's example: object { a: int64, b: object { c: string } }.
   auto array_doc = Arr({Obj({{"a", Int(1)}, {"b", Obj({{"c", Int(2)}})}}),
                         Obj({{"a", Int(3)}, {"b", Obj({{"c", Int(4)}})}})});
-  auto a_untyped = Binary({std::nullopt,
-                           Untyped([](VariantBuilder& b) { b.AppendDouble(1.23); }),
-                           Untyped(Arr({Int(1), Int(2), Int(3)})), std::nullopt,
-                           std::nullopt, std::nullopt});
+  auto a_untyped = Binary(
+      {std::nullopt, Untyped([](VariantBuilder& b) { b.AppendDouble(1.23); }),
+       Untyped(Arr({Int(1), Int(2), Int(3)})), std::nullopt, std::nullopt, std::nullopt});
   auto a_typed = Int64s({123, std::nullopt, std::nullopt, 123, 123, std::nullopt});
   auto a = Struct({"untyped_value", "typed_value"}, {a_untyped, a_typed},
                   {true, true, true, true, true, false});
   auto c_untyped = Binary({std::nullopt, std::nullopt, Untyped(Null()), std::nullopt,
                            std::nullopt, std::nullopt});
-  auto c_typed = Binary({"hello", "123", std::nullopt, std::nullopt, "hello", std::nullopt},
-                        /*utf8=*/true);
+  auto c_typed =
+      Binary({"hello", "123", std::nullopt, std::nullopt, "hello", std::nullopt},
+             /*utf8=*/true);
   auto c = Struct({"untyped_value", "typed_value"}, {c_untyped, c_typed},
                   {true, true, true, false, true, false});
   auto b_object = Struct({"c"}, {c}, {true, true, true, false, true, false});
@@ -104,9 +109,9 @@ TEST(LegacyShreddedTest, DraftExampleTableReconstructs) {
   auto b = Struct({"untyped_value", "object"}, {b_untyped, b_object},
                   {true, true, true, false, true, false});
   auto object = Struct({"a", "b"}, {a, b}, {true, true, true, true, true, false});
-  auto top_untyped = Binary({std::nullopt, std::nullopt, std::nullopt,
-                             Untyped(Obj({{"c", Int(456)}})), std::nullopt,
-                             Untyped(array_doc)});
+  auto top_untyped =
+      Binary({std::nullopt, std::nullopt, std::nullopt, Untyped(Obj({{"c", Int(456)}})),
+              std::nullopt, Untyped(array_doc)});
   auto column = Struct({"untyped_value", "object"}, {top_untyped, object},
                        {true, true, true, true, true, true});
 

@@ -1,14 +1,13 @@
-#include "varshred/arrow/shred.h"
-
 #include <arrow/array.h>
 #include <arrow/type.h>
 #include <gtest/gtest.h>
 
 #include "shredding_rules.h"
 #include "test_util.h"
+#include "variant_equal.h"
+#include "varshred/arrow/shred.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/validate.h"
-#include "variant_equal.h"
 
 namespace varshred {
 namespace {
@@ -86,8 +85,8 @@ TEST(ShredTest, ScalarMeasurementSeriesMatchesSpecTable) {
 TEST(ShredTest, LenientWidensIntegersStrictDoesNot) {
   auto input = MakeVariantColumn({
       [](VariantBuilder& b) { b.AppendInt8(34); },
-      [](VariantBuilder& b) { b.AppendDecimal4(1200, 2); },   // 12.00
-      [](VariantBuilder& b) { b.AppendDecimal4(1234, 2); },   // 12.34
+      [](VariantBuilder& b) { b.AppendDecimal4(1200, 2); },  // 12.00
+      [](VariantBuilder& b) { b.AppendDecimal4(1234, 2); },  // 12.34
       [](VariantBuilder& b) { b.AppendInt64(int64_t{1} << 40); },
       [](VariantBuilder& b) { b.AppendDouble(3.0); },
   });
@@ -187,8 +186,8 @@ TEST(ShredTest, ObjectEventTableMatchesSpec) {
       Event({{"event_type", null}, {"event_ts", ts}}),                    // 5 null field
       Event({{"event_type", type}, {"event_ts", ts_string}}),             // 6 mismatch
       Event({}),                                                          // 7 {}
-      null,                                                               // 8 Variant null
-      nullptr,                                                            // 9 SQL NULL
+      null,     // 8 Variant null
+      nullptr,  // 9 SQL NULL
   });
   VS_ASSIGN_OR_FAIL(auto schema, ShreddingSchema::Parse(
                                      "struct<event_type: string, event_ts: timestamp>"));
@@ -242,42 +241,38 @@ TEST(ShredTest, ObjectEventTableMatchesSpec) {
 }
 
 TEST(ShredTest, NestedObjectsAndArraysOfObjectsRoundTrip) {
-  RowFn doc = Event({{"id", [](VariantBuilder& b) { b.AppendInt(17); }},
-                     {"name", [](VariantBuilder& b) { b.AppendString("user_17"); }},
-                     {"tags",
-                      [](VariantBuilder& b) {
-                        b.StartArray();
-                        b.AppendString("a");
-                        b.AppendInt(3);
-                        b.EndArray();
-                      }},
-                     {"nested", Event({{"x", [](VariantBuilder& b) { b.AppendInt(3); }},
-                                       {"flag", [](VariantBuilder& b) {
-                                          b.AppendBool(true);
-                                        }},
-                                       {"zz", [](VariantBuilder& b) {
-                                          b.AppendDouble(1.5);
-                                        }}})},
-                     {"events", [](VariantBuilder& b) {
-                        b.StartArray();
-                        b.StartObject();
-                        b.AddKey("kind");
-                        b.AppendString("k");
-                        b.AddKey("extra");
-                        b.AppendInt(1);
-                        ASSERT_TRUE(b.EndObject().ok());
-                        b.AppendString("not an object");
-                        b.EndArray();
-                      }}});
+  RowFn doc =
+      Event({{"id", [](VariantBuilder& b) { b.AppendInt(17); }},
+             {"name", [](VariantBuilder& b) { b.AppendString("user_17"); }},
+             {"tags",
+              [](VariantBuilder& b) {
+                b.StartArray();
+                b.AppendString("a");
+                b.AppendInt(3);
+                b.EndArray();
+              }},
+             {"nested", Event({{"x", [](VariantBuilder& b) { b.AppendInt(3); }},
+                               {"flag", [](VariantBuilder& b) { b.AppendBool(true); }},
+                               {"zz", [](VariantBuilder& b) { b.AppendDouble(1.5); }}})},
+             {"events", [](VariantBuilder& b) {
+                b.StartArray();
+                b.StartObject();
+                b.AddKey("kind");
+                b.AppendString("k");
+                b.AddKey("extra");
+                b.AppendInt(1);
+                ASSERT_TRUE(b.EndObject().ok());
+                b.AppendString("not an object");
+                b.EndArray();
+              }}});
   auto input = MakeVariantColumn({doc, doc, nullptr});
-  VS_ASSIGN_OR_FAIL(auto schema,
-                    ShreddingSchema::FromPaths({{"id", "bigint"},
-                                                {"name", "string"},
-                                                {"tags[]", "string"},
-                                                {"nested.x", "int"},
-                                                {"nested.flag", "boolean"},
-                                                {"events[].kind", "string"},
-                                                {"absent.deep", "string"}}));
+  VS_ASSIGN_OR_FAIL(auto schema, ShreddingSchema::FromPaths({{"id", "bigint"},
+                                                             {"name", "string"},
+                                                             {"tags[]", "string"},
+                                                             {"nested.x", "int"},
+                                                             {"nested.flag", "boolean"},
+                                                             {"events[].kind", "string"},
+                                                             {"absent.deep", "string"}}));
   VS_ASSIGN_OR_FAIL(auto out, Shred(*input, schema));
   EXPECT_TRUE(CheckWriterRules(*out));
   // Lenient: int8 17 comes back as int64 17 (the typed column's type).

@@ -1,11 +1,10 @@
-#include "varshred/arrow/shredding_schema.h"
-
 #include <arrow/extension/uuid.h>
 #include <arrow/type.h>
 #include <gtest/gtest.h>
 #include <parquet/schema.h>
 
 #include "test_util.h"
+#include "varshred/arrow/shredding_schema.h"
 #include "varshred/parquet/schema.h"
 
 namespace varshred {
@@ -22,9 +21,10 @@ TEST(ShreddingSchemaTest, ParsesStructDdlAndRoundTrips) {
   EXPECT_EQ(s.fields()[2].second.kind(), ShreddingSchema::Kind::kArray);
   EXPECT_EQ(s.fields()[2].second.element().type(), VariantType::kString);
   EXPECT_EQ(s.fields()[3].second.fields()[1].second.type(), VariantType::kBoolean);
-  EXPECT_EQ(s.ToDdl(),
-            "struct<id: bigint, name: string, tags: array<string>, nested: struct<x: int, "
-            "flag: boolean>>");
+  EXPECT_EQ(
+      s.ToDdl(),
+      "struct<id: bigint, name: string, tags: array<string>, nested: struct<x: int, "
+      "flag: boolean>>");
   VS_ASSIGN_OR_FAIL(auto again, ShreddingSchema::Parse(s.ToDdl()));
   EXPECT_TRUE(again.Equals(s));
 }
@@ -72,9 +72,9 @@ TEST(ShreddingSchemaTest, NestingStopsAtTheShreddingLimit) {
     return out + leaf + std::string(n, '>');
   };
   VS_EXPECT_OK(ShreddingSchema::Parse(nested("array<", 31, "int")).status());
-  for (const auto& ddl : {nested("array<", 32, "int"), nested("array<", 30000, "int"),
-                          nested("struct<a: ", 10000, "int"),
-                          "a " + nested("array<", 30000, "int")}) {
+  for (const auto& ddl :
+       {nested("array<", 32, "int"), nested("array<", 30000, "int"),
+        nested("struct<a: ", 10000, "int"), "a " + nested("array<", 30000, "int")}) {
     auto r = ShreddingSchema::Parse(ddl);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.status().message().find("nesting deeper than the limit of 31 at column"),
@@ -128,7 +128,8 @@ TEST(ShreddingSchemaTest, EmptyAndOddNamesAreBackquoted) {
   EXPECT_EQ(s.fields()[0].first, "");
   EXPECT_EQ(s.fields()[1].second.fields()[2].first, "q`q");
   EXPECT_EQ(s.ToDdl(), ddl);
-  VS_ASSIGN_OR_FAIL(auto from_arrow, ShreddingSchema::FromArrow(*s.TypedValueArrowType()));
+  VS_ASSIGN_OR_FAIL(auto from_arrow,
+                    ShreddingSchema::FromArrow(*s.TypedValueArrowType()));
   EXPECT_TRUE(from_arrow.Equals(s));
   VS_ASSIGN_OR_FAIL(auto paths, ShreddingSchema::FromPaths({{"``", "bigint"},
                                                             {"a.``", "string"},
@@ -153,9 +154,9 @@ TEST(ShreddingSchemaTest, BackquotedBracketsAreAFieldName) {
 }
 
 TEST(ShreddingSchemaTest, ArrowTypeRoundTrips) {
-  VS_ASSIGN_OR_FAIL(auto s, ShreddingSchema::Parse(
-                                "struct<a: decimal(9,2), b: array<struct<c: uuid>>, "
-                                "t: timestamp, v: variant>"));
+  VS_ASSIGN_OR_FAIL(
+      auto s, ShreddingSchema::Parse("struct<a: decimal(9,2), b: array<struct<c: uuid>>, "
+                                     "t: timestamp, v: variant>"));
   const auto type = s.ToArrow();
   EXPECT_EQ(type->ToString(),
             "struct<metadata: binary not null, value: binary, typed_value: struct<a: "
@@ -165,15 +166,14 @@ TEST(ShreddingSchemaTest, ArrowTypeRoundTrips) {
             "fixed_size_binary[16]> not null>> not null>> not null, t: struct<value: "
             "binary, typed_value: timestamp[us, tz=UTC]> not null, v: struct<value: "
             "binary> not null>>");
-  VS_ASSIGN_OR_FAIL(auto back,
-                    ShreddingSchema::FromArrow(*type->field(2)->type()));
+  VS_ASSIGN_OR_FAIL(auto back, ShreddingSchema::FromArrow(*type->field(2)->type()));
   EXPECT_TRUE(back.Equals(s)) << back.ToDdl();
 }
 
 TEST(ShreddingSchemaTest, FromArrowRejectsDisallowedTypes) {
   for (const auto& t : {arrow::uint32(), arrow::fixed_size_binary(4),
-                        arrow::timestamp(arrow::TimeUnit::MILLI), arrow::time32(
-                            arrow::TimeUnit::MILLI), arrow::float16()}) {
+                        arrow::timestamp(arrow::TimeUnit::MILLI),
+                        arrow::time32(arrow::TimeUnit::MILLI), arrow::float16()}) {
     auto r = ShreddingSchema::FromArrow(*t);
     EXPECT_FALSE(r.ok()) << t->ToString();
   }
@@ -181,10 +181,11 @@ TEST(ShreddingSchemaTest, FromArrowRejectsDisallowedTypes) {
   EXPECT_EQ(u.type(), VariantType::kUuid);
   VS_ASSIGN_OR_FAIL(auto d, ShreddingSchema::FromArrow(*arrow::decimal128(18, 3)));
   EXPECT_EQ(d.type(), VariantType::kDecimal8);
-  VS_ASSIGN_OR_FAIL(auto l, ShreddingSchema::FromArrow(*arrow::large_list(arrow::field(
-                                "element", arrow::struct_({arrow::field(
-                                               "typed_value", arrow::int16())}),
-                                false))));
+  VS_ASSIGN_OR_FAIL(
+      auto l,
+      ShreddingSchema::FromArrow(*arrow::large_list(arrow::field(
+          "element", arrow::struct_({arrow::field("typed_value", arrow::int16())}),
+          false))));
   EXPECT_EQ(l.ToDdl(), "array<smallint>");
 }
 

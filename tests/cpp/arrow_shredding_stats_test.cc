@@ -1,18 +1,17 @@
-#include "varshred/arrow/shredding_stats.h"
+#include <arrow/array.h>
+#include <arrow/builder.h>
+#include <arrow/type.h>
+#include <gtest/gtest.h>
 
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
 
-#include <arrow/array.h>
-#include <arrow/builder.h>
-#include <arrow/type.h>
-#include <gtest/gtest.h>
-
 #include "test_util.h"
 #include "varshred/arrow/json_kernels.h"
 #include "varshred/arrow/shred.h"
+#include "varshred/arrow/shredding_stats.h"
 
 namespace varshred {
 namespace {
@@ -59,9 +58,9 @@ TEST(ShreddingStatsTest, TypesTheEmptyKey) {
 }
 
 TEST(ShreddingStatsTest, CountsTypesRangesAndMissingExactly) {
-  auto stats = Scan({R"({"a": 1, "b": "xy"})", R"({"a": 300, "b": null})",
-                     R"({"a": 2.50})", nullptr, "[1, 2, -7]", R"("top")",
-                     R"({"a": -129, "b": "hello"})"});
+  auto stats =
+      Scan({R"({"a": 1, "b": "xy"})", R"({"a": 300, "b": null})", R"({"a": 2.50})",
+            nullptr, "[1, 2, -7]", R"("top")", R"({"a": -129, "b": "hello"})"});
   EXPECT_EQ(stats.rows(), 7);
   EXPECT_EQ(stats.sql_null_rows(), 1);
   const PathStats& root = stats.root();
@@ -206,10 +205,10 @@ std::vector<std::string> MixedDocuments(int n, uint64_t seed) {
     d += "\"id\": " + std::to_string(static_cast<int64_t>(rng() % 100000) - 1000);
     if (r % 3) d += ", \"name\": \"user_" + std::to_string(rng() % 1000) + "\"";
     const int p = static_cast<int>(rng() % 10000);
-    d += ", \"price\": " + (r % 7 == 0 ? std::to_string(p)
-                                        : std::to_string(p / 100) + "." +
-                                              std::to_string(p % 100 / 10) +
-                                              std::to_string(p % 10));
+    d += ", \"price\": " +
+         (r % 7 == 0 ? std::to_string(p)
+                     : std::to_string(p / 100) + "." + std::to_string(p % 100 / 10) +
+                           std::to_string(p % 10));
     if (r % 4 == 0) d += ", \"price2\": " + std::to_string(p) + ".5";
     d += ", \"tags\": [";
     for (int t = 0; t < static_cast<int>(rng() % 4); ++t) {
@@ -366,9 +365,10 @@ TEST(ShreddingStatsDeriveTest, MixedTypesBecomeValueOnly) {
             "struct<x: variant, y: string>");
   InferOptions lax;
   lax.min_typed_fraction = 0.25;
-  EXPECT_EQ(Derive(Scan({R"({"x": 1})", R"({"x": "a"})", R"({"x": true})",
-                         R"({"x": [1]})"}), lax),
-            "struct<x: array<bigint>>");  // ties go to nested shapes
+  EXPECT_EQ(
+      Derive(Scan({R"({"x": 1})", R"({"x": "a"})", R"({"x": true})", R"({"x": [1]})"}),
+             lax),
+      "struct<x: array<bigint>>");  // ties go to nested shapes
   EXPECT_EQ(Derive(Scan({"null", "null"})), "variant");
   EXPECT_EQ(Derive(ShreddingStats()), "variant");
 }
@@ -417,8 +417,7 @@ TEST(ShreddingStatsDeriveTest, MaxDepthStopsNesting) {
   EXPECT_EQ(Derive(stats), "struct<a: struct<b: struct<c: bigint>>, t: array<bigint>>");
   InferOptions options;
   options.max_depth = 2;
-  EXPECT_EQ(Derive(stats, options),
-            "struct<a: struct<b: variant>, t: array<bigint>>");
+  EXPECT_EQ(Derive(stats, options), "struct<a: struct<b: variant>, t: array<bigint>>");
   options.max_depth = 1;
   EXPECT_EQ(Derive(stats, options), "struct<a: variant, t: variant>");
   options.max_depth = 0;

@@ -1,18 +1,17 @@
-#include "varshred/arrow/unshred.h"
-
-#include <optional>
-#include <random>
-
 #include <arrow/array.h>
 #include <arrow/builder.h>
 #include <arrow/type.h>
 #include <gtest/gtest.h>
 
-#include "shredding_rules.h"
+#include <optional>
+#include <random>
+
 #include "random_variants.h"
+#include "shredding_rules.h"
 #include "test_util.h"
-#include "varshred/arrow/shred.h"
 #include "variant_equal.h"
+#include "varshred/arrow/shred.h"
+#include "varshred/arrow/unshred.h"
 
 namespace varshred {
 namespace {
@@ -21,8 +20,9 @@ using testing::Hex;
 using testing::ToHex;
 using Opt = std::optional<std::string>;
 
-std::shared_ptr<arrow::Array> Bin(const std::vector<Opt>& cells,
-                                  std::shared_ptr<arrow::DataType> type = arrow::binary()) {
+std::shared_ptr<arrow::Array> Bin(
+    const std::vector<Opt>& cells,
+    std::shared_ptr<arrow::DataType> type = arrow::binary()) {
   std::unique_ptr<arrow::ArrayBuilder> b;
   EXPECT_TRUE(arrow::MakeBuilder(arrow::default_memory_pool(), type, &b).ok());
   for (const auto& c : cells) {
@@ -66,8 +66,10 @@ TEST(UnshredTest, MergesTypedAndUnsortedResidualFieldsInKeyOrder) {
   EXPECT_EQ(ValueAt(out, 0),
             "02 04 00 01 02 03 00 05 09 07 0b 14 05 00 00 00 05 78 0c 01 0c 02");
   // Metadata passes through zero-copy.
-  EXPECT_EQ(static_cast<const arrow::StructArray&>(*out).GetFieldByName("metadata")
-                ->data()->buffers[2],
+  EXPECT_EQ(static_cast<const arrow::StructArray&>(*out)
+                .GetFieldByName("metadata")
+                ->data()
+                ->buffers[2],
             metadata->data()->buffers[2]);
   VS_ASSIGN_OR_FAIL(auto m, MetadataView::Make(meta));
   VS_EXPECT_OK(VariantView::Make(m, (*VariantArrayView::Make(out)).value(0)).status());
@@ -93,8 +95,8 @@ TEST(UnshredTest, ConflictsFailByDefaultAndTypedWinsOnRequest) {
 }
 
 TEST(UnshredTest, Decimal128WidthFollowsPrecision) {
-  for (auto [precision, header] : {std::pair{5, "20 02"}, std::pair{12, "24 02"},
-                                   std::pair{30, "28 02"}}) {
+  for (auto [precision, header] :
+       {std::pair{5, "20 02"}, std::pair{12, "24 02"}, std::pair{30, "28 02"}}) {
     arrow::Decimal128Builder db(arrow::decimal128(precision, 2));
     ASSERT_TRUE(db.Append(arrow::Decimal128(-1234)).ok());
     auto column = Struct({"metadata", "typed_value"},
@@ -117,8 +119,8 @@ TEST(UnshredTest, RejectsDisallowedTypedTypes) {
 }
 
 TEST(UnshredTest, SparkLayoutAndSqlNulls) {
-  auto input = testing::MakeVariantColumn(
-      {[](VariantBuilder& b) { b.AppendInt8(3); }, nullptr});
+  auto input =
+      testing::MakeVariantColumn({[](VariantBuilder& b) { b.AppendInt8(3); }, nullptr});
   VS_ASSIGN_OR_FAIL(auto shredded, Shred(*input, *ShreddingSchema::Parse("tinyint")));
   UnshredOptions opts;
   opts.layout = VariantLayout::kSpark;
@@ -143,7 +145,8 @@ TEST(ShredPropertyTest, UnshredOfShredIsLogicallyTheInput) {
       ShredOptions opts;
       opts.numeric = policy;
       auto shredded = Shred(*input, schema, opts);
-      ASSERT_TRUE(shredded.ok()) << schema.ToDdl() << ": " << shredded.status().ToString();
+      ASSERT_TRUE(shredded.ok())
+          << schema.ToDdl() << ": " << shredded.status().ToString();
       ASSERT_TRUE((*shredded)->type()->Equals(schema.ToArrow()));
       ASSERT_TRUE(testing::CheckWriterRules(**shredded)) << schema.ToDdl();
       if (auto t = static_cast<const arrow::StructArray&>(**shredded)

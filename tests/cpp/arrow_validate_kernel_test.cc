@@ -1,14 +1,13 @@
 // Tests for varshred/arrow/validate_kernel.h.
 
-#include "varshred/arrow/validate_kernel.h"
-
-#include <string>
-
 #include <arrow/array/builder_binary.h>
 #include <arrow/array/builder_primitive.h>
 #include <arrow/type.h>
 
+#include <string>
+
 #include "test_util.h"
+#include "varshred/arrow/validate_kernel.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/format.h"
 

@@ -1,19 +1,18 @@
 // Tests for varshred/arrow/variant_array.h: both layouts, children by name, every
 // binary-like child type, SQL NULLs, and ToLayout's zero-copy and copying paths.
 
-#include "varshred/arrow/variant_array.h"
-
-#include <optional>
-#include <string>
-#include <vector>
-
 #include <arrow/array/array_binary.h>
 #include <arrow/array/builder_binary.h>
 #include <arrow/array/builder_primitive.h>
 #include <arrow/type.h>
 #include <arrow/util/key_value_metadata.h>
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "test_util.h"
+#include "varshred/arrow/variant_array.h"
 #include "varshred/format.h"
 
 namespace varshred {
@@ -35,10 +34,9 @@ std::shared_ptr<arrow::Array> MakeBinaryLike(const Cells& cells) {
   return out;
 }
 
-std::shared_ptr<arrow::Array> MakeStruct(std::vector<std::string> names,
-                                         arrow::ArrayVector children,
-                                         std::shared_ptr<arrow::Buffer> validity = nullptr,
-                                         int64_t null_count = 0) {
+std::shared_ptr<arrow::Array> MakeStruct(
+    std::vector<std::string> names, arrow::ArrayVector children,
+    std::shared_ptr<arrow::Buffer> validity = nullptr, int64_t null_count = 0) {
   arrow::FieldVector fields;
   for (size_t i = 0; i < names.size(); ++i) {
     fields.push_back(arrow::field(names[i], children[i]->type()));
@@ -140,9 +138,8 @@ TEST(VariantArrayTest, ViewReadsLargeBinaryAndBinaryViewChildren) {
                              MakeBinaryLike<arrow::LargeStringBuilder>(values)};
   for (size_t k = 0; k < mds.size(); ++k) {
     SCOPED_TRACE(vals[k]->type()->ToString());
-    VS_ASSIGN_OR_FAIL(auto view,
-                      VariantArrayView::Make(MakeStruct({"metadata", "value"},
-                                                        {mds[k], vals[k]})));
+    VS_ASSIGN_OR_FAIL(auto view, VariantArrayView::Make(MakeStruct({"metadata", "value"},
+                                                                   {mds[k], vals[k]})));
     EXPECT_EQ(view.metadata(1), kMd);
     EXPECT_EQ(view.value(0), kInt1);
     EXPECT_EQ(view.value(1), long_value);
@@ -165,11 +162,13 @@ TEST(VariantArrayTest, ViewRejectsWhatIsNotAVariantColumn) {
   EXPECT_TRUE(no_metadata.status().IsTypeError());
   EXPECT_NE(no_metadata.status().message().find("\"metadata\""), std::string::npos);
 
-  auto extra = VariantArrayView::Make(MakeStruct({"metadata", "value", "x"}, {md, val, val}));
+  auto extra =
+      VariantArrayView::Make(MakeStruct({"metadata", "value", "x"}, {md, val, val}));
   EXPECT_TRUE(extra.status().IsTypeError());
   EXPECT_NE(extra.status().message().find("found \"x\""), std::string::npos);
 
-  auto int_metadata = VariantArrayView::Make(MakeStruct({"metadata", "value"}, {int_array, val}));
+  auto int_metadata =
+      VariantArrayView::Make(MakeStruct({"metadata", "value"}, {int_array, val}));
   EXPECT_TRUE(int_metadata.status().IsTypeError());
   EXPECT_NE(int_metadata.status().message().find("expected a binary column"),
             std::string::npos);
@@ -186,16 +185,17 @@ TEST(VariantArrayTest, ViewOfShreddedArrayExposesTypedValueAndNullValues) {
   ASSERT_TRUE(typed.AppendNull().ok());
   std::shared_ptr<arrow::Array> typed_array;
   ASSERT_TRUE(typed.Finish(&typed_array).ok());
-  VS_ASSIGN_OR_FAIL(auto view, VariantArrayView::Make(MakeStruct(
-                                   {"metadata", "value", "typed_value"},
-                                   {md, val, typed_array})));
+  VS_ASSIGN_OR_FAIL(
+      auto view, VariantArrayView::Make(MakeStruct({"metadata", "value", "typed_value"},
+                                                   {md, val, typed_array})));
   ASSERT_NE(view.typed_value(), nullptr);
   EXPECT_TRUE(view.value_is_null(0));
   EXPECT_FALSE(view.value_is_null(1));
 
   // typed_value alone (no value child) is a valid shredded column.
-  VS_ASSIGN_OR_FAIL(auto typed_only, VariantArrayView::Make(MakeStruct(
-                                         {"metadata", "typed_value"}, {md, typed_array})));
+  VS_ASSIGN_OR_FAIL(
+      auto typed_only,
+      VariantArrayView::Make(MakeStruct({"metadata", "typed_value"}, {md, typed_array})));
   EXPECT_FALSE(typed_only.has_value());
   EXPECT_TRUE(typed_only.value_is_null(1));
 }
@@ -218,8 +218,10 @@ TEST(VariantArrayTest, ToLayoutSharesBuffersWhenChildrenArePlainBinary) {
   const auto& in = static_cast<const arrow::StructArray&>(*canonical);
   const auto& out = static_cast<const arrow::StructArray&>(*spark);
   // Zero-copy: the same data buffers, children swapped.
-  EXPECT_EQ(out.field(0)->data()->buffers[2]->data(), in.field(1)->data()->buffers[2]->data());
-  EXPECT_EQ(out.field(1)->data()->buffers[2]->data(), in.field(0)->data()->buffers[2]->data());
+  EXPECT_EQ(out.field(0)->data()->buffers[2]->data(),
+            in.field(1)->data()->buffers[2]->data());
+  EXPECT_EQ(out.field(1)->data()->buffers[2]->data(),
+            in.field(0)->data()->buffers[2]->data());
   VS_ASSIGN_OR_FAIL(auto view, VariantArrayView::Make(spark));
   EXPECT_EQ(view.value(1), kStrAb);
   EXPECT_EQ(view.value(2), kInt1);
@@ -253,9 +255,11 @@ TEST(VariantArrayTest, ToLayoutRejectsShreddedAndNullMetadata) {
   EXPECT_TRUE(st.IsInvalid());
   EXPECT_NE(st.message().find("unshred it first"), std::string::npos);
 
-  auto bad = ToLayout(MakeStruct({"metadata", "value"}, {md, val}), VariantLayout::kSpark);
+  auto bad =
+      ToLayout(MakeStruct({"metadata", "value"}, {md, val}), VariantLayout::kSpark);
   EXPECT_TRUE(bad.status().IsInvalid());
-  EXPECT_NE(bad.status().message().find("row 1: Variant metadata is null"), std::string::npos);
+  EXPECT_NE(bad.status().message().find("row 1: Variant metadata is null"),
+            std::string::npos);
 }
 
 }  // namespace

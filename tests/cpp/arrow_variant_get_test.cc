@@ -1,10 +1,9 @@
-#include "varshred/arrow/variant_get.h"
-
 #include <arrow/api.h>
 #include <arrow/json/from_string.h>
 
 #include "test_util.h"
 #include "varshred/arrow/variant_array.h"
+#include "varshred/arrow/variant_get.h"
 #include "varshred/builder.h"
 #include "varshred/json.h"
 
@@ -26,14 +25,14 @@ void ExpectArray(const std::shared_ptr<arrow::Array>& actual,
 
 const std::vector<const char*> kDocs = {
     R"({"id": 1, "nested": {"x": 3}})",
-    R"({"id": 2, "nested": {}})",         // missing key
-    nullptr,                              // SQL NULL
-    R"({"nested": {"x": null}})",         // variant null
-    R"({"nested": {"x": " 12 "}})",       // string that parses
-    R"({"nested": {"x": "abc"}})",        // failed cast
-    R"({"nested": {"x": 2.5}})",          // decimal, truncated
-    R"({"nested": [1, 2]})",              // key on an array
-    R"(7)",                               // key on a scalar
+    R"({"id": 2, "nested": {}})",    // missing key
+    nullptr,                         // SQL NULL
+    R"({"nested": {"x": null}})",    // variant null
+    R"({"nested": {"x": " 12 "}})",  // string that parses
+    R"({"nested": {"x": "abc"}})",   // failed cast
+    R"({"nested": {"x": 2.5}})",     // decimal, truncated
+    R"({"nested": [1, 2]})",         // key on an array
+    R"(7)",                          // key on a scalar
 };
 
 TEST(VariantGetTest, TryVariantGetGivesNullForMissesAndFailedCasts) {
@@ -100,9 +99,8 @@ TEST(VariantGetTest, UnsupportedTypesAreTypeErrors) {
   EXPECT_TRUE(VariantGet(*array, P("$"), arrow::timestamp(arrow::TimeUnit::NANO))
                   .status()
                   .IsTypeError());
-  EXPECT_TRUE(VariantGet(*array, P("$"), arrow::list(arrow::int64()))
-                  .status()
-                  .IsTypeError());
+  EXPECT_TRUE(
+      VariantGet(*array, P("$"), arrow::list(arrow::int64())).status().IsTypeError());
 }
 
 TEST(VariantGetTest, VariantOutputSharesMetadataAndKeepsVariantNulls) {
@@ -151,11 +149,13 @@ TEST(VariantGetTest, InvalidBytesAreAnErrorNamingTheRow) {
 }
 
 TEST(VariantGetTest, AcceptsShreddedInput) {
-  auto metadata = arrow::json::ArrayFromJSONString(arrow::binary(), R"(["\u0001\u0000\u0000"])");
+  auto metadata =
+      arrow::json::ArrayFromJSONString(arrow::binary(), R"(["\u0001\u0000\u0000"])");
   auto typed = arrow::json::ArrayFromJSONString(arrow::int64(), "[1]");
   ASSERT_TRUE(metadata.ok() && typed.ok());
-  auto array = arrow::StructArray::Make(arrow::ArrayVector{*metadata, *typed},
-                                        std::vector<std::string>{"metadata", "typed_value"});
+  auto array =
+      arrow::StructArray::Make(arrow::ArrayVector{*metadata, *typed},
+                               std::vector<std::string>{"metadata", "typed_value"});
   ASSERT_TRUE(array.ok()) << array.status().ToString();
   // More in variant_get_shredded_test.cc.
   VS_ASSIGN_OR_FAIL(auto out, VariantGet(**array, P("$"), arrow::int64()));

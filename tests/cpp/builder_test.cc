@@ -90,8 +90,9 @@ TEST(BuilderTest, EveryScalarTypeHasExactBytes) {
             "4c 15 41 3a 6c b7 af 05 18");
   EXPECT_EQ(Scalar([](auto& b) { b.AppendBinary(Hex("03 13 37")); }),
             "3c 03 00 00 00 03 13 37");
-  EXPECT_EQ(Scalar([](auto& b) { b.AppendUuid(Hex("f24f9b6481fa49d1b74e8c09a6e31c56")); }),
-            "50 f2 4f 9b 64 81 fa 49 d1 b7 4e 8c 09 a6 e3 1c 56");
+  EXPECT_EQ(
+      Scalar([](auto& b) { b.AppendUuid(Hex("f24f9b6481fa49d1b74e8c09a6e31c56")); }),
+      "50 f2 4f 9b 64 81 fa 49 d1 b7 4e 8c 09 a6 e3 1c 56");
   EXPECT_EQ(Scalar([](auto& b) { b.AppendString(""); }), "01");
   EXPECT_EQ(Scalar([](auto& b) { b.AppendString("hi"); }), "09 68 69");
 }
@@ -132,7 +133,8 @@ TEST(BuilderTest, AppendIntPicksTheSmallestWidth) {
 TEST(BuilderTest, AppendDecimalUsesSparkWidthRule) {
   // Width covers both the digits of the unscaled value and the scale.
   EXPECT_EQ(Scalar([](auto& b) { b.AppendDecimal({1234, 2}); }), "20 02 d2 04 00 00");
-  EXPECT_EQ(Scalar([](auto& b) { b.AppendDecimal({999999999, 0}); }), "20 00 ff c9 9a 3b");
+  EXPECT_EQ(Scalar([](auto& b) { b.AppendDecimal({999999999, 0}); }),
+            "20 00 ff c9 9a 3b");
   EXPECT_EQ(Scalar([](auto& b) { b.AppendDecimal({1000000000, 0}); }),
             "24 00 00 ca 9a 3b 00 00 00 00");
   EXPECT_EQ(Scalar([](auto& b) { b.AppendDecimal({5, 10}); }),
@@ -261,7 +263,8 @@ TEST(BuilderTest, OffsetWidthsGrowWithDataSize) {
     b.EndArray();
     std::string md;
     std::string v = FinishValue(b, &md);
-    EXPECT_EQ(static_cast<uint8_t>(v[0]), ArrayHeader(false, c.offset_size)) << c.string_size;
+    EXPECT_EQ(static_cast<uint8_t>(v[0]), ArrayHeader(false, c.offset_size))
+        << c.string_size;
     EXPECT_EQ(v.size(), 2 + 2 * c.offset_size + 5 + c.string_size);
     // {"k": "<string>"}: same widths for objects.
     b.StartObject();
@@ -453,7 +456,7 @@ TEST(BuilderTest, AppendVariantSortsUnsortedObjects) {
 
 TEST(BuilderTest, AppendVariantReencodesKeysIntoTheBuilderDictionary) {
   // Source dictionary has unused keys and a different order; nested inside a new object.
-  const std::string md = Hex("01 04 00 01 02 03 04 78 79 62 61");  // x y b a
+  const std::string md = Hex("01 04 00 01 02 03 04 78 79 62 61");   // x y b a
   const std::string src = Hex("02 02 03 02 00 02 04 0c 01 0c 02");  // {a: 1, b: 2}
   VS_ASSERT_OK(Validate(md, src));
   const auto view = VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), src);

@@ -43,7 +43,8 @@ void ExpectReuseChangesNothing(const std::vector<std::string>& docs,
     const Encoded got = Encode(&reused_parser, &reused_builder, docs[i]);
     ASSERT_EQ(got.status.ok(), want.status.ok()) << "row " << i << ": " << docs[i];
     if (!want.status.ok()) continue;
-    ASSERT_EQ(ToHex(got.metadata), ToHex(want.metadata)) << "row " << i << ": " << docs[i];
+    ASSERT_EQ(ToHex(got.metadata), ToHex(want.metadata))
+        << "row " << i << ": " << docs[i];
     ASSERT_EQ(ToHex(got.value), ToHex(want.value)) << "row " << i << ": " << docs[i];
     VS_ASSERT_OK(Validate(got.metadata, got.value));
   }
@@ -88,7 +89,8 @@ TEST(JsonReuseTest, HeaderWidthsChangeBetweenRows) {
   }
   wide += "}";
   std::string long_array = "[";
-  for (int i = 0; i < 300; ++i) long_array += (i ? ",\"" : "\"") + std::string(i % 7, 'x') + "\"";
+  for (int i = 0; i < 300; ++i)
+    long_array += (i ? ",\"" : "\"") + std::string(i % 7, 'x') + "\"";
   long_array += "]";
   ExpectReuseChangesNothing({R"({"k0": 1})", wide, R"({"k0": 1, "k1": 2})", wide,
                              R"([1, 2])", long_array, R"([1])", long_array,
@@ -117,9 +119,13 @@ std::string RandomValue(std::mt19937& rng, int depth) {
   static const char* kKeys[] = {"a", "b", "c", "id", "name", "abcdefghij", "abcdefghik"};
   const int kind = std::uniform_int_distribution<int>(0, depth > 2 ? 2 : 4)(rng);
   switch (kind) {
-    case 0: return std::to_string(std::uniform_int_distribution<int>(-300, 300)(rng));
-    case 1: return "\"" + std::string(std::uniform_int_distribution<int>(0, 70)(rng), 's') + "\"";
-    case 2: return "1.25";
+    case 0:
+      return std::to_string(std::uniform_int_distribution<int>(-300, 300)(rng));
+    case 1:
+      return "\"" + std::string(std::uniform_int_distribution<int>(0, 70)(rng), 's') +
+             "\"";
+    case 2:
+      return "1.25";
     case 3: {
       std::string s = "[";
       const int n = std::uniform_int_distribution<int>(0, 4)(rng);

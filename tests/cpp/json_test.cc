@@ -81,7 +81,8 @@ TEST(JsonParseTest, FractionsAreExactDecimalsKeepingTrailingZeros) {
 
 TEST(JsonParseTest, FractionsBeyondDecimal38BecomeDouble) {
   // scale 40
-  ExpectScalar("0.1234567890123456789012345678901234567890", "1c 5f f6 46 37 dd 9a bf 3f");
+  ExpectScalar("0.1234567890123456789012345678901234567890",
+               "1c 5f f6 46 37 dd 9a bf 3f");
   // precision 39
   ExpectScalar("99999999999999999999999999999999999999.5", "1c b1 a1 16 2a d3 ce d2 47");
   // scale 39, precision 1
@@ -113,7 +114,8 @@ TEST(JsonParseTest, DoubleModeTurnsEveryNonIntegerIntoDouble) {
   JsonParseOptions options;
   options.numbers = JsonNumbers::kDouble;
   VS_ASSIGN_OR_FAIL(auto p, ParseJson("[1.50,7,12345678901234567890]", options));
-  // Not a Spark mode: expected bytes written by hand (1.5, int8 7, 1.2345678901234567e19).
+  // Not a Spark mode: expected bytes written by hand (1.5, int8
+  // 7, 1.2345678901234567e19).
   EXPECT_EQ(ToHex(p.value),
             ToHex(Hex("03 03 00 09 0b 14 1c 00 00 00 00 00 00 f8 3f 0c 07 "
                       "1c e1 63 9d 31 95 6a e5 43")));
@@ -126,8 +128,8 @@ TEST(JsonParseTest, StringsAndEscapes) {
   ExpectScalar(R"("\uD83D\uDE00")", "11 f0 9f 98 80");
   ExpectScalar("\"\x7f\"", "05 7f");
   // 64 bytes: long string form.
-  ExpectScalar("\"" + std::string(64, 'x') + "\"", "40 40 00 00 00 " +
-               ToHex(std::string(64, 'x')));
+  ExpectScalar("\"" + std::string(64, 'x') + "\"",
+               "40 40 00 00 00 " + ToHex(std::string(64, 'x')));
 }
 
 TEST(JsonParseTest, ContainersAndWhitespace) {
@@ -152,10 +154,8 @@ TEST(JsonParseTest, SupplementaryKeysSortByBytesNotUtf16) {
   // by UTF-8 bytes, so U+FFFF (ef bf bf) sorts before U+1F600 (f0 9f 98 80): we follow
   // the spec, and this is the one place our bytes differ from Spark's.
   VS_ASSIGN_OR_FAIL(auto p, ParseJson(R"({"\ud83d\ude00":1,"\uffff":2,"z":3})"));
-  EXPECT_EQ(ToHex(p.metadata),
-            ToHex(Hex("01 03 00 04 07 08 f0 9f 98 80 ef bf bf 7a")));
-  EXPECT_EQ(ToHex(p.value),
-            ToHex(Hex("02 03 02 01 00 04 02 00 06 0c 01 0c 02 0c 03")));
+  EXPECT_EQ(ToHex(p.metadata), ToHex(Hex("01 03 00 04 07 08 f0 9f 98 80 ef bf bf 7a")));
+  EXPECT_EQ(ToHex(p.value), ToHex(Hex("02 03 02 01 00 04 02 00 06 0c 01 0c 02 0c 03")));
 }
 
 TEST(JsonParseTest, DuplicateKeysFailByDefault) {
@@ -217,7 +217,10 @@ TEST(JsonParseTest, MalformedInputsFailWithOffsets) {
   ExpectInvalid("  [1", "at byte 2: the document ends inside this object or array");
   ExpectInvalid("[1}", "the document ends inside");
   // simdjson would skip a byte order mark; Jackson (Spark) rejects it.
-  ExpectInvalid("\xEF\xBB\xBF" "1", "at byte 0: byte order mark");
+  ExpectInvalid(
+      "\xEF\xBB\xBF"
+      "1",
+      "at byte 0: byte order mark");
 }
 
 TEST(JsonParseTest, TrailingContentIsAnErrorUnlikeSpark) {
@@ -387,7 +390,8 @@ TEST(JsonWriteTest, DatesAndNtzTimestamps) {
   EXPECT_EQ(ScalarToJson("2c c6 06 f5 ff"), R"("0001-01-01")");
   EXPECT_EQ(ScalarToJson("2c a0 c0 2c 00"), R"("9999-12-31")");
   EXPECT_EQ(ScalarToJson("34 00 a8 4f c0 ed 0d 06 00"), R"("2024-01-02 03:04:05.12")");
-  EXPECT_EQ(ScalarToJson("34 ff ff ff ff ff ff ff ff"), R"("1969-12-31 23:59:59.999999")");
+  EXPECT_EQ(ScalarToJson("34 ff ff ff ff ff ff ff ff"),
+            R"("1969-12-31 23:59:59.999999")");
   // ntz ignores the writer's zone.
   EXPECT_EQ(ScalarToJson("34 00 a8 4f c0 ed 0d 06 00", "Asia/Kolkata"),
             R"("2024-01-02 03:04:05.12")");
@@ -405,8 +409,10 @@ TEST(JsonWriteTest, YearsOutsideFourDigitsAsJava) {
     EXPECT_TRUE(b.Finish(&md, &v).ok());
     std::string out;
     auto writer = JsonWriter::Make();
-    EXPECT_TRUE(writer->Write(VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), v),
-                              &out).ok());
+    EXPECT_TRUE(
+        writer
+            ->Write(VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), v), &out)
+            .ok());
     return out;
   };
   EXPECT_EQ(date_json(2932897), R"("+10000-01-01")");
@@ -419,9 +425,11 @@ TEST(JsonWriteTest, TimestampsInZones) {
   const char* kFraction = "30 80 b5 4f c0 ed 0d 06 00";  // 2024-01-02 03:04:05.123456Z
   EXPECT_EQ(ScalarToJson(kFraction), R"("2024-01-02 03:04:05.123456+00:00")");
   EXPECT_EQ(ScalarToJson("30 40 d3 4d c0 ed 0d 06 00"), R"("2024-01-02 03:04:05+00:00")");
-  EXPECT_EQ(ScalarToJson("30 e0 59 4f c0 ed 0d 06 00"), R"("2024-01-02 03:04:05.1+00:00")");
+  EXPECT_EQ(ScalarToJson("30 e0 59 4f c0 ed 0d 06 00"),
+            R"("2024-01-02 03:04:05.1+00:00")");
   EXPECT_EQ(ScalarToJson("30 00 40 d4 00 01 40 23 ff"), R"("0001-01-01 00:00:00+00:00")");
-  EXPECT_EQ(ScalarToJson("30 64 10 2b 56 2e 1c 06 00"), R"("2024-07-01 12:00:00.0001+00:00")");
+  EXPECT_EQ(ScalarToJson("30 64 10 2b 56 2e 1c 06 00"),
+            R"("2024-07-01 12:00:00.0001+00:00")");
   // America/Los_Angeles: PST, PDT, 1900 and the local mean time -07:52:58 before 1883
   // (Java prints the offset without its seconds).
   EXPECT_EQ(ScalarToJson("30 80 d5 ec 74 f4 0d 06 00", "America/Los_Angeles"),
@@ -466,8 +474,10 @@ TEST(JsonWriteTest, FutureInstantsUseTheTzifFooterRule) {
     std::string out;
     auto writer = JsonWriter::Make(options);
     EXPECT_TRUE(writer.ok());
-    EXPECT_TRUE(writer->Write(VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), v),
-                              &out).ok());
+    EXPECT_TRUE(
+        writer
+            ->Write(VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), v), &out)
+            .ok());
     return out;
   };
   EXPECT_EQ(ts_json(4118068800LL * 1000000, "America/Los_Angeles"),
@@ -494,8 +504,10 @@ TEST(JsonWriteTest, TypesSparkCannotPrint) {
     options.timezone = zone;
     std::string out;
     auto writer = JsonWriter::Make(options);
-    EXPECT_TRUE(writer->Write(VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), v),
-                              &out).ok());
+    EXPECT_TRUE(
+        writer
+            ->Write(VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), v), &out)
+            .ok());
     return out;
   };
   EXPECT_EQ(json([&] { b.AppendTimeMicros(3723000001); }), R"("01:02:03.000001")");
@@ -509,7 +521,8 @@ TEST(JsonWriteTest, TypesSparkCannotPrint) {
 }
 
 TEST(JsonWriteTest, UnknownZonesFail) {
-  for (const char* zone : {"Mars/Olympus", "../etc/passwd", "", "+19:00", "UTC+", "/etc"}) {
+  for (const char* zone :
+       {"Mars/Olympus", "../etc/passwd", "", "+19:00", "UTC+", "/etc"}) {
     JsonWriteOptions options;
     options.timezone = zone;
     auto writer = JsonWriter::Make(options);
@@ -526,7 +539,8 @@ TEST(JsonWriteTest, UnknownZonesFail) {
 TEST(JsonRoundTripTest, ParseThenWriteIsSparkText) {
   // Spark: to_json(parse_json(x)).
   const std::pair<const char*, const char*> cases[] = {
-      {R"({"b":1,"a":[1.50,null,"x"],"é":{}})", "{\"a\":[1.5,null,\"x\"],\"b\":1,\"\xc3\xa9\":{}}"},
+      {R"({"b":1,"a":[1.50,null,"x"],"é":{}})",
+       "{\"a\":[1.5,null,\"x\"],\"b\":1,\"\xc3\xa9\":{}}"},
       {R"("\u0000\u001f\b\f\r")", R"("\u0000\u001F\b\f\r")"},
       {"1e2", "100.0"},
       {"-0.0", "0"},
@@ -539,7 +553,8 @@ TEST(JsonRoundTripTest, ParseThenWriteIsSparkText) {
     auto writer = JsonWriter::Make();
     std::string out;
     VS_ASSERT_OK(writer->Write(
-        VariantView::MakeUnchecked(MetadataView::MakeUnchecked(p.metadata), p.value), &out));
+        VariantView::MakeUnchecked(MetadataView::MakeUnchecked(p.metadata), p.value),
+        &out));
     EXPECT_EQ(out, expected) << json;
   }
 }

@@ -15,8 +15,8 @@ using testing::ToHex;
   if (st.ok()) return ::testing::AssertionFailure() << "expected an error, got OK";
   if (!st.IsInvalid()) return ::testing::AssertionFailure() << "not Invalid: " << st;
   if (st.message().find(needle) == std::string::npos) {
-    return ::testing::AssertionFailure() << "message \"" << st.message()
-                                         << "\" does not mention \"" << needle << "\"";
+    return ::testing::AssertionFailure()
+           << "message \"" << st.message() << "\" does not mention \"" << needle << "\"";
   }
   return ::testing::AssertionSuccess();
 }
@@ -31,8 +31,8 @@ TEST(MetadataTest, EmptyMetadataIsThreeBytes) {
 }
 
 TEST(MetadataTest, AbbreviatedTwoByteEmptyMetadataIsRejected) {
-  // docs/format.md#metadata: policy choice. `01 00` lacks offset[0]; accepting it would make
-  // metadata-then-value buffers ambiguous, so it is rejected with a clear message.
+  // docs/format.md#metadata: policy choice. `01 00` lacks offset[0]; accepting it would
+  // make metadata-then-value buffers ambiguous, so it is rejected with a clear message.
   auto st = MetadataView::Make(Hex("01 00")).status();
   EXPECT_TRUE(FailsWith(st, "offset[0]"));
   EXPECT_TRUE(FailsWith(MetadataView::MeasureSize(Hex("01 00")).status(), "01 00 00"));
@@ -109,8 +109,8 @@ TEST(MetadataTest, RejectsTrailingBytes) {
   // Make() is the check every reader's metadata goes through (MetadataCache too).
   EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 01 00 01 61 00")).status(),
                         "metadata: 1 trailing bytes"));
-  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 00 00 00 00")).status(),
-                        "2 trailing bytes"));
+  EXPECT_TRUE(
+      FailsWith(MetadataView::Make(Hex("01 00 00 00 00")).status(), "2 trailing bytes"));
 }
 
 TEST(MetadataTest, RejectsEmptyBuffer) {
@@ -134,11 +134,13 @@ TEST(MetadataTest, RejectsHugeDictionarySize) {
   EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("c1 00 00 00 80 00 00 00 00")).status(),
                         "dictionary size 2147483648"));
   // 1-byte offsets, 200 keys promised, 3 bytes present.
-  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 c8 00")).status(), "dictionary size 200"));
+  EXPECT_TRUE(
+      FailsWith(MetadataView::Make(Hex("01 c8 00")).status(), "dictionary size 200"));
 }
 
 TEST(MetadataTest, RejectsLastOffsetPastTheBuffer) {
-  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 01 00 05 61")).status(), "past the buffer"));
+  EXPECT_TRUE(
+      FailsWith(MetadataView::Make(Hex("01 01 00 05 61")).status(), "past the buffer"));
   // 4-byte last offset 0xFFFFFFFF: header_size + last must not wrap.
   EXPECT_TRUE(FailsWith(
       MetadataView::Make(Hex("c1 01 00 00 00 00 00 00 00 00 ff ff ff ff 61")).status(),
@@ -160,7 +162,8 @@ TEST(MetadataTest, RejectsInvalidUtf8Key) {
   EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 01 00 01 ff")).status(), "UTF-8"));
   // Overlong encoding of '/', and a lone surrogate.
   EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 01 00 02 c0 af")).status(), "UTF-8"));
-  EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 01 00 03 ed a0 80")).status(), "UTF-8"));
+  EXPECT_TRUE(
+      FailsWith(MetadataView::Make(Hex("01 01 00 03 ed a0 80")).status(), "UTF-8"));
   // Truncated multi-byte sequence at the end of the key.
   EXPECT_TRUE(FailsWith(MetadataView::Make(Hex("01 01 00 02 e2 9d")).status(), "UTF-8"));
 }

@@ -1,20 +1,20 @@
 // Writing shredded Variant columns to Parquet and reading them back.
 
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-
 #include <arrow/array.h>
 #include <arrow/array/concatenate.h>
 #include <arrow/builder.h>
 #include <arrow/io/file.h>
 #include <arrow/table.h>
-#include <parquet/file_writer.h>
 #include <parquet/column_writer.h>
+#include <parquet/file_writer.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 
 #include "random_variants.h"
-#include "test_util.h"
 #include "shredding_rules.h"
+#include "test_util.h"
 #include "variant_equal.h"
 #include "varshred/arrow/json_kernels.h"
 #include "varshred/arrow/shred.h"
@@ -58,7 +58,10 @@ class ParquetIoTest : public ::testing::Test {
     };
     for (int r = 0; r < 3; ++r) {
       for (const char* d : docs) {
-        if (d) (void)b.Append(d); else (void)b.AppendNull();
+        if (d)
+          (void)b.Append(d);
+        else
+          (void)b.AppendNull();
       }
     }
     std::shared_ptr<arrow::Array> strings;
@@ -71,8 +74,8 @@ class ParquetIoTest : public ::testing::Test {
     for (int64_t i = 0; i < v->length(); ++i) (void)ids.Append(i * 10);
     std::shared_ptr<arrow::Array> id;
     (void)ids.Finish(&id);
-    auto schema = arrow::schema({arrow::field("row", arrow::int64(), false),
-                                 arrow::field("v", v->type(), true)});
+    auto schema = arrow::schema(
+        {arrow::field("row", arrow::int64(), false), arrow::field("v", v->type(), true)});
     return arrow::Table::Make(schema, {id, v});
   }
 
@@ -109,8 +112,8 @@ TEST_F(ParquetIoTest, BothWritePathsRoundTripAndAgree) {
     ParquetWriteOptions options;
     options.path = path;
     options.row_group_size = 7;  // several row groups
-    const std::string file = Path(path == ParquetWritePath::kDirect ? "direct.parquet"
-                                                                     : "arrow.parquet");
+    const std::string file =
+        Path(path == ParquetWritePath::kDirect ? "direct.parquet" : "arrow.parquet");
     VS_ASSERT_OK(WriteParquet(*table, file, {{"v", EventSchema()}}, options));
     VS_ASSIGN_OR_FAIL(auto info, InspectParquet(file));
     ASSERT_EQ(info.size(), 2u);
@@ -129,7 +132,8 @@ TEST_F(ParquetIoTest, BothWritePathsRoundTripAndAgree) {
   VS_ASSIGN_OR_FAIL(auto direct, ReadParquet(Path("direct.parquet"), raw));
   VS_ASSIGN_OR_FAIL(auto via_arrow, ReadParquet(Path("arrow.parquet"), raw));
   EXPECT_TRUE(direct->column(1)->Equals(*via_arrow->column(1)))
-      << direct->column(1)->ToString() << "\n" << via_arrow->column(1)->ToString();
+      << direct->column(1)->ToString() << "\n"
+      << via_arrow->column(1)->ToString();
 }
 
 // Every decimal width, largest magnitudes of both signs: Arrow's writer sizes decimal
@@ -149,10 +153,10 @@ TEST_F(ParquetIoTest, BothWritePathsStoreEveryDecimalWidthExactly) {
   arrow::StringBuilder b;
   for (const char* d : docs) ASSERT_TRUE(b.Append(d).ok());
   VS_ASSIGN_OR_FAIL(auto variants, JsonToVariant(**b.Finish()));
-  VS_ASSIGN_OR_FAIL(auto schema, ShreddingSchema::Parse(
-                                     "struct<d9: decimal(9,2), d18: decimal(18,3), "
-                                     "d20: decimal(20,2), d35: decimal(35,5), "
-                                     "d37: decimal(37,0), d38: decimal(38,10)>"));
+  VS_ASSIGN_OR_FAIL(auto schema,
+                    ShreddingSchema::Parse("struct<d9: decimal(9,2), d18: decimal(18,3), "
+                                           "d20: decimal(20,2), d35: decimal(35,5), "
+                                           "d37: decimal(37,0), d38: decimal(38,10)>"));
   ParquetReadOptions raw;
   raw.shredded = true;
   std::shared_ptr<arrow::Table> stored[2];
@@ -168,7 +172,8 @@ TEST_F(ParquetIoTest, BothWritePathsStoreEveryDecimalWidthExactly) {
   }
   // The shredded columns of both paths are equal.
   EXPECT_TRUE(stored[0]->column(1)->Equals(*stored[1]->column(1)))
-      << stored[0]->column(1)->ToString() << "\n" << stored[1]->column(1)->ToString();
+      << stored[0]->column(1)->ToString() << "\n"
+      << stored[1]->column(1)->ToString();
 }
 
 // Random variants x random schemas: the direct writer (checked and trusted) stores
@@ -179,11 +184,12 @@ TEST_F(ParquetIoTest, DirectWriterStoresWhatShredBuildsOnRandomData) {
   for (int trial = 0; trial < 60; ++trial) {
     auto input = gen.Column(25);
     const ShreddingSchema schema = gen.Schema(0);
-    auto table = arrow::Table::Make(arrow::schema({arrow::field("v", input->type())}),
-                                    {input});
+    auto table =
+        arrow::Table::Make(arrow::schema({arrow::field("v", input->type())}), {input});
     // The Arrow path writes Shred()'s arrays as they are: the reference.
-    auto write_and_read = [&](ParquetWritePath path,
-                              bool trusted) -> arrow::Result<std::shared_ptr<arrow::Array>> {
+    auto write_and_read =
+        [&](ParquetWritePath path,
+            bool trusted) -> arrow::Result<std::shared_ptr<arrow::Array>> {
       ParquetWriteOptions options;
       options.path = path;
       options.row_group_size = 9;
@@ -207,9 +213,9 @@ TEST_F(ParquetIoTest, DirectWriterStoresWhatShredBuildsOnRandomData) {
     }
     for (bool trusted : {false, true}) {
       VS_ASSIGN_OR_FAIL(auto got, write_and_read(ParquetWritePath::kDirect, trusted));
-      ASSERT_TRUE(got->Equals(**expected))
-          << "trial " << trial << " trusted " << trusted << " schema " << schema.ToDdl()
-          << "\n" << got->Diff(**expected);
+      ASSERT_TRUE(got->Equals(**expected)) << "trial " << trial << " trusted " << trusted
+                                           << " schema " << schema.ToDdl() << "\n"
+                                           << got->Diff(**expected);
     }
   }
   EXPECT_LT(empty_objects, 20);  // most trials do write
@@ -220,7 +226,8 @@ TEST_F(ParquetIoTest, ResidualFieldsBesideShreddedChildObjects) {
   auto input = testing::VariantsFromJson(
       {R"({"o": {"x": 1, "y": 2}, "z": 3, "a": [4]})", R"({"a": 1, "o": {"x": 5}})",
        R"({"o": {"y": {"deep": 1}}, "p": {"x": 2, "q": 3}, "zz": null})"});
-  auto table = arrow::Table::Make(arrow::schema({arrow::field("v", input->type())}), {input});
+  auto table =
+      arrow::Table::Make(arrow::schema({arrow::field("v", input->type())}), {input});
   VS_ASSIGN_OR_FAIL(auto schema, ShreddingSchema::Parse(
                                      "struct<o: struct<x: int>, p: struct<x: int>>"));
   for (auto path : {ParquetWritePath::kDirect, ParquetWritePath::kArrow}) {
@@ -249,8 +256,8 @@ TEST_F(ParquetIoTest, TrustedColumnsWriteTheSameFileWithoutValidation) {
   ASSERT_TRUE(value.Append(std::string("\x02\x05", 2)).ok());  // object header, no body
   auto bad = *arrow::StructArray::Make({*md.Finish(), *value.Finish()},
                                        std::vector<std::string>{"metadata", "value"});
-  auto bad_table = arrow::Table::Make(
-      arrow::schema({arrow::field("w", bad->type())}), {bad});
+  auto bad_table =
+      arrow::Table::Make(arrow::schema({arrow::field("w", bad->type())}), {bad});
   ParquetWriteOptions other;
   other.trusted_columns = {"v"};  // names another column: "w" is still checked
   auto st = WriteParquet(*bad_table, Path("bad.parquet"), {}, other);
@@ -266,7 +273,8 @@ TEST_F(ParquetIoTest, UnshreddedColumnsAreThePlainAnnotatedGroup) {
   EXPECT_TRUE(info[1].annotated);
   EXPECT_EQ(info[1].leaves.size(), 2u);
   VS_ASSIGN_OR_FAIL(auto back, ReadParquet(Path("plain.parquet")));
-  ExpectSameVariants(table->column(1)->chunk(0), *arrow::Concatenate(back->column(1)->chunks()));
+  ExpectSameVariants(table->column(1)->chunk(0),
+                     *arrow::Concatenate(back->column(1)->chunks()));
 }
 
 TEST_F(ParquetIoTest, SparkLayoutInputIsAccepted) {
@@ -338,7 +346,9 @@ TEST_F(ParquetIoTest, StagingFileIsHiddenAndErrorsNameTheTarget) {
   EXPECT_TRUE(fs::exists(Path("x.parquet")));
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
 
-  { std::ofstream(Path("file")) << ""; }
+  {
+    std::ofstream(Path("file")) << "";
+  }
   const std::string target = Path("file") + "/y.parquet";
   auto st = WriteParquet(*table, target, {});
   ASSERT_TRUE(st.IsIOError()) << st.ToString();
@@ -348,13 +358,15 @@ TEST_F(ParquetIoTest, StagingFileIsHiddenAndErrorsNameTheTarget) {
 }
 
 TEST_F(ParquetIoTest, LeafPathsKeepDotsInsideNames) {
-  VS_ASSIGN_OR_FAIL(auto schema, ShreddingSchema::Parse("struct<`a.b`: int, a: struct<b: int>>"));
+  VS_ASSIGN_OR_FAIL(auto schema,
+                    ShreddingSchema::Parse("struct<`a.b`: int, a: struct<b: int>>"));
   auto table = Table(Events());
   VS_ASSERT_OK(WriteParquet(*table, Path("k.parquet"), {{"v", schema}}));
   VS_ASSIGN_OR_FAIL(auto paths, ParquetLeafPaths(Path("k.parquet")));
   using P = std::vector<std::string>;
-  EXPECT_NE(std::find(paths.begin(), paths.end(), P{"v", "typed_value", "a.b", "typed_value"}),
-            paths.end());
+  EXPECT_NE(
+      std::find(paths.begin(), paths.end(), P{"v", "typed_value", "a.b", "typed_value"}),
+      paths.end());
   EXPECT_NE(std::find(paths.begin(), paths.end(),
                       P{"v", "typed_value", "a", "typed_value", "b", "typed_value"}),
             paths.end());
@@ -412,10 +424,9 @@ TEST_F(ParquetIoTest, CorruptFootersAreErrorsNamingTheFileNeverExceptions) {
       }
       // Any exception escaping here fails the test (gtest catches it) rather than
       // aborting a Python process.
-      std::vector<arrow::Status> results = {CheckParquetFooter(bad),
-                                            InspectParquet(bad).status(),
-                                            ReadParquet(bad).status(),
-                                            ReadParquetLeaves(bad, {1, 2, 3}).status()};
+      std::vector<arrow::Status> results = {
+          CheckParquetFooter(bad), InspectParquet(bad).status(),
+          ReadParquet(bad).status(), ReadParquetLeaves(bad, {1, 2, 3}).status()};
       ParquetReadOptions raw;
       raw.shredded = true;
       results.push_back(ReadParquet(bad, raw).status());
@@ -452,7 +463,8 @@ TEST_F(ParquetIoTest, CompressionNames) {
 
 // Writes one row of a single top-level group `v` with the given children and logical
 // type, through Parquet C++'s low-level writer (so any annotation can be produced).
-void WriteGroupFile(const std::string& path, std::shared_ptr<const ::parquet::LogicalType> type,
+void WriteGroupFile(const std::string& path,
+                    std::shared_ptr<const ::parquet::LogicalType> type,
                     ::parquet::schema::NodeVector children) {
   namespace ps = ::parquet::schema;
   auto group = ps::GroupNode::Make("v", ::parquet::Repetition::OPTIONAL, children, type);
@@ -463,7 +475,8 @@ void WriteGroupFile(const std::string& path, std::shared_ptr<const ::parquet::Lo
   auto* rg = writer->AppendRowGroup();
   for (int c = 0; c < writer->num_columns(); ++c) {
     auto* col = rg->NextColumn();
-    const int16_t def = static_cast<int16_t>(writer->schema()->Column(c)->max_definition_level());
+    const int16_t def =
+        static_cast<int16_t>(writer->schema()->Column(c)->max_definition_level());
     if (col->type() == ::parquet::Type::BYTE_ARRAY) {
       const ::parquet::ByteArray v(3, reinterpret_cast<const uint8_t*>("\x01\x00\x00"));
       static_cast<::parquet::ByteArrayWriter*>(col)->WriteBatch(1, &def, nullptr, &v);
@@ -493,14 +506,17 @@ TEST_F(ParquetIoTest, WrongVariantAnnotationsGiveClearErrors) {
     std::string expected;  // in the error message
   };
   const std::vector<Case> cases = {
-      {"int_metadata", variant,
+      {"int_metadata",
+       variant,
        {int32("metadata", Repetition::REQUIRED), binary("value", Repetition::OPTIONAL)},
        "metadata"},
       {"no_metadata", variant, {binary("value", Repetition::OPTIONAL)}, "metadata"},
-      {"int_value", variant,
+      {"int_value",
+       variant,
        {binary("metadata", Repetition::REQUIRED), int32("value", Repetition::OPTIONAL)},
        "value"},
-      {"version_2", ::parquet::LogicalType::Variant(2),
+      {"version_2",
+       ::parquet::LogicalType::Variant(2),
        {binary("metadata", Repetition::REQUIRED), binary("value", Repetition::OPTIONAL)},
        "version 2"},
   };

@@ -1,6 +1,6 @@
-// The parquet-testing shredded_variant corpus (docs/shredding.md#conformance-corpus): every case is read
-// with the Arrow Parquet reader, column `var` is unshredded and each row compared
-// logically (exact primitive types) with the `.variant.bin` expectation.
+// The parquet-testing shredded_variant corpus (docs/shredding.md#conformance-corpus):
+// every case is read with the Arrow Parquet reader, column `var` is unshredded and each
+// row compared logically (exact primitive types) with the `.variant.bin` expectation.
 //
 // Choices for the cases the corpus flags as invalid:
 // - 43, 125 (shredded key repeated in the residual): an error by default; with
@@ -9,22 +9,22 @@
 // - 41, 131, 132, 138 (the spec-required `value` column left out): read leniently, the
 //   absent column being all-null, as Spark, parquet-java and arrow-rs do.
 
-#include <map>
-#include <optional>
-#include <string>
-#include <vector>
-
 #include <arrow/io/file.h>
 #include <arrow/table.h>
 #include <gtest/gtest.h>
 #include <parquet/arrow/reader.h>
 
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "test_util.h"
+#include "variant_equal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/metadata.h"
 #include "varshred/value.h"
-#include "variant_equal.h"
 
 namespace varshred {
 namespace {

@@ -1,7 +1,8 @@
-// The 29 raw encodings of apache/parquet-testing `variant/` (docs/shredding.md#raw-encodings): each must
-// validate, decode to the exact type and value (derived by decoding the bytes by hand
-// and cross-checked against data_dictionary.json, minding its known inaccuracies), and
-// survive a rebuild through VariantBuilder::AppendVariant.
+// The 29 raw encodings of apache/parquet-testing `variant/`
+// (docs/shredding.md#raw-encodings): each must validate, decode to the exact type and
+// value (derived by decoding the bytes by hand and cross-checked against
+// data_dictionary.json, minding its known inaccuracies), and survive a rebuild through
+// VariantBuilder::AppendVariant.
 
 #include <filesystem>
 #include <functional>
@@ -21,7 +22,8 @@ using testing::ToHex;
 
 // Spark's text in primitive_string and long_string: ASCII then emoji.
 constexpr std::string_view kEmojiTail =
-    "non ascii characters such as \xF0\x9F\x90\xA2, \xF0\x9F\x92\x96, \xE2\x99\xA5\xEF\xB8\x8F,"
+    "non ascii characters such as \xF0\x9F\x90\xA2, \xF0\x9F\x92\x96, "
+    "\xE2\x99\xA5\xEF\xB8\x8F,"
     " \xF0\x9F\x8E\xA3 and \xF0\x9F\xA4\xA6!!";
 
 using Check = std::function<void(const VariantView&)>;
@@ -59,7 +61,9 @@ std::map<std::string, Check> Expectations() {
     ASSERT_EQ(v.type(), VariantType::kBoolean);
     EXPECT_FALSE(v.GetBool());
   };
-  m["primitive_int8"] = [](const VariantView& v) { ExpectInt(v, VariantType::kInt8, 42); };
+  m["primitive_int8"] = [](const VariantView& v) {
+    ExpectInt(v, VariantType::kInt8, 42);
+  };
   m["primitive_int16"] = [](const VariantView& v) {
     ExpectInt(v, VariantType::kInt16, 1234);
   };
@@ -78,7 +82,8 @@ std::map<std::string, Check> Expectations() {
     ASSERT_EQ(v.type(), VariantType::kDouble);
     EXPECT_EQ(v.GetDouble(), 1234567890.1234);
   };
-  // docs/shredding.md#raw-encodings: the dictionary's decimal values are lossy; these are the stored ones.
+  // docs/shredding.md#raw-encodings: the dictionary's decimal values are lossy; these are
+  // the stored ones.
   m["primitive_decimal4"] = [](const VariantView& v) {
     ExpectDecimal(v, VariantType::kDecimal4, 1234, 2);
   };
@@ -150,7 +155,8 @@ std::map<std::string, Check> Expectations() {
     const ArrayView a = v.GetArray();
     ASSERT_EQ(a.size(), 4u);
     const int8_t expected[] = {2, 1, 5, 9};
-    for (uint32_t i = 0; i < 4; ++i) ExpectInt(a.element(i), VariantType::kInt8, expected[i]);
+    for (uint32_t i = 0; i < 4; ++i)
+      ExpectInt(a.element(i), VariantType::kInt8, expected[i]);
   };
   m["object_primitive"] = [](const VariantView& v) {
     ASSERT_EQ(v.type(), VariantType::kObject);
@@ -236,9 +242,11 @@ TEST(ParquetTestingVariantTest, AllExamplesDecodeValidateAndRebuild) {
     const std::string value = testing::ReadFile(dir + "/" + name + ".value");
     VS_ASSERT_OK(Validate(md, value));
     // Every example is written with 1-byte offsets and the unsorted header (Spark or
-    // Iceberg), and primitive_null's metadata is the 3-byte form (docs/shredding.md#raw-encodings).
+    // Iceberg), and primitive_null's metadata is the 3-byte form
+    // (docs/shredding.md#raw-encodings).
     EXPECT_EQ(static_cast<uint8_t>(md[0]), 0x01);
-    const VariantView v = VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), value);
+    const VariantView v =
+        VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), value);
     EXPECT_EQ(v.value_bytes().size(), value.size());
     it->second(v);
 

@@ -27,8 +27,9 @@ TEST(VariantPathTest, ParsesEverySegmentForm) {
   EXPECT_EQ(MustParse("$[\"k\"]").segments(), (std::vector<PathSegment>{K::Key("k")}));
   EXPECT_EQ(MustParse("$.a[0].b").segments(),
             (std::vector<PathSegment>{K::Key("a"), K::Index(0), K::Key("b")}));
-  EXPECT_EQ(MustParse("$.a.b[1][\"c\"]").segments(),
-            (std::vector<PathSegment>{K::Key("a"), K::Key("b"), K::Index(1), K::Key("c")}));
+  EXPECT_EQ(
+      MustParse("$.a.b[1][\"c\"]").segments(),
+      (std::vector<PathSegment>{K::Key("a"), K::Key("b"), K::Index(1), K::Key("c")}));
 }
 
 // Verified with Spark 4.3: these parse, with these keys.
@@ -41,7 +42,8 @@ TEST(VariantPathTest, AcceptsWhatSparkAccepts) {
   // Quoted keys may be empty and hold the other quote or a dot; no escapes.
   EXPECT_EQ(MustParse("$['']").segments(), (std::vector<PathSegment>{K::Key("")}));
   EXPECT_EQ(MustParse("$[\"q'\"]").segments(), (std::vector<PathSegment>{K::Key("q'")}));
-  EXPECT_EQ(MustParse("$[\"a.b\"]").segments(), (std::vector<PathSegment>{K::Key("a.b")}));
+  EXPECT_EQ(MustParse("$[\"a.b\"]").segments(),
+            (std::vector<PathSegment>{K::Key("a.b")}));
   // Leading zeros; the largest 32-bit index.
   EXPECT_EQ(MustParse("$[01]").segments(), (std::vector<PathSegment>{K::Index(1)}));
   EXPECT_EQ(MustParse("$[2147483647]").segments(),
@@ -51,9 +53,9 @@ TEST(VariantPathTest, AcceptsWhatSparkAccepts) {
 // Verified with Spark 4.3: all of these fail with INVALID_VARIANT_GET_PATH.
 TEST(VariantPathTest, RejectsWhatSparkRejects) {
   for (const char* bad :
-       {"", "a", "$a", "$.", "$..a", "$.a[", "$.a[0", "$[ 0 ]", "$['a", "$['a'", "$[-1]",
-        "$.a.b[-1]", "$[2147483648]", "$[*]", "$.*.", "$.[0]", " $.a", "$['q\\'']",
-        "$[0]x", "$[\"a\"]b"}) {
+       {"",       "a",     "$a",    "$.",        "$..a",      "$.a[",          "$.a[0",
+        "$[ 0 ]", "$['a",  "$['a'", "$[-1]",     "$.a.b[-1]", "$[2147483648]", "$[*]",
+        "$.*.",   "$.[0]", " $.a",  "$['q\\'']", "$[0]x",     "$[\"a\"]b"}) {
     auto result = VariantPath::Parse(bad);
     ASSERT_FALSE(result.ok()) << "'" << bad << "' parsed";
     EXPECT_TRUE(result.status().IsInvalid());

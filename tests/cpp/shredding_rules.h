@@ -1,22 +1,23 @@
 // Test helpers for shredding: building Variant columns from builder callbacks, and
-// CheckWriterRules(), which asserts docs/shredding.md#writer-rules writer rules on a shredded column.
+// CheckWriterRules(), which asserts docs/shredding.md#writer-rules writer rules on a
+// shredded column.
 
 #pragma once
+
+#include <arrow/array.h>
+#include <arrow/type.h>
+#include <gtest/gtest.h>
 
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include <arrow/array.h>
-#include <arrow/type.h>
-#include <gtest/gtest.h>
-
+#include "variant_equal.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/builder.h"
 #include "varshred/metadata.h"
 #include "varshred/value.h"
-#include "variant_equal.h"
 
 namespace varshred::testing {
 
@@ -41,7 +42,8 @@ inline std::shared_ptr<arrow::Array> MakeVariantColumn(const std::vector<RowFn>&
 
 namespace rules_internal {
 
-inline std::shared_ptr<arrow::Array> Child(const arrow::StructArray& s, const char* name) {
+inline std::shared_ptr<arrow::Array> Child(const arrow::StructArray& s,
+                                           const char* name) {
   const int i = s.struct_type()->GetFieldIndex(name);
   return i < 0 ? nullptr : s.field(i);
 }
@@ -136,8 +138,14 @@ inline ::testing::AssertionResult NumericEquivalent(const VariantView& a,
     int sa, sb;
     as_dec(a, &ua, &sa);
     as_dec(b, &ub, &sb);
-    while (sa < sb) { ua *= 10; ++sa; }
-    while (sb < sa) { ub *= 10; ++sb; }
+    while (sa < sb) {
+      ua *= 10;
+      ++sa;
+    }
+    while (sb < sa) {
+      ub *= 10;
+      ++sb;
+    }
     if (ua == ub) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << path << ": numbers differ";
   }
@@ -148,7 +156,8 @@ inline ::testing::AssertionResult NumericEquivalent(const VariantView& a,
     }
     for (uint32_t i = 0; i < x.num_fields(); ++i) {
       auto other = y.Find(x.key(i));
-      if (!other) return ::testing::AssertionFailure() << path << ": missing " << x.key(i);
+      if (!other)
+        return ::testing::AssertionFailure() << path << ": missing " << x.key(i);
       auto r = NumericEquivalent(x.value(i), *other, path + "." + std::string(x.key(i)));
       if (!r) return r;
     }
@@ -169,10 +178,10 @@ inline ::testing::AssertionResult NumericEquivalent(const VariantView& a,
   return r;
 }
 
-/// \brief Asserts the writer rules of docs/shredding.md#writer-rules on every non-null row of a shredded
-/// column: exactly one of value/typed_value for primitives and arrays, objects always
-/// in typed_value (never in value while typed_value is an object group), residuals
-/// non-empty objects without shredded keys, required contexts never missing.
+/// \brief Asserts the writer rules of docs/shredding.md#writer-rules on every non-null
+/// row of a shredded column: exactly one of value/typed_value for primitives and arrays,
+/// objects always in typed_value (never in value while typed_value is an object group),
+/// residuals non-empty objects without shredded keys, required contexts never missing.
 inline ::testing::AssertionResult CheckWriterRules(const arrow::Array& shredded) {
   const auto& top = static_cast<const arrow::StructArray&>(shredded);
   auto meta_col = rules_internal::Child(top, "metadata");

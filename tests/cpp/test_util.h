@@ -2,15 +2,15 @@
 
 #pragma once
 
+#include <arrow/array.h>
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <arrow/array.h>
-#include <gtest/gtest.h>
 
 #include "varshred/arrow/variant_array.h"
 #include "varshred/builder.h"
@@ -30,9 +30,9 @@
 
 #define VS_CONCAT_INNER(a, b) a##b
 #define VS_CONCAT(a, b) VS_CONCAT_INNER(a, b)
-#define VS_ASSIGN_OR_FAIL_IMPL(tmp, lhs, expr)                          \
-  auto tmp = (expr);                                                    \
-  ASSERT_TRUE(tmp.ok()) << #expr << ": " << tmp.status().ToString();    \
+#define VS_ASSIGN_OR_FAIL_IMPL(tmp, lhs, expr)                       \
+  auto tmp = (expr);                                                 \
+  ASSERT_TRUE(tmp.ok()) << #expr << ": " << tmp.status().ToString(); \
   lhs = std::move(tmp).ValueOrDie();
 #define VS_ASSIGN_OR_FAIL(lhs, expr) \
   VS_ASSIGN_OR_FAIL_IMPL(VS_CONCAT(_res_, __COUNTER__), lhs, expr)
@@ -64,11 +64,20 @@ inline std::string Hex(std::string_view hex) {
   int nibble = -1;
   for (char c : hex) {
     int v;
-    if (c >= '0' && c <= '9') v = c - '0';
-    else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
-    else continue;
-    if (nibble < 0) nibble = v; else { out.push_back(static_cast<char>(nibble * 16 + v)); nibble = -1; }
+    if (c >= '0' && c <= '9')
+      v = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+      v = c - 'A' + 10;
+    else
+      continue;
+    if (nibble < 0)
+      nibble = v;
+    else {
+      out.push_back(static_cast<char>(nibble * 16 + v));
+      nibble = -1;
+    }
   }
   return out;
 }

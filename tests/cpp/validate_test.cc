@@ -9,8 +9,8 @@
 
 #include "fuzz/variant_walk.h"
 #include "test_util.h"
-#include "varshred/container_encoding_internal.h"
 #include "varshred/builder.h"
+#include "varshred/container_encoding_internal.h"
 
 namespace varshred {
 namespace {
@@ -27,8 +27,8 @@ const std::string kMetaA = Hex("01 01 00 01 61");  // ["a"]
   if (!st.IsInvalid()) return ::testing::AssertionFailure() << "not Invalid: " << st;
   for (std::string_view needle : needles) {
     if (st.message().find(needle) == std::string::npos) {
-      return ::testing::AssertionFailure()
-             << "message \"" << st.message() << "\" does not mention \"" << needle << "\"";
+      return ::testing::AssertionFailure() << "message \"" << st.message()
+                                           << "\" does not mention \"" << needle << "\"";
     }
   }
   return ::testing::AssertionSuccess();
@@ -53,7 +53,8 @@ TEST(ValidateTest, RejectsVersionTwoMetadataHeader) {
 }
 
 TEST(ValidateTest, RejectsTrailingMetadataBytes) {
-  EXPECT_TRUE(FailsWith(Validate(Hex("01 00 00 00"), Hex("00")), {"metadata", "trailing"}));
+  EXPECT_TRUE(
+      FailsWith(Validate(Hex("01 00 00 00"), Hex("00")), {"metadata", "trailing"}));
 }
 
 // -- objects and arrays ---------------------------------------------------------
@@ -202,8 +203,9 @@ TEST(ValidateTest, RejectsDuplicateKeys) {
   EXPECT_TRUE(FailsWith(Validate(kMetaA, Hex("02 02 00 00 00 01 02 00 00")),
                         {"$: ", "duplicate key \"a\""}));
   // Two ids of an unsorted dictionary holding the same string.
-  EXPECT_TRUE(FailsWith(Validate(Hex("01 02 00 01 02 61 61"), Hex("02 02 00 01 00 01 02 00 00")),
-                        {"duplicate key \"a\""}));
+  EXPECT_TRUE(
+      FailsWith(Validate(Hex("01 02 00 01 02 61 61"), Hex("02 02 00 01 00 01 02 00 00")),
+                {"duplicate key \"a\""}));
   // Unsorted and duplicated, with allow_unsorted_keys: still an error.
   ValidateOptions lenient;
   lenient.allow_unsorted_keys = true;
@@ -213,7 +215,7 @@ TEST(ValidateTest, RejectsDuplicateKeys) {
 }
 
 TEST(ValidateTest, RejectsUnsortedKeysUnlessAllowed) {
-  const std::string md = Hex("01 02 00 01 02 62 61");  // b=0, a=1
+  const std::string md = Hex("01 02 00 01 02 62 61");       // b=0, a=1
   const std::string v = Hex("02 02 00 01 00 01 02 00 00");  // ids b, a
   EXPECT_TRUE(FailsWith(Validate(md, v), {"$: ", "not in key-byte order"}));
   ValidateOptions lenient;
@@ -240,7 +242,8 @@ TEST(ValidateTest, ReportsUnsortedKeysAndSortsThemBack) {
 
 TEST(ValidateTest, RejectsInvalidUtf8Strings) {
   EXPECT_TRUE(FailsWith(Validate(kEmpty, Hex("05 ff")), {"$: ", "not valid UTF-8"}));
-  EXPECT_TRUE(FailsWith(Validate(kEmpty, Hex("40 02 00 00 00 c3 28")), {"not valid UTF-8"}));
+  EXPECT_TRUE(
+      FailsWith(Validate(kEmpty, Hex("40 02 00 00 00 c3 28")), {"not valid UTF-8"}));
   // Binary is not UTF-8 checked.
   VS_EXPECT_OK(Validate(kEmpty, Hex("3c 02 00 00 00 c3 28")));
 }
@@ -254,7 +257,8 @@ TEST(ValidateTest, RejectsDecimalScaleAndPrecisionBeyond38) {
   for (int i = 0; i < 38; ++i) big *= 10;
   d16.append(reinterpret_cast<const char*>(&big), 16);
   EXPECT_TRUE(FailsWith(Validate(kEmpty, d16), {"more than 38 digits"}));
-  // A decimal4 holding 10 digits fits its physical width: accepted (docs/format.md#decimals).
+  // A decimal4 holding 10 digits fits its physical width: accepted
+  // (docs/format.md#decimals).
   VS_EXPECT_OK(Validate(kEmpty, Hex("20 00 ff ff ff 7f")));
 }
 
@@ -267,11 +271,11 @@ TEST(ValidateTest, RejectsValuesOverTheSizeLimit) {
 }
 
 TEST(ValidateTest, AcceptsLenientFormsReadersMustAccept) {
-  // docs/format.md#sizing: is_large for small counts, wider-than-needed widths, long form for
-  // short strings, reserved bits set, non-monotonic offsets, overlapping values.
+  // docs/format.md#sizing: is_large for small counts, wider-than-needed widths, long form
+  // for short strings, reserved bits set, non-monotonic offsets, overlapping values.
   VS_EXPECT_OK(Validate(kEmpty, Hex("13 01 00 00 00 00 02 0c 01")));
   VS_EXPECT_OK(Validate(kEmpty, Hex("40 01 00 00 00 61")));
-  VS_EXPECT_OK(Validate(kEmpty, Hex("e3 00 00")));  // array reserved bits 3-5
+  VS_EXPECT_OK(Validate(kEmpty, Hex("e3 00 00")));              // array reserved bits 3-5
   VS_EXPECT_OK(Validate(kMetaA, Hex("82 01 00 00 02 0c 01")));  // object reserved bit
   VS_EXPECT_OK(Validate(Hex("01 02 00 01 02 61 62"), Hex("02 02 00 01 00 00 02 0c 01")));
 }
@@ -374,7 +378,9 @@ TEST(ValidateTest, RandomMutationsNeverCrash) {
     ASSERT_TRUE(accepted) << testing::ToHex(v);
   }
   std::mt19937 rng(20260801);
-  auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+  auto pick = [&](size_t n) {
+    return std::uniform_int_distribution<size_t>(0, n - 1)(rng);
+  };
   ValidateOptions lenient;
   lenient.allow_unsorted_keys = true;
   int accepted_count = 0, rejected_count = 0;
@@ -387,7 +393,8 @@ TEST(ValidateTest, RandomMutationsNeverCrash) {
       std::string& target = (pick(5) == 0) ? md : v;
       switch (pick(6)) {
         case 0:  // flip one bit
-          if (!target.empty()) target[pick(target.size())] ^= static_cast<char>(1 << pick(8));
+          if (!target.empty())
+            target[pick(target.size())] ^= static_cast<char>(1 << pick(8));
           break;
         case 1:  // overwrite a byte, biased to header-ish values
           if (!target.empty()) {
@@ -419,7 +426,8 @@ TEST(ValidateTest, RandomMutationsNeverCrash) {
     const auto v_copy = std::make_unique<char[]>(v.size());
     std::memcpy(md_copy.get(), md.data(), md.size());
     std::memcpy(v_copy.get(), v.data(), v.size());
-    const std::string_view md_view(md_copy.get(), md.size()), v_view(v_copy.get(), v.size());
+    const std::string_view md_view(md_copy.get(), md.size()),
+        v_view(v_copy.get(), v.size());
     bool accepted = false;
     ASSERT_EQ(testing::ValidateAndWalk(md_view, v_view, {}, &accepted), "")
         << "metadata " << testing::ToHex(md) << " value " << testing::ToHex(v);

@@ -89,8 +89,9 @@ TEST(ValueTest, DecimalPrecisionCountsDigits) {
   EXPECT_EQ(DecimalPrecision(1000000000), 10);
   EXPECT_EQ(DecimalPrecision(std::numeric_limits<int64_t>::min()), 19);
   // INT128_MIN has 39 digits and must not overflow when negated.
-  EXPECT_EQ(DecimalPrecision(static_cast<int128_t>(static_cast<unsigned __int128>(1) << 127)),
-            39);
+  EXPECT_EQ(
+      DecimalPrecision(static_cast<int128_t>(static_cast<unsigned __int128>(1) << 127)),
+      39);
 }
 
 TEST(ValueTest, DateTimesAndTimestamps) {
@@ -103,7 +104,8 @@ TEST(ValueTest, DateTimesAndTimestamps) {
       {"34 e0 c2 48 83 e4 32 06 00", VariantType::kTimestampNtzMicros, 1744806896780000},
       {"44 c0 f2 29 88 0a 00 00 00", VariantType::kTimeNtzMicros, 45234123456},
       {"48 15 41 3a 6c b7 af 05 18", VariantType::kTimestampNanos, 1730982834123456789},
-      {"4c 15 41 3a 6c b7 af 05 18", VariantType::kTimestampNtzNanos, 1730982834123456789},
+      {"4c 15 41 3a 6c b7 af 05 18", VariantType::kTimestampNtzNanos,
+       1730982834123456789},
   };
   for (const Case& c : cases) {
     const std::string bytes = Hex(c.hex);
@@ -140,7 +142,8 @@ TEST(ValueTest, UuidIsBigEndianBytes) {
 TEST(ValueTest, ValueSizeOfEveryKindIgnoresTrailingBytes) {
   EXPECT_EQ(ValueSize(Hex("00 ff")), 1u);
   EXPECT_EQ(ValueSize(Hex("0c 01 ff")), 2u);
-  EXPECT_EQ(ValueSize(Hex("28 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 ff")), 18u);
+  EXPECT_EQ(ValueSize(Hex("28 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 ff")),
+            18u);
   EXPECT_EQ(ValueSize(Hex("50 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 ff")), 17u);
   EXPECT_EQ(ValueSize(Hex("40 02 00 00 00 68 69 ff")), 7u);
   EXPECT_EQ(ValueSize(Hex("09 68 69 ff")), 3u);
@@ -206,7 +209,9 @@ TEST(ValueTest, FindBinarySearchOnManySortedFields) {
   // 300 fields (is_large), 2-byte ids, 2-byte offsets; keys k000..k299 sorted.
   std::string strings;
   std::string md(1, static_cast<char>(0x11 | (1 << 6)));
-  auto put2 = [](std::string* s, uint32_t v) { s->append(reinterpret_cast<char*>(&v), 2); };
+  auto put2 = [](std::string* s, uint32_t v) {
+    s->append(reinterpret_cast<char*>(&v), 2);
+  };
   put2(&md, 300);
   put2(&md, 0);
   for (int i = 0; i < 300; ++i) {

@@ -1,16 +1,16 @@
-// Logical Variant equality for tests (docs/shredding.md#logical-equality): objects compare by key, whatever
-// the dictionary or the physical order of values; arrays element-wise; primitives by
-// exact type and value (int8 34 != int32 34, decimal scale must match); short and long
-// strings holding the same text are equal. Floats compare by bits, so NaN equals the
-// same NaN and 0.0 differs from -0.0.
+// Logical Variant equality for tests (docs/shredding.md#logical-equality): objects
+// compare by key, whatever the dictionary or the physical order of values; arrays
+// element-wise; primitives by exact type and value (int8 34 != int32 34, decimal scale
+// must match); short and long strings holding the same text are equal. Floats compare by
+// bits, so NaN equals the same NaN and 0.0 differs from -0.0.
 
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <cstring>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "varshred/value.h"
 
@@ -22,13 +22,21 @@ inline std::string DescribeScalar(const VariantView& v) {
   std::ostringstream os;
   os << VariantTypeName(v.type());
   switch (v.type()) {
-    case VariantType::kBoolean: os << " " << (v.GetBool() ? "true" : "false"); break;
+    case VariantType::kBoolean:
+      os << " " << (v.GetBool() ? "true" : "false");
+      break;
     case VariantType::kInt8:
     case VariantType::kInt16:
     case VariantType::kInt32:
-    case VariantType::kInt64: os << " " << v.GetInteger(); break;
-    case VariantType::kFloat: os << " " << v.GetFloat(); break;
-    case VariantType::kDouble: os << " " << v.GetDouble(); break;
+    case VariantType::kInt64:
+      os << " " << v.GetInteger();
+      break;
+    case VariantType::kFloat:
+      os << " " << v.GetFloat();
+      break;
+    case VariantType::kDouble:
+      os << " " << v.GetDouble();
+      break;
     case VariantType::kDecimal4:
     case VariantType::kDecimal8:
     case VariantType::kDecimal16: {
@@ -37,27 +45,39 @@ inline std::string DescribeScalar(const VariantView& v) {
          << int(d.scale);
       break;
     }
-    case VariantType::kDate: os << " " << v.GetDate(); break;
+    case VariantType::kDate:
+      os << " " << v.GetDate();
+      break;
     case VariantType::kTimestampMicros:
     case VariantType::kTimestampNtzMicros:
     case VariantType::kTimeNtzMicros:
     case VariantType::kTimestampNanos:
-    case VariantType::kTimestampNtzNanos: os << " " << v.GetTimeValue(); break;
-    case VariantType::kString: os << " \"" << v.GetString() << "\""; break;
-    case VariantType::kBinary: os << " of " << v.GetBinary().size() << " bytes"; break;
-    default: break;
+    case VariantType::kTimestampNtzNanos:
+      os << " " << v.GetTimeValue();
+      break;
+    case VariantType::kString:
+      os << " \"" << v.GetString() << "\"";
+      break;
+    case VariantType::kBinary:
+      os << " of " << v.GetBinary().size() << " bytes";
+      break;
+    default:
+      break;
   }
   return os.str();
 }
 
 inline bool ScalarEqual(const VariantView& a, const VariantView& b) {
   switch (a.type()) {
-    case VariantType::kNull: return true;
-    case VariantType::kBoolean: return a.GetBool() == b.GetBool();
+    case VariantType::kNull:
+      return true;
+    case VariantType::kBoolean:
+      return a.GetBool() == b.GetBool();
     case VariantType::kInt8:
     case VariantType::kInt16:
     case VariantType::kInt32:
-    case VariantType::kInt64: return a.GetInteger() == b.GetInteger();
+    case VariantType::kInt64:
+      return a.GetInteger() == b.GetInteger();
     case VariantType::kFloat: {
       const float x = a.GetFloat(), y = b.GetFloat();
       return std::memcmp(&x, &y, sizeof x) == 0;
@@ -72,16 +92,22 @@ inline bool ScalarEqual(const VariantView& a, const VariantView& b) {
       const Decimal x = a.GetDecimal(), y = b.GetDecimal();
       return x.unscaled == y.unscaled && x.scale == y.scale;
     }
-    case VariantType::kDate: return a.GetDate() == b.GetDate();
+    case VariantType::kDate:
+      return a.GetDate() == b.GetDate();
     case VariantType::kTimestampMicros:
     case VariantType::kTimestampNtzMicros:
     case VariantType::kTimeNtzMicros:
     case VariantType::kTimestampNanos:
-    case VariantType::kTimestampNtzNanos: return a.GetTimeValue() == b.GetTimeValue();
-    case VariantType::kString: return a.GetString() == b.GetString();
-    case VariantType::kBinary: return a.GetBinary() == b.GetBinary();
-    case VariantType::kUuid: return a.GetUuid() == b.GetUuid();
-    default: return false;
+    case VariantType::kTimestampNtzNanos:
+      return a.GetTimeValue() == b.GetTimeValue();
+    case VariantType::kString:
+      return a.GetString() == b.GetString();
+    case VariantType::kBinary:
+      return a.GetBinary() == b.GetBinary();
+    case VariantType::kUuid:
+      return a.GetUuid() == b.GetUuid();
+    default:
+      return false;
   }
 }
 
@@ -147,7 +173,8 @@ inline std::string LogicalDiff(const VariantView& a, const VariantView& b) {
 
 /// \brief Logical equality of two valid Variants (see the file comment), as a gtest
 /// assertion whose failure message is LogicalDiff().
-inline ::testing::AssertionResult LogicalEqual(const VariantView& a, const VariantView& b) {
+inline ::testing::AssertionResult LogicalEqual(const VariantView& a,
+                                               const VariantView& b) {
   const std::string diff = LogicalDiff(a, b);
   if (diff.empty()) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << diff;

@@ -3,10 +3,10 @@
 // layout variations of docs/shredding.md (absent value / typed_value, nullable groups,
 // large_list, large_binary, slices) and the zero-copy fast path.
 
-#include <random>
-
 #include <arrow/api.h>
 #include <arrow/json/from_string.h>
+
+#include <random>
 
 #include "test_util.h"
 #include "varshred/arrow/shred.h"
@@ -69,26 +69,57 @@ class DocGenerator {
 
   void Scalar(VariantBuilder& b) {
     switch (Pick(17)) {
-      case 0: b.AppendNull(); break;
-      case 1: b.AppendBool(Pick(2) == 0); break;
-      case 2: b.AppendInt8(static_cast<int8_t>(Pick(200) - 100)); break;
-      case 3: b.AppendInt16(static_cast<int16_t>(Pick(60000) - 30000)); break;
-      case 4: b.AppendInt32(Pick(2000000000) - 1000000000); break;
-      case 5: b.AppendInt64(static_cast<int64_t>(rng_())); break;
-      case 6: b.AppendInt(Pick(1000)); break;
-      case 7: b.AppendDouble(static_cast<double>(Pick(100000)) / 64 - 500); break;
-      case 8: b.AppendFloat(static_cast<float>(Pick(1000)) / 8); break;
-      case 9: b.AppendDecimal4(Pick(2000000) - 1000000, static_cast<uint8_t>(Pick(4)));
-              break;
-      case 10: b.AppendDecimal8(static_cast<int64_t>(rng_() % 100000000000ULL), 2); break;
-      case 11: b.AppendString("s" + std::to_string(Pick(100))); break;
-      case 12: b.AppendString(std::string(64 + Pick(10), 'x')); break;
-      case 13: b.AppendString(std::to_string(Pick(300))); break;  // castable string
-      case 14: b.AppendDate(Pick(40000) - 10000); break;
+      case 0:
+        b.AppendNull();
+        break;
+      case 1:
+        b.AppendBool(Pick(2) == 0);
+        break;
+      case 2:
+        b.AppendInt8(static_cast<int8_t>(Pick(200) - 100));
+        break;
+      case 3:
+        b.AppendInt16(static_cast<int16_t>(Pick(60000) - 30000));
+        break;
+      case 4:
+        b.AppendInt32(Pick(2000000000) - 1000000000);
+        break;
+      case 5:
+        b.AppendInt64(static_cast<int64_t>(rng_()));
+        break;
+      case 6:
+        b.AppendInt(Pick(1000));
+        break;
+      case 7:
+        b.AppendDouble(static_cast<double>(Pick(100000)) / 64 - 500);
+        break;
+      case 8:
+        b.AppendFloat(static_cast<float>(Pick(1000)) / 8);
+        break;
+      case 9:
+        b.AppendDecimal4(Pick(2000000) - 1000000, static_cast<uint8_t>(Pick(4)));
+        break;
+      case 10:
+        b.AppendDecimal8(static_cast<int64_t>(rng_() % 100000000000ULL), 2);
+        break;
+      case 11:
+        b.AppendString("s" + std::to_string(Pick(100)));
+        break;
+      case 12:
+        b.AppendString(std::string(64 + Pick(10), 'x'));
+        break;
+      case 13:
+        b.AppendString(std::to_string(Pick(300)));
+        break;  // castable string
+      case 14:
+        b.AppendDate(Pick(40000) - 10000);
+        break;
       case 15:
         b.AppendTimestampMicros(static_cast<int64_t>(rng_() % (1ULL << 52)));
         break;
-      default: b.AppendBinary(std::string(static_cast<size_t>(Pick(5)), '\x7f')); break;
+      default:
+        b.AppendBinary(std::string(static_cast<size_t>(Pick(5)), '\x7f'));
+        break;
     }
   }
 
@@ -154,15 +185,24 @@ class DocGenerator {
     }
     if (Pick(5) != 0) {
       b.AddKey("obj");
-      if (Pick(5) != 0) Object(b, 1); else Value(b, 1);
+      if (Pick(5) != 0)
+        Object(b, 1);
+      else
+        Value(b, 1);
     }
     if (Pick(5) != 0) {
       b.AddKey("arr");
-      if (Pick(5) != 0) Array(b, 0); else Value(b, 1);
+      if (Pick(5) != 0)
+        Array(b, 0);
+      else
+        Value(b, 1);
     }
     if (Pick(4) == 0) {
       b.AddKey("d");
-      if (Pick(2) == 0) b.AppendDate(Pick(20000)); else Scalar(b);
+      if (Pick(2) == 0)
+        b.AppendDate(Pick(20000));
+      else
+        Scalar(b);
     }
     EXPECT_TRUE(b.EndObject().ok());
   }
@@ -221,9 +261,8 @@ std::shared_ptr<arrow::Array> TransformGroup(const std::shared_ptr<arrow::Array>
     children.push_back(child);
     fields.push_back(field->WithType(child->type()));
   }
-  return std::make_shared<arrow::StructArray>(arrow::struct_(fields), st.length(),
-                                              children, ValidityAtZero(st),
-                                              st.null_count());
+  return std::make_shared<arrow::StructArray>(
+      arrow::struct_(fields), st.length(), children, ValidityAtZero(st), st.null_count());
 }
 
 std::shared_ptr<arrow::Array> Transform(const std::shared_ptr<arrow::Array>& a,
@@ -246,10 +285,9 @@ std::shared_ptr<arrow::Array> Transform(const std::shared_ptr<arrow::Array>& a,
     auto element = TransformGroup(l.values(), v);
     auto field = l.list_type()->value_field()->WithType(element->type());
     if (!v.large) {
-      return std::make_shared<arrow::ListArray>(arrow::list(field), l.length(),
-                                                l.value_offsets(), element,
-                                                l.null_bitmap(), l.null_count(),
-                                                l.offset());
+      return std::make_shared<arrow::ListArray>(
+          arrow::list(field), l.length(), l.value_offsets(), element, l.null_bitmap(),
+          l.null_count(), l.offset());
     }
     arrow::TypedBufferBuilder<int64_t> offsets;
     for (int64_t i = 0; i <= l.length(); ++i) {
@@ -266,22 +304,32 @@ std::shared_ptr<arrow::Array> Transform(const std::shared_ptr<arrow::Array>& a,
 
 const std::vector<std::shared_ptr<arrow::DataType>>& Types() {
   static const std::vector<std::shared_ptr<arrow::DataType>> types = {
-      nullptr,           arrow::int64(),        arrow::int32(),
-      arrow::int16(),    arrow::int8(),     arrow::utf8(),         arrow::large_utf8(),
-      arrow::float64(),  arrow::float32(),      arrow::boolean(),
-      arrow::decimal128(10, 2), arrow::decimal128(38, 0), arrow::date32(),
+      nullptr,
+      arrow::int64(),
+      arrow::int32(),
+      arrow::int16(),
+      arrow::int8(),
+      arrow::utf8(),
+      arrow::large_utf8(),
+      arrow::float64(),
+      arrow::float32(),
+      arrow::boolean(),
+      arrow::decimal128(10, 2),
+      arrow::decimal128(38, 0),
+      arrow::date32(),
       arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"),
-      arrow::timestamp(arrow::TimeUnit::MICRO), arrow::binary()};
+      arrow::timestamp(arrow::TimeUnit::MICRO),
+      arrow::binary()};
   return types;
 }
 
 const std::vector<const char*>& Paths() {
   static const std::vector<const char*> paths = {
-      "$",          "$.a",        "$.b",      "$.c",       "$.d",       "$.obj",
-      "$.obj.x",    "$.obj.y",    "$.obj.z",  "$.obj.w",   "$.obj.x.q", "$.arr",
-      "$.arr[0]",   "$.arr[1]",   "$.arr[3]", "$.arr[0].x", "$.arr[1].y", "$.missing",
-      "$[0]",       "$[1]",       "$[2]",     "$[3]",      "$[0].x",    "$.a.x",
-      "$.obj[0]",   "$.arr.x"};
+      "$",        "$.a",      "$.b",      "$.c",        "$.d",        "$.obj",
+      "$.obj.x",  "$.obj.y",  "$.obj.z",  "$.obj.w",    "$.obj.x.q",  "$.arr",
+      "$.arr[0]", "$.arr[1]", "$.arr[3]", "$.arr[0].x", "$.arr[1].y", "$.missing",
+      "$[0]",     "$[1]",     "$[2]",     "$[3]",       "$[0].x",     "$.a.x",
+      "$.obj[0]", "$.arr.x"};
   return paths;
 }
 
@@ -313,8 +361,7 @@ void ExpectSameAsUnshredded(const std::shared_ptr<arrow::Array>& shredded,
   EXPECT_TRUE((*actual)->type()->Equals(*(*expected)->type()))
       << (*actual)->type()->ToString();
   EXPECT_TRUE((*actual)->Equals(**expected))
-      << "actual: " << (*actual)->ToString()
-      << "\nexpected: " << (*expected)->ToString();
+      << "actual: " << (*actual)->ToString() << "\nexpected: " << (*expected)->ToString();
 }
 
 void ExpectSameForAllPathsAndTypes(const std::shared_ptr<arrow::Array>& shredded,
@@ -325,8 +372,8 @@ void ExpectSameForAllPathsAndTypes(const std::shared_ptr<arrow::Array>& shredded
       ExpectSameAsUnshredded(shredded, unshredded, path, type, VariantGetErrors::kNull,
                              context);
       if (raise_too && type != nullptr) {
-        ExpectSameAsUnshredded(shredded, unshredded, path, type,
-                               VariantGetErrors::kRaise, context);
+        ExpectSameAsUnshredded(shredded, unshredded, path, type, VariantGetErrors::kRaise,
+                               context);
       }
       if (::testing::Test::HasFatalFailure()) return;
     }
@@ -374,13 +421,14 @@ TEST(VariantGetShreddedTest, MatchesUnshreddedWithoutNullValueColumnsAndWithLarg
   DocGenerator gen(99);
   auto variants = gen.Column(80);
   for (const char* ddl : {Schemas()[0], Schemas()[1], Schemas()[5]}) {
-    for (Variation v : {Variation{true, false}, Variation{false, true},
-                        Variation{true, true}}) {
+    for (Variation v :
+         {Variation{true, false}, Variation{false, true}, Variation{true, true}}) {
       auto shredded = TransformGroup(ShredAs(variants, ddl), v);
       VS_ASSERT_OK(shredded->ValidateFull());
       ExpectSameForAllPathsAndTypes(
-          shredded->Slice(3), std::string(ddl) + (v.large ? " large" : "") +
-                                  (v.drop_null_value_columns ? " no-null-values" : ""),
+          shredded->Slice(3),
+          std::string(ddl) + (v.large ? " large" : "") +
+              (v.drop_null_value_columns ? " no-null-values" : ""),
           /*raise_too=*/false);
       if (HasFatalFailure()) return;
     }
@@ -396,8 +444,8 @@ TEST(VariantGetShreddedTest, RandomDifferentialProperty) {
       auto shredded = ShredAs(variants, ddl);
       VS_ASSIGN_OR_FAIL(auto unshredded, Unshred(*shredded));
       for (const char* path : Paths()) {
-        for (const auto& type : {std::shared_ptr<arrow::DataType>(nullptr),
-                                 arrow::int64(), arrow::utf8()}) {
+        for (const auto& type :
+             {std::shared_ptr<arrow::DataType>(nullptr), arrow::int64(), arrow::utf8()}) {
           ExpectSameAsUnshredded(shredded, unshredded, path, type,
                                  VariantGetErrors::kNull,
                                  "seed " + std::to_string(seed) + " " + ddl);
@@ -413,10 +461,10 @@ TEST(VariantGetShreddedTest, RandomDifferentialProperty) {
 const std::vector<const char*> kEvents = {
     R"({"id": 1, "user": {"id": "u1", "age": 30}, "tags": ["a", "b"]})",
     R"({"id": 2, "user": {"id": "u2"}, "tags": []})",
-    nullptr,                                            // SQL NULL
+    nullptr,                                                 // SQL NULL
     R"({"id": "three", "user": {"id": 3, "extra": true}})",  // mismatches: residual
     R"({"id": null, "user": null, "tags": [null, "c"]})",    // Variant nulls
-    R"({"other": 1})",                                  // missing fields
+    R"({"other": 1})",                                       // missing fields
     R"("not an object")",
     R"({"id": 9223372036854775807, "user": {"age": "41"}, "tags": ["x"]})",
 };
@@ -570,12 +618,12 @@ TEST(VariantGetShreddedTest, FullyTypedPathIsZeroCopy) {
                                          R"({"name": "b"})", R"({"id": 4})",
                                          R"({"id": 5, "name": "e"})"};
   auto shredded = ShredAs(VariantsFromJson(docs), "struct<id: bigint, name: string>");
-  const auto& typed = static_cast<const arrow::StructArray&>(*shredded).GetFieldByName(
-      "typed_value");
+  const auto& typed =
+      static_cast<const arrow::StructArray&>(*shredded).GetFieldByName("typed_value");
   const auto& id_group =
       static_cast<const arrow::StructArray&>(*typed).GetFieldByName("id");
-  const auto leaf = static_cast<const arrow::StructArray&>(*id_group)
-                        .GetFieldByName("typed_value");
+  const auto leaf =
+      static_cast<const arrow::StructArray&>(*id_group).GetFieldByName("typed_value");
   for (int64_t offset : {0, 1, 2}) {
     SCOPED_TRACE(offset);
     auto input = shredded->Slice(offset);
@@ -584,13 +632,13 @@ TEST(VariantGetShreddedTest, FullyTypedPathIsZeroCopy) {
     // The leaf's value buffer itself, at the input's offset.
     EXPECT_EQ(out->data()->buffers[1]->data(), leaf->data()->buffers[1]->data());
     EXPECT_EQ(out->offset(), offset);
-    auto expected = *arrow::json::ArrayFromJSONString(arrow::int64(),
-                                                      "[1, null, null, 4, 5]");
+    auto expected =
+        *arrow::json::ArrayFromJSONString(arrow::int64(), "[1, null, null, 4, 5]");
     EXPECT_TRUE(out->Equals(*expected->Slice(offset))) << out->ToString();
   }
   VS_ASSIGN_OR_FAIL(auto names, VariantGet(*shredded, P("$.name"), arrow::utf8()));
-  auto expected = *arrow::json::ArrayFromJSONString(arrow::utf8(),
-                                                    R"(["a", null, "b", null, "e"])");
+  auto expected =
+      *arrow::json::ArrayFromJSONString(arrow::utf8(), R"(["a", null, "b", null, "e"])");
   EXPECT_TRUE(names->Equals(*expected)) << names->ToString();
 }
 
@@ -761,8 +809,8 @@ TEST(VariantGetShreddedTest, InvalidResidualBytesAreAnErrorNamingRowAndPath) {
   // typed.
   VariantGetOptions trusted;
   trusted.validate = false;
-  VS_ASSIGN_OR_FAIL(auto head, VariantGet(*array->Slice(0, 1), P("$.a"), arrow::int64(),
-                                          trusted));
+  VS_ASSIGN_OR_FAIL(auto head,
+                    VariantGet(*array->Slice(0, 1), P("$.a"), arrow::int64(), trusted));
   EXPECT_EQ(head->null_count(), 0);
 }
 
@@ -845,8 +893,9 @@ TEST(VariantGetShreddedTest, DecimalsBeyondTheirPrecisionAreErrorsNotNarrowed) {
 }
 
 TEST(VariantGetShreddedTest, TypedLeavesOfEveryTypeAreTheBytesUnshredWrites) {
-  // docs/shredding.md#reconstruction: each typed_value type back to its Variant primitive, byte for byte,
-  // whether read by VariantGet (Variant output) or rebuilt by Unshred.
+  // docs/shredding.md#reconstruction: each typed_value type back to its Variant
+  // primitive, byte for byte, whether read by VariantGet (Variant output) or rebuilt by
+  // Unshred.
   using arrow::TimeUnit;
   const std::string long_text(64, 'x');
   const std::string long_json = "[\"" + long_text + "\"]";
@@ -947,8 +996,8 @@ TEST(VariantGetShreddedTest, LayoutRulesAreUnshredsForTheWholeColumn) {
                                      "b": {"value": null, "typed_value": 1}}}])"),
                    "$.a", "unsupported shredded value type uint32 at $.b");
   // A group that is not a struct, away from the path.
-  auto not_struct = Layout(arrow::struct_({arrow::field("a", Group(arrow::int64())),
-                                           arrow::field("b", arrow::int64())}));
+  auto not_struct = Layout(arrow::struct_(
+      {arrow::field("a", Group(arrow::int64())), arrow::field("b", arrow::int64())}));
   ExpectBothReject(FromJsonLayout(not_struct, R"([{"metadata": "\u0001\u0000\u0000",
       "value": null, "typed_value": {"a": {"value": null, "typed_value": 7}, "b": 1}}])"),
                    "$.a", "shredded group at $.b must be a struct");
@@ -1050,23 +1099,23 @@ TEST(VariantGetShreddedTest, NullParentsHideTheirChildrenOnTheZeroCopyPath) {
   auto leaf = *arrow::json::ArrayFromJSONString(arrow::int64(), "[1, 2, 3, 4, 5]");
   auto x_group = *arrow::StructArray::Make(arrow::ArrayVector{leaf},
                                            std::vector<std::string>{"typed_value"});
-  auto obj_typed = *arrow::StructArray::Make(
-      arrow::ArrayVector{x_group}, {arrow::field("x", x_group->type(), false)},
-      Bits({true, false, true, true, true}));
+  auto obj_typed = *arrow::StructArray::Make(arrow::ArrayVector{x_group},
+                                             {arrow::field("x", x_group->type(), false)},
+                                             Bits({true, false, true, true, true}));
   auto obj_group = *arrow::StructArray::Make(
       arrow::ArrayVector{obj_typed}, {arrow::field("typed_value", obj_typed->type())},
       Bits({true, true, false, true, true}));
-  auto top_typed = *arrow::StructArray::Make(
-      arrow::ArrayVector{obj_group}, {arrow::field("obj", obj_group->type())},
-      Bits({true, true, true, false, true}));
+  auto top_typed = *arrow::StructArray::Make(arrow::ArrayVector{obj_group},
+                                             {arrow::field("obj", obj_group->type())},
+                                             Bits({true, true, true, false, true}));
   // Keys "obj" and "x", sorted.
   const std::string md = testing::Hex("11 02 00 03 04 6f 62 6a 78");
   auto metadata = Binary({md, md, md, md, md});
-  auto array = *arrow::StructArray::Make(
-      arrow::ArrayVector{metadata, top_typed},
-      {arrow::field("metadata", arrow::binary(), false),
-       arrow::field("typed_value", top_typed->type())},
-      Bits({true, true, true, true, false}));
+  auto array =
+      *arrow::StructArray::Make(arrow::ArrayVector{metadata, top_typed},
+                                {arrow::field("metadata", arrow::binary(), false),
+                                 arrow::field("typed_value", top_typed->type())},
+                                Bits({true, true, true, true, false}));
   VS_ASSIGN_OR_FAIL(auto x, VariantGet(*array, P("$.obj.x"), arrow::int64()));
   EXPECT_TRUE(x->Equals(
       *arrow::json::ArrayFromJSONString(arrow::int64(), "[1, null, null, null, null]")

@@ -4,12 +4,12 @@
 
 #pragma once
 
+#include <arrow/status.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <arrow/status.h>
 
 #include "varshred/format.h"
 #include "varshred/metadata.h"
@@ -207,9 +207,9 @@ class VariantBuilder {
     std::vector<uint32_t> order;  // field positions in key order
   };
   std::vector<ObjectShape> shapes_;
-  std::vector<uint32_t> order_;        // scratch
-  std::vector<uint64_t> prefixes_;     // scratch: first 8 key bytes, big-endian
-  std::string metadata_scratch_;       // FinishViews()
+  std::vector<uint32_t> order_;     // scratch
+  std::vector<uint64_t> prefixes_;  // scratch: first 8 key bytes, big-endian
+  std::string metadata_scratch_;    // FinishViews()
 };
 
 /// \brief RAII scope for an object: rolls the builder back on destruction unless

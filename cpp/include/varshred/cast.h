@@ -7,13 +7,13 @@
 
 #pragma once
 
+#include <arrow/result.h>
+#include <arrow/status.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
-
-#include <arrow/result.h>
-#include <arrow/status.h>
 
 #include "varshred/format.h"
 #include "varshred/timezone.h"

@@ -149,7 +149,8 @@ constexpr int IntegerSize(uint32_t value) {
   return value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFFFF ? 3 : 4;
 }
 
-/// Empty metadata: version 1, no keys, one offset (always 3 bytes; see docs/format.md#metadata).
+/// Empty metadata: version 1, no keys, one offset (always 3 bytes; see
+/// docs/format.md#metadata).
 inline constexpr std::string_view kEmptyMetadata{"\x01\x00\x00", 3};
 /// A Variant null value.
 inline constexpr std::string_view kNullValue{"\x00", 1};

@@ -4,12 +4,12 @@
 
 #pragma once
 
+#include <arrow/result.h>
+#include <arrow/status.h>
+
 #include <memory>
 #include <string>
 #include <string_view>
-
-#include <arrow/result.h>
-#include <arrow/status.h>
 
 #include "varshred/builder.h"
 #include "varshred/value.h"

@@ -4,6 +4,9 @@
 
 #pragma once
 
+#include <arrow/result.h>
+#include <arrow/status.h>
+
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -11,9 +14,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <arrow/result.h>
-#include <arrow/status.h>
 
 namespace varshred {
 
@@ -149,7 +149,7 @@ class MetadataBuilder {
     return true;
   }
   uint32_t AddUnpredicted(std::string_view key);  // stops the replay
-  uint32_t Lookup(std::string_view key);  // Add() without the replay
+  uint32_t Lookup(std::string_view key);          // Add() without the replay
   std::string_view Store(std::string_view key);
   void Index(uint32_t id);
   void Rehash(size_t capacity);
@@ -161,8 +161,8 @@ class MetadataBuilder {
     size_t capacity = 0;
   };
   std::vector<Block> blocks_;
-  size_t block_ = 0;                 // the block being filled
-  std::vector<uint32_t> table_;      // id + 1 per slot, 0 = empty; empty while linear
+  size_t block_ = 0;             // the block being filled
+  std::vector<uint32_t> table_;  // id + 1 per slot, 0 = empty; empty while linear
   size_t total_key_bytes_ = 0;
 
   void Encode(std::string* out) const;
@@ -176,11 +176,11 @@ class MetadataBuilder {
   std::vector<uint32_t> replay_ids_;
   mutable std::string replay_encoded_;
   uint64_t replay_epoch_ = 0;
-  size_t replayed_calls_ = 0;       // Add() calls that matched, from the first on
-  std::vector<uint32_t> new_ids_;   // Add() results after the replay stopped
+  size_t replayed_calls_ = 0;      // Add() calls that matched, from the first on
+  std::vector<uint32_t> new_ids_;  // Add() results after the replay stopped
   bool replaying_ = true;
-  bool truncated_ = false;          // the call sequence no longer rebuilds the keys
-  uint64_t diverged_rows_ = 0;      // consecutive values that left the replay
+  bool truncated_ = false;      // the call sequence no longer rebuilds the keys
+  uint64_t diverged_rows_ = 0;  // consecutive values that left the replay
 };
 
 }  // namespace varshred

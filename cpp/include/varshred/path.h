@@ -5,13 +5,13 @@
 
 #pragma once
 
+#include <arrow/result.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <arrow/result.h>
 
 #include "varshred/value.h"
 

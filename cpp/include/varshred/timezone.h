@@ -5,11 +5,11 @@
 
 #pragma once
 
+#include <arrow/result.h>
+
 #include <cstdint>
 #include <memory>
 #include <string_view>
-
-#include <arrow/result.h>
 
 namespace varshred {
 

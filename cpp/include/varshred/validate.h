@@ -4,9 +4,9 @@
 
 #pragma once
 
-#include <string_view>
-
 #include <arrow/status.h>
+
+#include <string_view>
 
 #include "varshred/metadata.h"
 #include "varshred/value.h"

@@ -4,11 +4,11 @@
 
 #pragma once
 
+#include <arrow/result.h>
+
 #include <cstdint>
 #include <optional>
 #include <string_view>
-
-#include <arrow/result.h>
 
 #include "varshred/format.h"
 #include "varshred/metadata.h"

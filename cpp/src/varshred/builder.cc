@@ -41,7 +41,8 @@ constexpr uint32_t kMaxHeaderHints = 256;
 }  // namespace
 
 void VariantBuilder::AppendInt(int64_t v) {
-  if (v >= std::numeric_limits<int8_t>::min() && v <= std::numeric_limits<int8_t>::max()) {
+  if (v >= std::numeric_limits<int8_t>::min() &&
+      v <= std::numeric_limits<int8_t>::max()) {
     AppendInt8(static_cast<int8_t>(v));
   } else if (v >= std::numeric_limits<int16_t>::min() &&
              v <= std::numeric_limits<int16_t>::max()) {
@@ -89,7 +90,8 @@ void VariantBuilder::AppendDecimal(Decimal d) {
 void VariantBuilder::AppendString(std::string_view v) {
   if (v.size() <= kMaxShortStringSize) {
     BeforeValue();
-    buffer_.push_back(static_cast<char>(ShortStringHeader(static_cast<uint32_t>(v.size()))));
+    buffer_.push_back(
+        static_cast<char>(ShortStringHeader(static_cast<uint32_t>(v.size()))));
     buffer_.append(v);
   } else {
     PutLengthPrefixed(PrimitiveType::kString, v);
@@ -358,8 +360,9 @@ arrow::Status VariantBuilder::CheckFinished() const {
                                   " open containers");
   }
   if (top_level_values_ != 1) {
-    return arrow::Status::Invalid("VariantBuilder::Finish needs exactly one top-level value, ",
-                                  "got ", top_level_values_);
+    return arrow::Status::Invalid(
+        "VariantBuilder::Finish needs exactly one top-level value, ", "got ",
+        top_level_values_);
   }
   // Readers refuse values past these limits (format.h): never build one.
   if (deepest_ > static_cast<size_t>(kMaxNestingDepth)) {
@@ -388,9 +391,8 @@ void VariantBuilder::Reset() {
 }
 
 VariantBuilder::Checkpoint VariantBuilder::MakeCheckpoint() const {
-  return {buffer_.size(),     metadata_.size(),  frames_.size(),
-          fields_.size(),     offsets_.size(),   top_level_values_,
-          has_pending_key_,   pending_key_id_};
+  return {buffer_.size(),  metadata_.size(),  frames_.size(),   fields_.size(),
+          offsets_.size(), top_level_values_, has_pending_key_, pending_key_id_};
 }
 
 void VariantBuilder::Rollback(const Checkpoint& cp) {
@@ -404,7 +406,7 @@ void VariantBuilder::Rollback(const Checkpoint& cp) {
   if (has_pending_key_) {
     pending_key_id_ = cp.pending_key_id;
     pending_key_ = metadata_.key(pending_key_id_);
-    }
+  }
 }
 
 }  // namespace varshred

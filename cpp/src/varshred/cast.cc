@@ -15,12 +15,12 @@
 #include <cstring>
 #include <limits>
 
-#include "varshred/json.h"
 #include "calendar_internal.h"
 #include "cast_text_internal.h"
 #include "decimal_internal.h"
 #include "java_float_internal.h"
 #include "utf8_internal.h"
+#include "varshred/json.h"
 
 namespace varshred {
 
@@ -30,18 +30,18 @@ using internal::AppendDate;
 using internal::AppendDecimalString;
 using internal::AppendTimeOfDay;
 using internal::AppendTimestamp;
-using internal::AppendUuid;
 using internal::AppendUtf8Lossy;
+using internal::AppendUuid;
 using internal::FloorDiv;
 using internal::kMicrosPerDay;
 using internal::kMicrosPerSecond;
 using internal::ParseBoolean;
-using internal::Pow10;
 using internal::ParseDate;
 using internal::ParseDecimalText;
 using internal::ParseFloating;
 using internal::ParseInteger;
 using internal::ParseTimestamp;
+using internal::Pow10;
 using internal::Trim;
 
 // ----------------------------------------------------------------------------
@@ -491,7 +491,8 @@ CastResult VariantCaster::CastTimestamp(const VariantView& v, int64_t* out) cons
     case VariantType::kDate: {
       // Days beyond the microsecond range (past year 294247) have no timestamp; the
       // day's margin keeps the time zone shift in range too.
-      constexpr int64_t kMaxDays = std::numeric_limits<int64_t>::max() / kMicrosPerDay - 1;
+      constexpr int64_t kMaxDays =
+          std::numeric_limits<int64_t>::max() / kMicrosPerDay - 1;
       const int64_t days = v.GetDate();
       if (days > kMaxDays || days < -kMaxDays) return CastResult::kInvalid;
       const int64_t local = days * kMicrosPerDay;
@@ -517,7 +518,8 @@ CastResult VariantCaster::CastTimestamp(const VariantView& v, int64_t* out) cons
       if (ntz) {
         *out = local;
       } else {
-        *out = has_zone ? local - int64_t{zone} * kMicrosPerSecond : tz_.ToUtcMicros(local);
+        *out =
+            has_zone ? local - int64_t{zone} * kMicrosPerSecond : tz_.ToUtcMicros(local);
       }
       return CastResult::kOk;
     }

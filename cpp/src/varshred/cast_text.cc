@@ -3,14 +3,13 @@
 // Spark's text forms of values (see cast_text_internal.h). Every grammar here was
 // checked against Spark 4.3's casts; tests/cpp/cast_test.cc pins the results.
 
-#include "cast_text_internal.h"
-
 #include <cstdlib>
 #include <limits>
 #include <type_traits>
 
-#include "varshred/value.h"
 #include "calendar_internal.h"
+#include "cast_text_internal.h"
+#include "varshred/value.h"
 
 namespace varshred::internal {
 
@@ -56,7 +55,8 @@ bool ParseDatePart(std::string_view s, size_t* i, int64_t* days) {
       if (!ReadDigits(s, i, 1, 2, &day)) return false;
     }
   }
-  if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, static_cast<int>(month))) {
+  if (month < 1 || month > 12 || day < 1 ||
+      day > DaysInMonth(year, static_cast<int>(month))) {
     return false;
   }
   *days = DaysFromCivil(year, static_cast<int>(month), static_cast<int>(day));
@@ -132,8 +132,8 @@ bool ParseFloating(std::string_view s, T* out) {
     if (EqualsIgnoreCase(s, n)) return *out = -inf, true;
   }
   if (EqualsIgnoreCase(s, "nan")) return *out = std::numeric_limits<T>::quiet_NaN(), true;
-  if (!s.empty() && (s.back() == 'f' || s.back() == 'F' || s.back() == 'd' ||
-                     s.back() == 'D')) {
+  if (!s.empty() &&
+      (s.back() == 'f' || s.back() == 'F' || s.back() == 'd' || s.back() == 'D')) {
     s.remove_suffix(1);
   }
   // Check the grammar ourselves: strtod would also take hex and "inf" forms.

@@ -9,7 +9,8 @@
 
 namespace varshred::internal {
 
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "varshred assumes a little-endian host");
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "varshred assumes a little-endian host");
 
 /// Reads an unsigned `size`-byte (1-4) little-endian integer.
 inline uint32_t ReadUnsigned(const uint8_t* p, int size) {

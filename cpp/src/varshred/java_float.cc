@@ -4,10 +4,10 @@
 // 1.0E23). Java 17's older algorithm sometimes printed longer digits (2e23 ->
 // 1.9999999999999998E23); we follow the shortest form.
 
-#include "varshred/java_float_internal.h"
-
 #include <charconv>
 #include <cmath>
+
+#include "varshred/java_float_internal.h"
 
 namespace varshred::internal {
 

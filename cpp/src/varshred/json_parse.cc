@@ -13,13 +13,13 @@
 // an error (Spark's Jackson parser ignores it), invalid UTF-8 is an error (Spark
 // replaces it with U+FFFD), and numbers longer than 1000 characters are accepted.
 
+#include <simdjson.h>
+
 #include <charconv>
-#include <string>
 #include <cstring>
 #include <limits>
 #include <memory>
-
-#include <simdjson.h>
+#include <string>
 
 #include "varshred/json.h"
 #include "varshred/utf8_internal.h"
@@ -44,7 +44,7 @@ struct ScannedNumber {
   int scale = 0;               // digits after '.'
   // |unscaled| while significant_digits <= 19 (most numbers: no 128-bit arithmetic).
   uint64_t small = 0;
-  int128_t magnitude = 0;      // |unscaled|, valid while significant_digits <= 38
+  int128_t magnitude = 0;        // |unscaled|, valid while significant_digits <= 38
   int64_t decimal_exponent = 0;  // for the double overflow/underflow decision
 
   int128_t Magnitude() const {
@@ -227,8 +227,8 @@ std::string DescribeBadString(std::string_view s) {
 struct JsonParser::Impl {
   explicit Impl(JsonParseOptions opts) : options(opts) {
     // simdjson counts the document itself as one level.
-    allocate_status = parser.allocate(
-        4096, static_cast<size_t>(std::max(options.max_depth, 1)) + 2);
+    allocate_status =
+        parser.allocate(4096, static_cast<size_t>(std::max(options.max_depth, 1)) + 2);
   }
 
   JsonParseOptions options;
@@ -322,8 +322,9 @@ struct JsonParser::Impl {
     if (!n.has_fraction && !n.has_exponent) {
       // 19 digits may or may not fit int64; 20 never do.
       if (n.significant_digits <= ScannedNumber::kSmallDigits) {
-        const uint64_t limit = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) +
-                               (n.negative ? 1 : 0);
+        const uint64_t limit =
+            static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) +
+            (n.negative ? 1 : 0);
         if (n.small <= limit) {
           // Two's complement negation also maps 2^63 to INT64_MIN.
           builder->AppendInt(static_cast<int64_t>(n.negative ? 0 - n.small : n.small));
@@ -374,7 +375,8 @@ struct JsonParser::Impl {
     }
     const arrow::Status st = builder->EndObject();
     if (!st.ok()) {
-      return arrow::Status::Invalid(st.message(), " (object at byte ", OffsetOf(where), ")");
+      return arrow::Status::Invalid(st.message(), " (object at byte ", OffsetOf(where),
+                                    ")");
     }
     return st;
   }

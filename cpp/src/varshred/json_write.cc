@@ -26,9 +26,9 @@
 #include <cstring>
 #include <limits>
 
+#include "varshred/calendar_internal.h"
 #include "varshred/java_float_internal.h"
 #include "varshred/json.h"
-#include "varshred/calendar_internal.h"
 #include "varshred/timezone_internal.h"
 
 namespace varshred {

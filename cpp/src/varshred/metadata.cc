@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "varshred/format.h"
 #include "varshred/endian_internal.h"
+#include "varshred/format.h"
 #include "varshred/utf8_internal.h"
 
 namespace varshred {
@@ -32,8 +32,8 @@ arrow::Result<size_t> MetadataView::MeasureSize(std::string_view bytes) {
   // 64-bit arithmetic: a 4-byte dictionary size times a 4-byte width cannot overflow.
   const uint64_t header_size = 1 + static_cast<uint64_t>(offset_size) * (dict_size + 2);
   if (dict_size == 0 && bytes.size() == 1 + static_cast<size_t>(offset_size)) {
-    // docs/format.md#metadata: the spec's tables abbreviate empty metadata to `01 00`. We reject it:
-    // the grammar needs offset[0], and accepting it would make the length of a
+    // docs/format.md#metadata: the spec's tables abbreviate empty metadata to `01 00`. We
+    // reject it: the grammar needs offset[0], and accepting it would make the length of a
     // metadata-then-value buffer ambiguous (`01 00` + value `00` reads as `01 00 00`).
     return arrow::Status::Invalid(
         "metadata: empty dictionary without its offset[0] (the abbreviated 2-byte form "
@@ -94,7 +94,8 @@ MetadataView MetadataView::MakeUnchecked(std::string_view bytes) {
   view.offsets_ = p + 1 + view.offset_size_;
   view.strings_ = view.offsets_ + static_cast<size_t>(view.offset_size_) *
                                       (static_cast<size_t>(view.dictionary_size_) + 1);
-  const size_t end = static_cast<size_t>(view.strings_ - p) + view.offset(view.dictionary_size_);
+  const size_t end =
+      static_cast<size_t>(view.strings_ - p) + view.offset(view.dictionary_size_);
   view.bytes_ = bytes.substr(0, std::min(end, bytes.size()));
   return view;
 }
@@ -115,7 +116,10 @@ std::optional<uint32_t> MetadataView::Find(std::string_view key) const {
       const uint32_t mid = lo + (hi - lo) / 2;
       const std::string_view k = this->key(mid);
       if (k == key) return mid;
-      if (k < key) lo = mid + 1; else hi = mid;
+      if (k < key)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     return std::nullopt;
   }
@@ -250,7 +254,10 @@ void MetadataBuilder::Truncate(uint32_t size) {
   }
   // The dropped keys' bytes stay in their block until Reset(); rare (rollback) path.
   if (!table_.empty()) {
-    if (keys_.size() > kLinearLimit) Rehash(table_.size()); else table_.clear();
+    if (keys_.size() > kLinearLimit)
+      Rehash(table_.size());
+    else
+      table_.clear();
   }
 }
 

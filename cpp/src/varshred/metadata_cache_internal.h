@@ -2,10 +2,10 @@
 
 #pragma once
 
+#include <arrow/result.h>
+
 #include <cstdint>
 #include <string_view>
-
-#include <arrow/result.h>
 
 #include "varshred/metadata.h"
 

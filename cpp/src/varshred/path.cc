@@ -2,9 +2,9 @@
 
 #include "varshred/path.h"
 
-#include <limits>
-
 #include <arrow/status.h>
+
+#include <limits>
 
 namespace varshred {
 
@@ -47,7 +47,8 @@ arrow::Result<VariantPath> VariantPath::Parse(std::string_view path) {
         if (close == std::string_view::npos || close + 1 >= n || path[close + 1] != ']') {
           return InvalidPath(path, i, "unterminated quoted key");
         }
-        segments.push_back(PathSegment::Key(std::string(path.substr(i + 2, close - i - 2))));
+        segments.push_back(
+            PathSegment::Key(std::string(path.substr(i + 2, close - i - 2))));
         i = close + 2;
       } else {
         size_t end = i + 1;

@@ -55,8 +55,8 @@ bool ParseTzName(std::string_view* s) {
     return true;
   }
   size_t n = 0;
-  while (n < s->size() && (((*s)[n] >= 'A' && (*s)[n] <= 'Z') ||
-                           ((*s)[n] >= 'a' && (*s)[n] <= 'z'))) {
+  while (n < s->size() &&
+         (((*s)[n] >= 'A' && (*s)[n] <= 'Z') || ((*s)[n] >= 'a' && (*s)[n] <= 'z'))) {
     ++n;
   }
   if (n < 3) return false;
@@ -131,10 +131,10 @@ int32_t PosixTzRule::OffsetAt(int64_t utc_seconds) const {
   int month, day;
   CivilFromDays(FloorDiv(utc_seconds + std_offset, kSecondsPerDay), &year, &month, &day);
   // The start is given in standard time, the end in daylight time.
-  const int64_t start = RuleDay(this->start, year) * kSecondsPerDay + this->start.time -
-                        std_offset;
-  const int64_t end = RuleDay(this->end, year) * kSecondsPerDay + this->end.time -
-                      dst_offset;
+  const int64_t start =
+      RuleDay(this->start, year) * kSecondsPerDay + this->start.time - std_offset;
+  const int64_t end =
+      RuleDay(this->end, year) * kSecondsPerDay + this->end.time - dst_offset;
   const bool dst = start < end ? (utc_seconds >= start && utc_seconds < end)
                                : !(utc_seconds >= end && utc_seconds < start);
   return dst ? dst_offset : std_offset;
@@ -176,7 +176,8 @@ TimeZone TimeZone::Fixed(int32_t offset_seconds) {
 }
 
 int32_t TimeZone::OffsetAt(int64_t utc_seconds) const {
-  if (transitions_.empty()) return has_rule_ ? rule_.OffsetAt(utc_seconds) : fixed_offset_;
+  if (transitions_.empty())
+    return has_rule_ ? rule_.OffsetAt(utc_seconds) : fixed_offset_;
   if (utc_seconds < transitions_.front()) return fixed_offset_;
   if (has_rule_ && utc_seconds >= transitions_.back()) return rule_.OffsetAt(utc_seconds);
   const auto it = std::upper_bound(transitions_.begin(), transitions_.end(), utc_seconds);
@@ -311,7 +312,8 @@ arrow::Result<TimeZone> TimeZone::Make(std::string_view name) {
     }
   }
   // An IANA name: letters, digits, '_', '-', '+', '/', and no path tricks.
-  bool valid = !name.empty() && name[0] != '/' && name.find("..") == std::string_view::npos;
+  bool valid =
+      !name.empty() && name[0] != '/' && name.find("..") == std::string_view::npos;
   for (char ch : name) {
     valid = valid && ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
                       (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == '+' ||
@@ -347,18 +349,21 @@ arrow::Result<TimeZone> TimeZone::Make(std::string_view name) {
   }
   auto zone = internal::TimeZone::Make(name);
   if (!zone.ok()) {
-    return arrow::Status::NotImplemented("time zone '", name, "': ", zone.status().message());
+    return arrow::Status::NotImplemented("time zone '", name,
+                                         "': ", zone.status().message());
   }
   tz.zone_ = std::make_shared<internal::TimeZone>(std::move(zone).ValueOrDie());
   return tz;
 }
 
-int32_t TimeZone::OffsetAt(int64_t utc_seconds) const { return zone_->OffsetAt(utc_seconds); }
+int32_t TimeZone::OffsetAt(int64_t utc_seconds) const {
+  return zone_->OffsetAt(utc_seconds);
+}
 
 int64_t TimeZone::ToLocalMicros(int64_t utc_micros) const {
   return utc_micros +
          int64_t{OffsetAt(internal::FloorDiv(utc_micros, internal::kMicrosPerSecond))} *
-                          internal::kMicrosPerSecond;
+             internal::kMicrosPerSecond;
 }
 
 int64_t TimeZone::ToUtcMicros(int64_t local_micros) const {

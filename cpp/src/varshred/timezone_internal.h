@@ -6,12 +6,12 @@
 
 #pragma once
 
+#include <arrow/result.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <arrow/result.h>
 
 namespace varshred::internal {
 

@@ -3,9 +3,9 @@
 // UTF-8 (RFC 3629): the one validator (every check of untrusted text goes through
 // SequenceLength below), and the lossy conversion of binary to text.
 
-#include "varshred/utf8_internal.h"
-
 #include <cstring>
+
+#include "varshred/utf8_internal.h"
 
 namespace varshred::internal {
 

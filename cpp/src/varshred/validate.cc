@@ -17,7 +17,7 @@ using internal::ReadUnsigned;
 namespace {
 
 // Fixed payload sizes by primitive id (-1: 4-byte length prefix).
-constexpr int8_t kPayload[] = {0, 0, 0, 1, 2, 4, 8, 8, 5, 9, 17,
+constexpr int8_t kPayload[] = {0, 0, 0, 1, 2,  4,  8, 8, 5, 9, 17,
                                4, 8, 8, 4, -1, -1, 8, 8, 8, 16};
 
 // One step of the path from the top-level value to the one being checked.
@@ -37,11 +37,12 @@ class Validator {
   arrow::Status Run(std::string_view value) {
     if (value.size() > options_.max_size) {
       return arrow::Status::Invalid("$: value of ", value.size(),
-                                    " bytes exceeds the size limit of ", options_.max_size);
+                                    " bytes exceeds the size limit of ",
+                                    options_.max_size);
     }
     uint64_t size = 0;
-    ARROW_RETURN_NOT_OK(Check(reinterpret_cast<const uint8_t*>(value.data()), value.size(),
-                              0, &size));
+    ARROW_RETURN_NOT_OK(
+        Check(reinterpret_cast<const uint8_t*>(value.data()), value.size(), 0, &size));
     if (size != value.size()) {
       return arrow::Status::Invalid("$: value is ", size, " bytes but the buffer holds ",
                                     value.size(), " (trailing bytes)");
@@ -75,7 +76,8 @@ class Validator {
       case BasicType::kShortString: {
         *size = 1 + static_cast<uint64_t>(vh);
         if (*size > avail) {
-          return Fail("short string of ", int(vh), " bytes runs past the end of the value");
+          return Fail("short string of ", int(vh),
+                      " bytes runs past the end of the value");
         }
         if (!internal::IsValidUtf8({reinterpret_cast<const char*>(p + 1), vh})) {
           return Fail("string is not valid UTF-8");
@@ -113,12 +115,14 @@ class Validator {
       }
       return arrow::Status::OK();
     }
-    if (avail < 5) return Fail("length of a string or binary runs past the end of the value");
+    if (avail < 5)
+      return Fail("length of a string or binary runs past the end of the value");
     const uint64_t length = ReadLE<uint32_t>(p + 1);
     *size = 5 + length;
     if (*size > avail) {
-      return Fail(id == static_cast<uint8_t>(PrimitiveType::kString) ? "string" : "binary",
-                  " of ", length, " bytes runs past the end of the value");
+      return Fail(
+          id == static_cast<uint8_t>(PrimitiveType::kString) ? "string" : "binary",
+          " of ", length, " bytes runs past the end of the value");
     }
     if (id == static_cast<uint8_t>(PrimitiveType::kString) &&
         !internal::IsValidUtf8({reinterpret_cast<const char*>(p + 5), length})) {
@@ -143,7 +147,8 @@ class Validator {
     const uint64_t offsets = ids + n * id_size;
     const uint64_t values = offsets + (n + 1) * offset_size;
     if (values > avail) {
-      return Fail("object of ", n, " fields: ids and offsets run past the end of the value");
+      return Fail("object of ", n,
+                  " fields: ids and offsets run past the end of the value");
     }
     const uint64_t data_size = ReadUnsigned(p + offsets + n * offset_size, offset_size);
     *size = values + data_size;
@@ -166,8 +171,8 @@ class Validator {
       previous = key;
       const uint64_t off = ReadUnsigned(p + offsets + i * offset_size, offset_size);
       if (off >= data_size) {
-        return Fail("offset ", off, " of field \"", key, "\" is outside the object data (",
-                    data_size, " bytes)");
+        return Fail("offset ", off, " of field \"", key,
+                    "\" is outside the object data (", data_size, " bytes)");
       }
       path_.push_back({key, -1});
       uint64_t child = 0;

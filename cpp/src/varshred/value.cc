@@ -15,28 +15,50 @@ using internal::ReadUnsigned;
 
 std::string_view VariantTypeName(VariantType type) {
   switch (type) {
-    case VariantType::kNull: return "null";
-    case VariantType::kBoolean: return "boolean";
-    case VariantType::kInt8: return "int8";
-    case VariantType::kInt16: return "int16";
-    case VariantType::kInt32: return "int32";
-    case VariantType::kInt64: return "int64";
-    case VariantType::kFloat: return "float";
-    case VariantType::kDouble: return "double";
-    case VariantType::kDecimal4: return "decimal4";
-    case VariantType::kDecimal8: return "decimal8";
-    case VariantType::kDecimal16: return "decimal16";
-    case VariantType::kDate: return "date";
-    case VariantType::kTimestampMicros: return "timestamp";
-    case VariantType::kTimestampNtzMicros: return "timestamp_ntz";
-    case VariantType::kTimeNtzMicros: return "time";
-    case VariantType::kTimestampNanos: return "timestamp_nanos";
-    case VariantType::kTimestampNtzNanos: return "timestamp_ntz_nanos";
-    case VariantType::kBinary: return "binary";
-    case VariantType::kString: return "string";
-    case VariantType::kUuid: return "uuid";
-    case VariantType::kObject: return "object";
-    case VariantType::kArray: return "array";
+    case VariantType::kNull:
+      return "null";
+    case VariantType::kBoolean:
+      return "boolean";
+    case VariantType::kInt8:
+      return "int8";
+    case VariantType::kInt16:
+      return "int16";
+    case VariantType::kInt32:
+      return "int32";
+    case VariantType::kInt64:
+      return "int64";
+    case VariantType::kFloat:
+      return "float";
+    case VariantType::kDouble:
+      return "double";
+    case VariantType::kDecimal4:
+      return "decimal4";
+    case VariantType::kDecimal8:
+      return "decimal8";
+    case VariantType::kDecimal16:
+      return "decimal16";
+    case VariantType::kDate:
+      return "date";
+    case VariantType::kTimestampMicros:
+      return "timestamp";
+    case VariantType::kTimestampNtzMicros:
+      return "timestamp_ntz";
+    case VariantType::kTimeNtzMicros:
+      return "time";
+    case VariantType::kTimestampNanos:
+      return "timestamp_nanos";
+    case VariantType::kTimestampNtzNanos:
+      return "timestamp_ntz_nanos";
+    case VariantType::kBinary:
+      return "binary";
+    case VariantType::kString:
+      return "string";
+    case VariantType::kUuid:
+      return "uuid";
+    case VariantType::kObject:
+      return "object";
+    case VariantType::kArray:
+      return "array";
   }
   return "unknown";
 }
@@ -50,21 +72,31 @@ int DecimalPrecision(int128_t unscaled) {
 namespace {
 
 constexpr VariantType kPrimitiveTypes[] = {
-    VariantType::kNull,           VariantType::kBoolean,
-    VariantType::kBoolean,        VariantType::kInt8,
-    VariantType::kInt16,          VariantType::kInt32,
-    VariantType::kInt64,          VariantType::kDouble,
-    VariantType::kDecimal4,       VariantType::kDecimal8,
-    VariantType::kDecimal16,      VariantType::kDate,
-    VariantType::kTimestampMicros, VariantType::kTimestampNtzMicros,
-    VariantType::kFloat,          VariantType::kBinary,
-    VariantType::kString,         VariantType::kTimeNtzMicros,
-    VariantType::kTimestampNanos, VariantType::kTimestampNtzNanos,
+    VariantType::kNull,
+    VariantType::kBoolean,
+    VariantType::kBoolean,
+    VariantType::kInt8,
+    VariantType::kInt16,
+    VariantType::kInt32,
+    VariantType::kInt64,
+    VariantType::kDouble,
+    VariantType::kDecimal4,
+    VariantType::kDecimal8,
+    VariantType::kDecimal16,
+    VariantType::kDate,
+    VariantType::kTimestampMicros,
+    VariantType::kTimestampNtzMicros,
+    VariantType::kFloat,
+    VariantType::kBinary,
+    VariantType::kString,
+    VariantType::kTimeNtzMicros,
+    VariantType::kTimestampNanos,
+    VariantType::kTimestampNtzNanos,
     VariantType::kUuid,
 };
 
 // Payload sizes of fixed-width primitives, by id (-1: variable length).
-constexpr int8_t kPrimitivePayloadSize[] = {0, 0, 0, 1, 2, 4, 8, 8, 5, 9, 17,
+constexpr int8_t kPrimitivePayloadSize[] = {0, 0, 0, 1, 2,  4,  8, 8, 5, 9, 17,
                                             4, 8, 8, 4, -1, -1, 8, 8, 8, 16};
 
 }  // namespace
@@ -148,10 +180,14 @@ int64_t VariantView::GetInt64() const { return ReadLE<int64_t>(payload()); }
 
 int64_t VariantView::GetInteger() const {
   switch (type_) {
-    case VariantType::kInt8: return GetInt8();
-    case VariantType::kInt16: return GetInt16();
-    case VariantType::kInt32: return GetInt32();
-    default: return GetInt64();
+    case VariantType::kInt8:
+      return GetInt8();
+    case VariantType::kInt16:
+      return GetInt16();
+    case VariantType::kInt32:
+      return GetInt32();
+    default:
+      return GetInt64();
   }
 }
 
@@ -163,9 +199,15 @@ Decimal VariantView::GetDecimal() const {
   d.scale = payload()[0];
   const uint8_t* u = payload() + 1;
   switch (type_) {
-    case VariantType::kDecimal4: d.unscaled = ReadLE<int32_t>(u); break;
-    case VariantType::kDecimal8: d.unscaled = ReadLE<int64_t>(u); break;
-    default: d.unscaled = ReadLE<int128_t>(u); break;
+    case VariantType::kDecimal4:
+      d.unscaled = ReadLE<int32_t>(u);
+      break;
+    case VariantType::kDecimal8:
+      d.unscaled = ReadLE<int64_t>(u);
+      break;
+    default:
+      d.unscaled = ReadLE<int128_t>(u);
+      break;
   }
   return d;
 }
@@ -225,9 +267,13 @@ std::optional<uint32_t> ObjectView::FindIndex(std::string_view key) const {
     const uint32_t mid = lo + (hi - lo) / 2;
     const std::string_view k = this->key(mid);
     if (k == key) return mid;
-    if (k < key) lo = mid + 1; else hi = mid;
+    if (k < key)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
-  // ...but some engines write ids in insertion order (docs/format.md#key-order): scan on a miss.
+  // ...but some engines write ids in insertion order (docs/format.md#key-order): scan on
+  // a miss.
   for (uint32_t i = 0; i < num_fields_; ++i) {
     if (this->key(i) == key) return i;
   }

@@ -1,10 +1,10 @@
 // Builds a Variant, validates it and wraps it in an Arrow array through the installed
 // varshred package. Exit status 0 and "consumer ok" on success.
-#include <iostream>
-
 #include <varshred/arrow/variant_array.h>
 #include <varshred/builder.h>
 #include <varshred/validate.h>
+
+#include <iostream>
 
 int main() {
   varshred::VariantBuilder builder;

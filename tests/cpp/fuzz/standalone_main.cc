@@ -51,7 +51,9 @@ int main(int argc, char** argv) {
   for (const std::string& input : inputs) Run(input);
   if (inputs.empty()) inputs.emplace_back(1, '\0');
   std::mt19937 rng(seed);
-  auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+  auto pick = [&](size_t n) {
+    return std::uniform_int_distribution<size_t>(0, n - 1)(rng);
+  };
   for (long r = 0; r < runs; ++r) {
     std::string s = inputs[pick(inputs.size())];
     const int edits = 1 + static_cast<int>(pick(4));
@@ -77,6 +79,7 @@ int main(int argc, char** argv) {
     }
     Run(s);
   }
-  std::printf("validate_fuzz: %zu inputs, %ld mutations, no failure\n", inputs.size(), runs);
+  std::printf("validate_fuzz: %zu inputs, %ld mutations, no failure\n", inputs.size(),
+              runs);
   return 0;
 }

@@ -1,4 +1,5 @@
-// libFuzzer entry point for the Variant validator (docs/format.md#sizing, docs/development.md#fuzzing).
+// libFuzzer entry point for the Variant validator (docs/format.md#sizing,
+// docs/development.md#fuzzing).
 //
 // Input: one flags byte, then metadata and value back to back (the layout of the
 // corpus `.variant.bin` files), split with the §1.2 length formula. Flags bit 0 sets
@@ -32,7 +33,8 @@ struct ExactCopy {
 void Check(std::string_view metadata, std::string_view value,
            const varshred::ValidateOptions& options) {
   const ExactCopy md(metadata), v(value);
-  const std::string error = varshred::testing::ValidateAndWalk(md.view(), v.view(), options);
+  const std::string error =
+      varshred::testing::ValidateAndWalk(md.view(), v.view(), options);
   if (!error.empty()) {
     std::fprintf(stderr, "validate_fuzz: accepted input failed the walk: %s\n",
                  error.c_str());

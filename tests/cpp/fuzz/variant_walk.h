@@ -21,14 +21,23 @@ namespace internal_walk {
 inline uint64_t Touch(const VariantView& v, std::string* error) {
   uint64_t sum = static_cast<uint64_t>(v.type());
   switch (v.type()) {
-    case VariantType::kNull: break;
-    case VariantType::kBoolean: sum += v.GetBool(); break;
+    case VariantType::kNull:
+      break;
+    case VariantType::kBoolean:
+      sum += v.GetBool();
+      break;
     case VariantType::kInt8:
     case VariantType::kInt16:
     case VariantType::kInt32:
-    case VariantType::kInt64: sum += static_cast<uint64_t>(v.GetInteger()); break;
-    case VariantType::kFloat: sum += static_cast<uint64_t>(v.GetFloat() == 0.0f); break;
-    case VariantType::kDouble: sum += static_cast<uint64_t>(v.GetDouble() == 0.0); break;
+    case VariantType::kInt64:
+      sum += static_cast<uint64_t>(v.GetInteger());
+      break;
+    case VariantType::kFloat:
+      sum += static_cast<uint64_t>(v.GetFloat() == 0.0f);
+      break;
+    case VariantType::kDouble:
+      sum += static_cast<uint64_t>(v.GetDouble() == 0.0);
+      break;
     case VariantType::kDecimal4:
     case VariantType::kDecimal8:
     case VariantType::kDecimal16: {
@@ -36,7 +45,9 @@ inline uint64_t Touch(const VariantView& v, std::string* error) {
       sum += static_cast<uint64_t>(d.unscaled) + d.scale;
       break;
     }
-    case VariantType::kDate: sum += static_cast<uint64_t>(v.GetDate()); break;
+    case VariantType::kDate:
+      sum += static_cast<uint64_t>(v.GetDate());
+      break;
     case VariantType::kTimestampMicros:
     case VariantType::kTimestampNtzMicros:
     case VariantType::kTimeNtzMicros:
@@ -65,13 +76,15 @@ inline uint64_t Touch(const VariantView& v, std::string* error) {
         }
         sum += Touch(obj.value(i), error);
       }
-      if (obj.size_bytes() != v.value_bytes().size()) *error = "object size_bytes mismatch";
+      if (obj.size_bytes() != v.value_bytes().size())
+        *error = "object size_bytes mismatch";
       break;
     }
     case VariantType::kArray: {
       const ArrayView arr = v.GetArray();
       for (uint32_t i = 0; i < arr.size(); ++i) sum += Touch(arr.element(i), error);
-      if (arr.size_bytes() != v.value_bytes().size()) *error = "array size_bytes mismatch";
+      if (arr.size_bytes() != v.value_bytes().size())
+        *error = "array size_bytes mismatch";
       break;
     }
   }

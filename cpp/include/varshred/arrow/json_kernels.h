@@ -4,12 +4,12 @@
 
 #pragma once
 
-#include <cstdint>
-#include <memory>
-
 #include <arrow/array/array_base.h>
 #include <arrow/memory_pool.h>
 #include <arrow/result.h>
+
+#include <cstdint>
+#include <memory>
 
 #include "varshred/arrow/variant_array.h"
 #include "varshred/json.h"

@@ -5,11 +5,11 @@
 
 #pragma once
 
-#include <memory>
-
 #include <arrow/array.h>
 #include <arrow/memory_pool.h>
 #include <arrow/result.h>
+
+#include <memory>
 
 namespace varshred {
 

@@ -4,20 +4,20 @@
 
 #pragma once
 
-#include <cstdint>
-#include <memory>
-
 #include <arrow/array.h>
 #include <arrow/memory_pool.h>
 #include <arrow/result.h>
+
+#include <cstdint>
+#include <memory>
 
 #include "varshred/arrow/shredding_schema.h"
 #include "varshred/value.h"
 
 namespace varshred {
 
-/// \brief Which Variant numbers go into a numeric typed_value column (docs/shredding.md#writer-rules
-/// rule 7).
+/// \brief Which Variant numbers go into a numeric typed_value column
+/// (docs/shredding.md#writer-rules rule 7).
 enum class NumericShredding : uint8_t {
   /// Lossless conversion inside Exact Numeric, as Spark's VariantShreddingWriter with
   /// allowNumericScaleChanges: any integer into any integer column it fits, an

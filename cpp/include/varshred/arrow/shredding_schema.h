@@ -6,15 +6,15 @@
 
 #pragma once
 
+#include <arrow/result.h>
+#include <arrow/type_fwd.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <arrow/result.h>
-#include <arrow/type_fwd.h>
 
 #include "varshred/format.h"
 
@@ -54,12 +54,12 @@ class ShreddingSchema {
   static arrow::Result<ShreddingSchema> Object(std::vector<Field> fields);
   static ShreddingSchema Array(ShreddingSchema element);
 
-  /// \brief From the Arrow type of a `typed_value` column (docs/shredding.md#typed-value-types mapping):
-  /// struct of non-nullable struct{value?, typed_value?} for objects, list/large_list
-  /// of such a struct for arrays, mapped primitives, fixed_size_binary(16) or the
-  /// `arrow.uuid` extension for uuid. Unsigned integers, other fixed-size binaries,
-  /// timestamps in s/ms, time32 and the like are rejected, and so is nesting deeper
-  /// than kMaxShreddingDepth.
+  /// \brief From the Arrow type of a `typed_value` column
+  /// (docs/shredding.md#typed-value-types mapping): struct of non-nullable struct{value?,
+  /// typed_value?} for objects, list/large_list of such a struct for arrays, mapped
+  /// primitives, fixed_size_binary(16) or the `arrow.uuid` extension for uuid. Unsigned
+  /// integers, other fixed-size binaries, timestamps in s/ms, time32 and the like are
+  /// rejected, and so is nesting deeper than kMaxShreddingDepth.
   static arrow::Result<ShreddingSchema> FromArrow(const arrow::DataType& typed_value);
   /// \brief From a Spark-style DDL string: `struct<id: bigint, tags: array<string>>`,
   /// or the bare form `id bigint, name string`. Names may be backquoted (`` `a b` ``,

@@ -6,17 +6,17 @@
 
 #pragma once
 
+#include <arrow/array/array_base.h>
+#include <arrow/memory_pool.h>
+#include <arrow/result.h>
+#include <arrow/status.h>
+
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <arrow/array/array_base.h>
-#include <arrow/memory_pool.h>
-#include <arrow/result.h>
-#include <arrow/status.h>
 
 #include "varshred/arrow/shredding_schema.h"
 #include "varshred/format.h"

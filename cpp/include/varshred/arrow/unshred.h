@@ -5,12 +5,12 @@
 
 #pragma once
 
-#include <cstdint>
-#include <memory>
-
 #include <arrow/array.h>
 #include <arrow/memory_pool.h>
 #include <arrow/result.h>
+
+#include <cstdint>
+#include <memory>
 
 #include "varshred/arrow/variant_array.h"
 #include "varshred/value.h"
@@ -49,9 +49,9 @@ struct UnshredOptions {
 ///
 /// A missing value at top level or in an array element is Variant null 00. Invalid
 /// data fails with Invalid naming the row and path (see ConflictPolicy); typed_value
-/// types outside docs/shredding.md#typed-value-types fail with TypeError. Output objects have ids ordered by
-/// key bytes and reuse the row's metadata: the metadata column is passed through
-/// zero-copy (cast to binary if it was not).
+/// types outside docs/shredding.md#typed-value-types fail with TypeError. Output objects
+/// have ids ordered by key bytes and reuse the row's metadata: the metadata column is
+/// passed through zero-copy (cast to binary if it was not).
 arrow::Result<std::shared_ptr<arrow::Array>> Unshred(
     const arrow::Array& shredded, const UnshredOptions& options = {},
     arrow::MemoryPool* pool = arrow::default_memory_pool());

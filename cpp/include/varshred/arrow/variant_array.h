@@ -5,16 +5,16 @@
 
 #pragma once
 
-#include <cstdint>
-#include <memory>
-#include <string>
-#include <string_view>
-
 #include <arrow/array/array_nested.h>
 #include <arrow/array/builder_binary.h>
 #include <arrow/memory_pool.h>
 #include <arrow/result.h>
 #include <arrow/type_fwd.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
 
 namespace varshred {
 
@@ -30,7 +30,8 @@ enum class VariantLayout : uint8_t {
 };
 
 /// \brief The Arrow type of an unshredded Variant column in `layout`.
-std::shared_ptr<arrow::DataType> VariantStorageType(VariantLayout layout = VariantLayout::kCanonical);
+std::shared_ptr<arrow::DataType> VariantStorageType(
+    VariantLayout layout = VariantLayout::kCanonical);
 
 /// \brief True when `type` is a Variant struct (children metadata + value and/or
 /// typed_value, matched by name).

@@ -5,15 +5,15 @@
 
 #pragma once
 
-#include <cstdint>
-#include <memory>
-#include <string>
-
 #include <arrow/array.h>
 #include <arrow/memory_pool.h>
 #include <arrow/result.h>
 #include <arrow/status.h>
 #include <arrow/type_fwd.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
 
 #include "varshred/cast.h"
 #include "varshred/path.h"

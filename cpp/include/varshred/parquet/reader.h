@@ -4,15 +4,15 @@
 
 #pragma once
 
-#include <memory>
-#include <optional>
-#include <string>
-#include <vector>
-
 #include <arrow/memory_pool.h>
 #include <arrow/record_batch.h>
 #include <arrow/result.h>
 #include <arrow/table.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "varshred/arrow/unshred.h"
 
@@ -56,7 +56,8 @@ arrow::Result<std::vector<ParquetColumnInfo>> InspectParquet(const std::string& 
 /// \brief The path of every leaf column of the file at `path`, by leaf index, as a list
 /// of names from the top-level column down. Compare these, never dotted strings: a name
 /// may itself contain '.' ("user.id" next to "user" {"id"}).
-arrow::Result<std::vector<std::vector<std::string>>> ParquetLeafPaths(const std::string& path);
+arrow::Result<std::vector<std::vector<std::string>>> ParquetLeafPaths(
+    const std::string& path);
 
 /// \brief Reads the footer of `path` and every row group's column chunk metadata and
 /// statistics, failing with an error naming the file where they are corrupt. Callers

@@ -1,14 +1,14 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// The Parquet schema of a shredded Variant column (docs/shredding.md#typed-value-types), as the writer
-// declares it.
+// The Parquet schema of a shredded Variant column (docs/shredding.md#typed-value-types),
+// as the writer declares it.
 
 #pragma once
 
-#include <string>
-
 #include <arrow/result.h>
 #include <parquet/schema.h>
+
+#include <string>
 
 #include "varshred/arrow/shredding_schema.h"
 

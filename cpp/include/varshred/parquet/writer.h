@@ -4,17 +4,17 @@
 
 #pragma once
 
-#include <map>
-#include <memory>
-#include <optional>
-#include <string>
-#include <vector>
-
 #include <arrow/memory_pool.h>
 #include <arrow/record_batch.h>
 #include <arrow/result.h>
 #include <arrow/table.h>
 #include <arrow/util/compression.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "varshred/arrow/shred.h"
 #include "varshred/arrow/shredding_schema.h"

@@ -4,10 +4,10 @@
 
 #pragma once
 
-#include <memory>
-
 #include <arrow/array.h>
 #include <arrow/extension_type.h>
+
+#include <memory>
 
 namespace varshred::internal {
 

@@ -2,13 +2,13 @@
 
 #include "varshred/arrow/json_kernels.h"
 
-#include <string>
-#include <string_view>
-
 #include <arrow/array/array_binary.h>
 #include <arrow/array/builder_binary.h>
 #include <arrow/array/util.h>
 #include <arrow/type.h>
+
+#include <string>
+#include <string_view>
 
 #include "varshred/builder.h"
 #include "varshred/format.h"
@@ -142,7 +142,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> JsonToVariant(
 arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
     const arrow::Array& variants, const JsonWriteOptions& options,
     arrow::MemoryPool* pool) {
-  ARROW_ASSIGN_OR_RAISE(auto view, VariantArrayView::Make(arrow::MakeArray(variants.data())));
+  ARROW_ASSIGN_OR_RAISE(auto view,
+                        VariantArrayView::Make(arrow::MakeArray(variants.data())));
   if (view.typed_value() != nullptr) {
     return arrow::Status::Invalid(
         "VariantToJson: the Variant column is shredded (it has a typed_value child); "
@@ -168,7 +169,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
     if (st.ok()) {
       text.clear();
       st = writer.Write(
-          VariantView::MakeUnchecked(MetadataView::MakeUnchecked(metadata), value), &text);
+          VariantView::MakeUnchecked(MetadataView::MakeUnchecked(metadata), value),
+          &text);
     }
     if (!st.ok()) return st.WithMessage("row ", i, ": ", st.message());
     ARROW_RETURN_NOT_OK(out.Append(text));

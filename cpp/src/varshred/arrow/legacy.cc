@@ -2,11 +2,11 @@
 
 #include "varshred/arrow/legacy.h"
 
-#include <string>
-#include <vector>
-
 #include <arrow/type.h>
 #include <arrow/util/decimal.h>
+
+#include <string>
+#include <vector>
 
 #include "varshred/arrow/extension_internal.h"
 #include "varshred/arrow/variant_array.h"
@@ -50,7 +50,8 @@ arrow::Result<std::unique_ptr<LegacyNode>> Compile(std::shared_ptr<arrow::Array>
       ARROW_ASSIGN_OR_RAISE(node->untyped, BinaryColumn::Make(child));
     } else if (name == "object") {
       if (child->type_id() != arrow::Type::STRUCT) {
-        return arrow::Status::TypeError("seed-layout object at ", path, " is not a struct");
+        return arrow::Status::TypeError("seed-layout object at ", path,
+                                        " is not a struct");
       }
       node->object = std::static_pointer_cast<arrow::StructArray>(child);
       for (int f = 0; f < node->object->num_fields(); ++f) {
@@ -76,8 +77,8 @@ arrow::Result<std::unique_ptr<LegacyNode>> Compile(std::shared_ptr<arrow::Array>
     } else if (!name.empty() && name[0] == '_') {
       continue;  // seed draft: `_`-prefixed fields may be ignored
     } else {
-      return arrow::Status::TypeError("unexpected field '", name, "' in seed-layout group at ",
-                                      path);
+      return arrow::Status::TypeError("unexpected field '", name,
+                                      "' in seed-layout group at ", path);
     }
   }
   return node;
@@ -88,7 +89,8 @@ class LegacyReader {
   explicit LegacyReader(int64_t row) : row_(row) {}
 
   // Appends the value of `node` at i to the builder; *present = false when missing.
-  arrow::Status Build(const LegacyNode& node, int64_t i, VariantBuilder* b, bool* present) {
+  arrow::Status Build(const LegacyNode& node, int64_t i, VariantBuilder* b,
+                      bool* present) {
     *present = false;
     if (node.group->IsNull(i)) return arrow::Status::OK();
     const bool has_untyped = node.untyped && !node.untyped.IsNull(i);
@@ -123,8 +125,8 @@ class LegacyReader {
           bool shredded_present = false;
           for (size_t f = 0; f < node.names.size(); ++f) {
             if (node.names[f] == key) {
-              shredded_present = !node.fields[f]->group->IsNull(i) &&
-                                 HasAny(*node.fields[f], i);
+              shredded_present =
+                  !node.fields[f]->group->IsNull(i) && HasAny(*node.fields[f], i);
             }
           }
           // ConstructObject: a shredded field that is null falls back to the residual.
@@ -174,7 +176,8 @@ class LegacyReader {
   static bool HasAny(const LegacyNode& node, int64_t i) {
     return (node.untyped && !node.untyped.IsNull(i)) ||
            (node.object && !node.object->IsNull(i)) ||
-           (node.array && !node.array->IsNull(i)) || (node.typed && !node.typed->IsNull(i));
+           (node.array && !node.array->IsNull(i)) ||
+           (node.typed && !node.typed->IsNull(i));
   }
 
   arrow::Status Error(const LegacyNode& node, std::string_view what) const {
@@ -230,7 +233,10 @@ class LegacyReader {
         const bool is_string = a.type_id() == arrow::Type::STRING ||
                                a.type_id() == arrow::Type::LARGE_STRING ||
                                a.type_id() == arrow::Type::STRING_VIEW;
-        if (is_string) b->AppendString(col.Get(i)); else b->AppendBinary(col.Get(i));
+        if (is_string)
+          b->AppendString(col.Get(i));
+        else
+          b->AppendBinary(col.Get(i));
         return arrow::Status::OK();
       }
       case arrow::Type::TIMESTAMP: {
@@ -249,7 +255,8 @@ class LegacyReader {
       }
       case arrow::Type::DECIMAL128: {
         const auto& t = static_cast<const arrow::Decimal128Type&>(*a.type());
-        const arrow::Decimal128 d(static_cast<const arrow::Decimal128Array&>(a).GetValue(i));
+        const arrow::Decimal128 d(
+            static_cast<const arrow::Decimal128Array&>(a).GetValue(i));
         const int128_t u = (static_cast<int128_t>(d.high_bits()) << 64) |
                            static_cast<int128_t>(d.low_bits());
         if (t.precision() > kMaxDecimal16Precision) break;
@@ -268,8 +275,8 @@ class LegacyReader {
 
 }  // namespace
 
-arrow::Result<std::shared_ptr<arrow::Array>> FromLegacyShredded(const arrow::Array& legacy,
-                                                                arrow::MemoryPool* pool) {
+arrow::Result<std::shared_ptr<arrow::Array>> FromLegacyShredded(
+    const arrow::Array& legacy, arrow::MemoryPool* pool) {
   auto input = internal::StorageOf(arrow::MakeArray(legacy.data()));
   ARROW_ASSIGN_OR_RAISE(auto root, Compile(input, "$", 0));
   VariantArrayBuilder out(pool);

@@ -7,10 +7,6 @@
 
 #include "varshred/arrow/shred.h"
 
-#include <algorithm>
-#include <limits>
-#include <variant>
-
 #include <arrow/array/builder_binary.h>
 #include <arrow/array/builder_decimal.h>
 #include <arrow/array/builder_primitive.h>
@@ -18,13 +14,17 @@
 #include <arrow/builder.h>
 #include <arrow/util/decimal.h>
 
+#include <algorithm>
+#include <limits>
+#include <variant>
+
 #include "varshred/arrow/extension_internal.h"
-#include "varshred/container_encoding_internal.h"
-#include "varshred/decimal_internal.h"
 #include "varshred/arrow/typed_match_internal.h"
-#include "varshred/metadata_cache_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
+#include "varshred/container_encoding_internal.h"
+#include "varshred/decimal_internal.h"
+#include "varshred/metadata_cache_internal.h"
 #include "varshred/validate.h"
 
 namespace varshred {
@@ -55,8 +55,8 @@ struct ObjectPlan {
   arrow::TypedBufferBuilder<bool> validity;
   int64_t null_count = 0;
   // Per-row scratch.
-  std::vector<int64_t> match;         // child -> field index in the object, or -1
-  std::vector<uint32_t> residual;     // field indexes of unshredded fields
+  std::vector<int64_t> match;      // child -> field index in the object, or -1
+  std::vector<uint32_t> residual;  // field indexes of unshredded fields
   std::string residual_bytes;
   std::vector<FieldEntry> entries;
 };
@@ -101,7 +101,8 @@ arrow::Status AppendInt(PrimitivePlan& p, const VariantView& v, bool* matched) {
   } else {
     int128_t u;
     int s;
-    if (!ExactNumericValue(v, &u, &s) || !RescaleExact(u, s, 0, 38, &x) || !FitsInt<T>(x)) {
+    if (!ExactNumericValue(v, &u, &s) || !RescaleExact(u, s, 0, 38, &x) ||
+        !FitsInt<T>(x)) {
       *matched = false;
       return arrow::Status::OK();
     }
@@ -142,7 +143,8 @@ arrow::Status AppendDecimal(PrimitivePlan& p, const VariantView& v, bool* matche
 }
 
 template <VariantType kType, typename BuilderT, typename Get>
-arrow::Status AppendExact(PrimitivePlan& p, const VariantView& v, bool* matched, Get get) {
+arrow::Status AppendExact(PrimitivePlan& p, const VariantView& v, bool* matched,
+                          Get get) {
   if (v.type() != kType) {
     *matched = false;
     return arrow::Status::OK();
@@ -187,28 +189,46 @@ arrow::Status AppendSimple(PrimitivePlan& p, const VariantView& v, bool* matched
 template <bool kLenient>
 AppendFn PickAppender(VariantType type) {
   switch (type) {
-    case VariantType::kInt8: return AppendInt<int8_t, VariantType::kInt8, kLenient>;
-    case VariantType::kInt16: return AppendInt<int16_t, VariantType::kInt16, kLenient>;
-    case VariantType::kInt32: return AppendInt<int32_t, VariantType::kInt32, kLenient>;
-    case VariantType::kInt64: return AppendInt<int64_t, VariantType::kInt64, kLenient>;
-    case VariantType::kDecimal4: return AppendDecimal<VariantType::kDecimal4, kLenient>;
-    case VariantType::kDecimal8: return AppendDecimal<VariantType::kDecimal8, kLenient>;
-    case VariantType::kDecimal16: return AppendDecimal<VariantType::kDecimal16, kLenient>;
-    case VariantType::kBoolean: return AppendSimple<VariantType::kBoolean>;
-    case VariantType::kFloat: return AppendSimple<VariantType::kFloat>;
-    case VariantType::kDouble: return AppendSimple<VariantType::kDouble>;
-    case VariantType::kDate: return AppendSimple<VariantType::kDate>;
-    case VariantType::kTimeNtzMicros: return AppendSimple<VariantType::kTimeNtzMicros>;
-    case VariantType::kTimestampMicros: return AppendSimple<VariantType::kTimestampMicros>;
+    case VariantType::kInt8:
+      return AppendInt<int8_t, VariantType::kInt8, kLenient>;
+    case VariantType::kInt16:
+      return AppendInt<int16_t, VariantType::kInt16, kLenient>;
+    case VariantType::kInt32:
+      return AppendInt<int32_t, VariantType::kInt32, kLenient>;
+    case VariantType::kInt64:
+      return AppendInt<int64_t, VariantType::kInt64, kLenient>;
+    case VariantType::kDecimal4:
+      return AppendDecimal<VariantType::kDecimal4, kLenient>;
+    case VariantType::kDecimal8:
+      return AppendDecimal<VariantType::kDecimal8, kLenient>;
+    case VariantType::kDecimal16:
+      return AppendDecimal<VariantType::kDecimal16, kLenient>;
+    case VariantType::kBoolean:
+      return AppendSimple<VariantType::kBoolean>;
+    case VariantType::kFloat:
+      return AppendSimple<VariantType::kFloat>;
+    case VariantType::kDouble:
+      return AppendSimple<VariantType::kDouble>;
+    case VariantType::kDate:
+      return AppendSimple<VariantType::kDate>;
+    case VariantType::kTimeNtzMicros:
+      return AppendSimple<VariantType::kTimeNtzMicros>;
+    case VariantType::kTimestampMicros:
+      return AppendSimple<VariantType::kTimestampMicros>;
     case VariantType::kTimestampNtzMicros:
       return AppendSimple<VariantType::kTimestampNtzMicros>;
-    case VariantType::kTimestampNanos: return AppendSimple<VariantType::kTimestampNanos>;
+    case VariantType::kTimestampNanos:
+      return AppendSimple<VariantType::kTimestampNanos>;
     case VariantType::kTimestampNtzNanos:
       return AppendSimple<VariantType::kTimestampNtzNanos>;
-    case VariantType::kString: return AppendSimple<VariantType::kString>;
-    case VariantType::kBinary: return AppendSimple<VariantType::kBinary>;
-    case VariantType::kUuid: return AppendSimple<VariantType::kUuid>;
-    default: return nullptr;
+    case VariantType::kString:
+      return AppendSimple<VariantType::kString>;
+    case VariantType::kBinary:
+      return AppendSimple<VariantType::kBinary>;
+    case VariantType::kUuid:
+      return AppendSimple<VariantType::kUuid>;
+    default:
+      return nullptr;
   }
 }
 
@@ -231,8 +251,8 @@ arrow::Result<std::unique_ptr<ShredNode>> Compile(const ShreddingSchema& schema,
                      ? PickAppender<true>(schema.type())
                      : PickAppender<false>(schema.type());
       if (!p.append) {
-        return arrow::Status::Invalid("cannot shred into ", VariantTypeName(schema.type()),
-                                      " at ", path);
+        return arrow::Status::Invalid("cannot shred into ",
+                                      VariantTypeName(schema.type()), " at ", path);
       }
       p.precision = schema.precision();
       p.scale = schema.scale();
@@ -256,7 +276,8 @@ arrow::Result<std::unique_ptr<ShredNode>> Compile(const ShreddingSchema& schema,
     }
     case ShreddingSchema::Kind::kArray: {
       ArrayPlan a(pool);
-      ARROW_ASSIGN_OR_RAISE(a.element, Compile(schema.element(), path + "[]", options, pool));
+      ARROW_ASSIGN_OR_RAISE(a.element,
+                            Compile(schema.element(), path + "[]", options, pool));
       RETURN_NOT_OK(a.offsets.Append(0));
       node->typed = std::move(a);
       break;
@@ -265,7 +286,8 @@ arrow::Result<std::unique_ptr<ShredNode>> Compile(const ShreddingSchema& schema,
   return node;
 }
 
-// ---- row loop --------------------------------------------------------------------------
+// ---- row loop
+// --------------------------------------------------------------------------
 
 class Shredder {
  public:
@@ -363,7 +385,8 @@ class Shredder {
     RETURN_NOT_OK(o.validity.Append(true));
     for (size_t k = 0; k < m; ++k) {
       if (o.match[k] >= 0) {
-        RETURN_NOT_OK(Shred(*o.children[k], obj.value(static_cast<uint32_t>(o.match[k]))));
+        RETURN_NOT_OK(
+            Shred(*o.children[k], obj.value(static_cast<uint32_t>(o.match[k]))));
       } else {
         RETURN_NOT_OK(AppendMissing(*o.children[k]));
       }
@@ -378,14 +401,16 @@ class Shredder {
       const std::string_view bytes = obj.value(i).value_bytes();
       o.residual_bytes.append(bytes.data(), bytes.size());
     }
-    internal::InsertObjectHeader(&o.residual_bytes, 0, o.entries.data(), o.entries.size());
+    internal::InsertObjectHeader(&o.residual_bytes, 0, o.entries.data(),
+                                 o.entries.size());
     return node.value.Append(o.residual_bytes);
   }
 
   int64_t row_;
 };
 
-// ---- finishing -------------------------------------------------------------------------
+// ---- finishing
+// -------------------------------------------------------------------------
 
 arrow::Result<std::shared_ptr<arrow::ArrayData>> FinishTyped(ShredNode& node);
 
@@ -400,8 +425,8 @@ arrow::Result<std::shared_ptr<arrow::ArrayData>> FinishPair(ShredNode& node) {
     fields.push_back(arrow::field("typed_value", node.typed_type));
     children.push_back(std::move(typed));
   }
-  return arrow::ArrayData::Make(arrow::struct_(std::move(fields)), node.length,
-                                {nullptr}, std::move(children), 0);
+  return arrow::ArrayData::Make(arrow::struct_(std::move(fields)), node.length, {nullptr},
+                                std::move(children), 0);
 }
 
 arrow::Result<std::shared_ptr<arrow::ArrayData>> FinishTyped(ShredNode& node) {
@@ -445,7 +470,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> Shred(const arrow::Array& variants,
                                                    const ShreddingSchema& schema,
                                                    const ShredOptions& options,
                                                    arrow::MemoryPool* pool) {
-  std::shared_ptr<arrow::Array> input = internal::StorageOf(arrow::MakeArray(variants.data()));
+  std::shared_ptr<arrow::Array> input =
+      internal::StorageOf(arrow::MakeArray(variants.data()));
   ARROW_ASSIGN_OR_RAISE(auto view, VariantArrayView::Make(input));
   if (view.typed_value()) {
     // Already shredded: reconstruct first, then shred to the new schema.
@@ -475,8 +501,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> Shred(const arrow::Array& variants,
     if (!m.ok()) return arrow::Status::Invalid("row ", row, ": ", m.status().message());
     const MetadataView metadata = *m;
     // An absent or null value cell in a non-null row reads as Variant null.
-    const std::string_view value =
-        view.value_is_null(row) ? kNullValue : view.value(row);
+    const std::string_view value = view.value_is_null(row) ? kNullValue : view.value(row);
     bool keys_sorted = true;
     auto st = ValidateValue(metadata, value, options.validate, &keys_sorted);
     if (!st.ok()) return arrow::Status::Invalid("row ", row, ": ", st.message());

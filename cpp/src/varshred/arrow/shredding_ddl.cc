@@ -3,11 +3,11 @@
 // The DDL text of a ShreddingSchema: Parse() (Spark's type syntax, `struct<a: int>` or
 // the bare `a int, b string`) and ToDdl().
 
+#include <arrow/status.h>
+
 #include <cctype>
 #include <string>
 #include <string_view>
-
-#include <arrow/status.h>
 
 #include "varshred/arrow/shredding_schema.h"
 
@@ -120,9 +120,9 @@ class DdlParser {
       ++pos_;
     }
     if (pos_ == start) {
-      return AtEnd() ? Error("expected a name or type but the text ended")
-                     : Error("expected a name or type, got '" + std::string(1, Peek()) +
-                             "'");
+      return AtEnd()
+                 ? Error("expected a name or type but the text ended")
+                 : Error("expected a name or type, got '" + std::string(1, Peek()) + "'");
     }
     return std::string(text_.substr(start, pos_ - start));
   }
@@ -207,7 +207,8 @@ class DdlParser {
     const size_t start = pos_;
     ARROW_ASSIGN_OR_RAISE(std::string word, Word());
     std::string lower = word;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : lower)
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (lower == "struct") {
       RETURN_NOT_OK(Expect('<'));
       ARROW_ASSIGN_OR_RAISE(auto obj, ParseFields('>'));
@@ -260,8 +261,10 @@ arrow::Result<ShreddingSchema> ShreddingSchema::Parse(std::string_view ddl) {
 
 std::string ShreddingSchema::ToDdl() const {
   switch (kind_) {
-    case Kind::kValueOnly: return "variant";
-    case Kind::kArray: return "array<" + element().ToDdl() + ">";
+    case Kind::kValueOnly:
+      return "variant";
+    case Kind::kArray:
+      return "array<" + element().ToDdl() + ">";
     case Kind::kObject: {
       std::string out = "struct<";
       for (size_t i = 0; i < fields_.size(); ++i) {
@@ -270,7 +273,8 @@ std::string ShreddingSchema::ToDdl() const {
       }
       return out + ">";
     }
-    case Kind::kPrimitive: break;
+    case Kind::kPrimitive:
+      break;
   }
   if (IsDecimal(type_)) {
     return "decimal(" + std::to_string(precision_) + "," + std::to_string(scale_) + ")";

@@ -80,19 +80,23 @@ Choice ChooseType(const PathStats& s, const InferOptions& options, int depth) {
       }
     }
   }
-  static constexpr VariantType kExactTypes[] = {
-      VariantType::kString,          VariantType::kDouble,
-      VariantType::kBoolean,         VariantType::kFloat,
-      VariantType::kDate,            VariantType::kTimestampMicros,
-      VariantType::kTimestampNtzMicros, VariantType::kTimestampNanos,
-      VariantType::kTimestampNtzNanos,  VariantType::kTimeNtzMicros,
-      VariantType::kBinary,          VariantType::kUuid};
+  static constexpr VariantType kExactTypes[] = {VariantType::kString,
+                                                VariantType::kDouble,
+                                                VariantType::kBoolean,
+                                                VariantType::kFloat,
+                                                VariantType::kDate,
+                                                VariantType::kTimestampMicros,
+                                                VariantType::kTimestampNtzMicros,
+                                                VariantType::kTimestampNanos,
+                                                VariantType::kTimestampNtzNanos,
+                                                VariantType::kTimeNtzMicros,
+                                                VariantType::kBinary,
+                                                VariantType::kUuid};
   for (VariantType t : kExactTypes) {
     consider(ChoiceKind::kPrimitive, ShreddingSchema::Primitive(t), s.count(t));
   }
-  if (best_count == 0 ||
-      static_cast<double>(best_count) <
-          options.min_typed_fraction * static_cast<double>(non_null)) {
+  if (best_count == 0 || static_cast<double>(best_count) <
+                             options.min_typed_fraction * static_cast<double>(non_null)) {
     return Choice{};
   }
   return best;

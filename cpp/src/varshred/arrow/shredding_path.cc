@@ -3,14 +3,13 @@
 // The path syntax of FromPaths() and ShreddingStats (see shredding_path_internal.h),
 // and ShreddingSchema::FromPaths(): (path, DDL type) pairs merged into one tree.
 
-#include "varshred/arrow/shredding_path_internal.h"
+#include <arrow/status.h>
 
 #include <algorithm>
 #include <memory>
 #include <utility>
 
-#include <arrow/status.h>
-
+#include "varshred/arrow/shredding_path_internal.h"
 #include "varshred/arrow/shredding_schema.h"
 
 namespace varshred::internal {
@@ -57,7 +56,8 @@ arrow::Result<std::vector<PathSegment>> ParsePath(std::string_view path) {
         name.push_back(path[i++]);
       }
     } else {
-      while (i < path.size() && path[i] != '.' && path[i] != '[') name.push_back(path[i++]);
+      while (i < path.size() && path[i] != '.' && path[i] != '[')
+        name.push_back(path[i++]);
     }
     if (name.empty() && !quoted) return bad("empty field name (write it ``)");
     out.push_back({false, std::move(name)});
@@ -144,8 +144,8 @@ arrow::Result<ShreddingSchema> ShreddingSchema::FromPaths(
     ARROW_ASSIGN_OR_RAISE(auto segments, internal::ParsePath(path));
     auto type = Parse(type_text);
     if (!type.ok()) {
-      return arrow::Status::Invalid("shredding path '", path, "': ",
-                                    type.status().message());
+      return arrow::Status::Invalid("shredding path '", path,
+                                    "': ", type.status().message());
     }
     // Each segment opens one object or array above the leaf's own nesting.
     if (segments.size() + NestingDepth(*type) > static_cast<size_t>(kMaxShreddingDepth)) {
@@ -159,12 +159,12 @@ arrow::Result<ShreddingSchema> ShreddingSchema::FromPaths(
       const auto want = is_element ? PathNode::Kind::kArray : PathNode::Kind::kObject;
       if (node->kind == PathNode::Kind::kUnset) node->kind = want;
       if (node->kind != want) {
-        return arrow::Status::Invalid("shredding path '", path, "' conflicts with another",
-                                      " path: its prefix is already shredded as ",
-                                      node->kind == PathNode::Kind::kLeaf ? "a leaf"
-                                      : node->kind == PathNode::Kind::kArray
-                                          ? "an array"
-                                          : "an object");
+        return arrow::Status::Invalid(
+            "shredding path '", path, "' conflicts with another",
+            " path: its prefix is already shredded as ",
+            node->kind == PathNode::Kind::kLeaf    ? "a leaf"
+            : node->kind == PathNode::Kind::kArray ? "an array"
+                                                   : "an object");
       }
       PathNode* next = nullptr;
       if (is_element) {

@@ -5,11 +5,11 @@
 
 #pragma once
 
+#include <arrow/result.h>
+
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <arrow/result.h>
 
 namespace varshred::internal {
 

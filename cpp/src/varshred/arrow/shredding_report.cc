@@ -29,10 +29,14 @@ namespace {
 
 std::string TypeLabel(const ShreddingSchema& schema) {
   switch (schema.kind()) {
-    case ShreddingSchema::Kind::kValueOnly: return "variant";
-    case ShreddingSchema::Kind::kObject: return "struct";
-    case ShreddingSchema::Kind::kArray: return "array";
-    case ShreddingSchema::Kind::kPrimitive: return schema.ToDdl();
+    case ShreddingSchema::Kind::kValueOnly:
+      return "variant";
+    case ShreddingSchema::Kind::kObject:
+      return "struct";
+    case ShreddingSchema::Kind::kArray:
+      return "array";
+    case ShreddingSchema::Kind::kPrimitive:
+      return schema.ToDdl();
   }
   return "";
 }

@@ -6,9 +6,9 @@
 
 #include "varshred/arrow/shredding_schema.h"
 
-#include <set>
-
 #include <arrow/status.h>
+
+#include <set>
 
 namespace varshred {
 
@@ -32,8 +32,9 @@ ShreddingSchema ShreddingSchema::Primitive(VariantType type) {
 arrow::Result<ShreddingSchema> ShreddingSchema::Decimal(int precision, int scale) {
   if (precision < 1 || precision > kMaxDecimal16Precision || scale < 0 ||
       scale > precision) {
-    return arrow::Status::Invalid("invalid decimal(", precision, ",", scale,
-                                  "): need 1 <= precision <= 38, 0 <= scale <= precision");
+    return arrow::Status::Invalid(
+        "invalid decimal(", precision, ",", scale,
+        "): need 1 <= precision <= 38, 0 <= scale <= precision");
   }
   ShreddingSchema s;
   s.kind_ = Kind::kPrimitive;
@@ -47,7 +48,8 @@ arrow::Result<ShreddingSchema> ShreddingSchema::Object(std::vector<Field> fields
   std::set<std::string_view> seen;
   for (const auto& f : fields) {
     if (!seen.insert(f.first).second) {
-      return arrow::Status::Invalid("duplicate field '", f.first, "' in shredding schema");
+      return arrow::Status::Invalid("duplicate field '", f.first,
+                                    "' in shredding schema");
     }
   }
   ShreddingSchema s;

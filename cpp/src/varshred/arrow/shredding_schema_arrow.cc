@@ -3,12 +3,12 @@
 // ShreddingSchema <-> Arrow types: FromArrow() (the typed_value type of a shredded
 // column) and ToArrow() / TypedValueArrowType().
 
-#include <string>
-
 #include <arrow/extension/uuid.h>
 #include <arrow/extension_type.h>
 #include <arrow/status.h>
 #include <arrow/type.h>
+
+#include <string>
 
 #include "varshred/arrow/shredding_schema.h"
 
@@ -19,7 +19,8 @@ namespace {
 std::shared_ptr<arrow::Field> PairField(const std::string& name,
                                         const ShreddingSchema& node) {
   arrow::FieldVector children = {arrow::field("value", arrow::binary())};
-  if (auto t = node.TypedValueArrowType()) children.push_back(arrow::field("typed_value", t));
+  if (auto t = node.TypedValueArrowType())
+    children.push_back(arrow::field("typed_value", t));
   return arrow::field(name, arrow::struct_(std::move(children)), /*nullable=*/false);
 }
 
@@ -76,20 +77,30 @@ arrow::Result<ShreddingSchema> ShreddingSchema::FromArrowAt(const arrow::DataTyp
                                   kMaxShreddingDepth);
   }
   switch (type.id()) {
-    case Type::BOOL: return Primitive(VariantType::kBoolean);
-    case Type::INT8: return Primitive(VariantType::kInt8);
-    case Type::INT16: return Primitive(VariantType::kInt16);
-    case Type::INT32: return Primitive(VariantType::kInt32);
-    case Type::INT64: return Primitive(VariantType::kInt64);
-    case Type::FLOAT: return Primitive(VariantType::kFloat);
-    case Type::DOUBLE: return Primitive(VariantType::kDouble);
-    case Type::DATE32: return Primitive(VariantType::kDate);
+    case Type::BOOL:
+      return Primitive(VariantType::kBoolean);
+    case Type::INT8:
+      return Primitive(VariantType::kInt8);
+    case Type::INT16:
+      return Primitive(VariantType::kInt16);
+    case Type::INT32:
+      return Primitive(VariantType::kInt32);
+    case Type::INT64:
+      return Primitive(VariantType::kInt64);
+    case Type::FLOAT:
+      return Primitive(VariantType::kFloat);
+    case Type::DOUBLE:
+      return Primitive(VariantType::kDouble);
+    case Type::DATE32:
+      return Primitive(VariantType::kDate);
     case Type::BINARY:
     case Type::LARGE_BINARY:
-    case Type::BINARY_VIEW: return Primitive(VariantType::kBinary);
+    case Type::BINARY_VIEW:
+      return Primitive(VariantType::kBinary);
     case Type::STRING:
     case Type::LARGE_STRING:
-    case Type::STRING_VIEW: return Primitive(VariantType::kString);
+    case Type::STRING_VIEW:
+      return Primitive(VariantType::kString);
     case Type::DECIMAL32:
     case Type::DECIMAL64:
     case Type::DECIMAL128: {
@@ -102,7 +113,8 @@ arrow::Result<ShreddingSchema> ShreddingSchema::FromArrowAt(const arrow::DataTyp
     }
     case Type::TIME64: {
       const auto& t = static_cast<const arrow::Time64Type&>(type);
-      if (t.unit() == arrow::TimeUnit::MICRO) return Primitive(VariantType::kTimeNtzMicros);
+      if (t.unit() == arrow::TimeUnit::MICRO)
+        return Primitive(VariantType::kTimeNtzMicros);
       break;
     }
     case Type::TIMESTAMP: {
@@ -152,36 +164,59 @@ arrow::Result<ShreddingSchema> ShreddingSchema::FromArrowAt(const arrow::DataTyp
 
 std::shared_ptr<arrow::DataType> ShreddingSchema::TypedValueArrowType() const {
   switch (kind_) {
-    case Kind::kValueOnly: return nullptr;
+    case Kind::kValueOnly:
+      return nullptr;
     case Kind::kObject: {
       arrow::FieldVector fields;
       for (const auto& [name, child] : fields_) fields.push_back(PairField(name, child));
       return arrow::struct_(std::move(fields));
     }
-    case Kind::kArray: return arrow::list(PairField("element", element()));
-    case Kind::kPrimitive: break;
+    case Kind::kArray:
+      return arrow::list(PairField("element", element()));
+    case Kind::kPrimitive:
+      break;
   }
   switch (type_) {
-    case VariantType::kBoolean: return arrow::boolean();
-    case VariantType::kInt8: return arrow::int8();
-    case VariantType::kInt16: return arrow::int16();
-    case VariantType::kInt32: return arrow::int32();
-    case VariantType::kInt64: return arrow::int64();
-    case VariantType::kFloat: return arrow::float32();
-    case VariantType::kDouble: return arrow::float64();
-    case VariantType::kDecimal4: return arrow::decimal32(precision_, scale_);
-    case VariantType::kDecimal8: return arrow::decimal64(precision_, scale_);
-    case VariantType::kDecimal16: return arrow::decimal128(precision_, scale_);
-    case VariantType::kDate: return arrow::date32();
-    case VariantType::kTimeNtzMicros: return arrow::time64(arrow::TimeUnit::MICRO);
-    case VariantType::kTimestampMicros: return arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
-    case VariantType::kTimestampNtzMicros: return arrow::timestamp(arrow::TimeUnit::MICRO);
-    case VariantType::kTimestampNanos: return arrow::timestamp(arrow::TimeUnit::NANO, "UTC");
-    case VariantType::kTimestampNtzNanos: return arrow::timestamp(arrow::TimeUnit::NANO);
-    case VariantType::kBinary: return arrow::binary();
-    case VariantType::kString: return arrow::utf8();
-    case VariantType::kUuid: return arrow::fixed_size_binary(16);
-    default: return nullptr;
+    case VariantType::kBoolean:
+      return arrow::boolean();
+    case VariantType::kInt8:
+      return arrow::int8();
+    case VariantType::kInt16:
+      return arrow::int16();
+    case VariantType::kInt32:
+      return arrow::int32();
+    case VariantType::kInt64:
+      return arrow::int64();
+    case VariantType::kFloat:
+      return arrow::float32();
+    case VariantType::kDouble:
+      return arrow::float64();
+    case VariantType::kDecimal4:
+      return arrow::decimal32(precision_, scale_);
+    case VariantType::kDecimal8:
+      return arrow::decimal64(precision_, scale_);
+    case VariantType::kDecimal16:
+      return arrow::decimal128(precision_, scale_);
+    case VariantType::kDate:
+      return arrow::date32();
+    case VariantType::kTimeNtzMicros:
+      return arrow::time64(arrow::TimeUnit::MICRO);
+    case VariantType::kTimestampMicros:
+      return arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+    case VariantType::kTimestampNtzMicros:
+      return arrow::timestamp(arrow::TimeUnit::MICRO);
+    case VariantType::kTimestampNanos:
+      return arrow::timestamp(arrow::TimeUnit::NANO, "UTC");
+    case VariantType::kTimestampNtzNanos:
+      return arrow::timestamp(arrow::TimeUnit::NANO);
+    case VariantType::kBinary:
+      return arrow::binary();
+    case VariantType::kString:
+      return arrow::utf8();
+    case VariantType::kUuid:
+      return arrow::fixed_size_binary(16);
+    default:
+      return nullptr;
   }
 }
 

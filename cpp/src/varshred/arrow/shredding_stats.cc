@@ -7,7 +7,6 @@
 // derivation (shredding_inference.cc) and the report (shredding_report.cc) only read
 // the counters.
 
-#include "varshred/metadata_cache_internal.h"
 #include "varshred/arrow/shredding_stats.h"
 
 #include <algorithm>
@@ -22,6 +21,7 @@
 #include "varshred/arrow/variant_array.h"
 #include "varshred/decimal_internal.h"
 #include "varshred/metadata.h"
+#include "varshred/metadata_cache_internal.h"
 #include "varshred/validate.h"
 
 namespace varshred {
@@ -31,9 +31,9 @@ using internal::JoinField;
 
 namespace {
 
+using internal::CountDigits;
 using internal::kHistSize;
 using internal::kMaxDigits;
-using internal::CountDigits;
 using internal::kNumTypes;
 
 uint64_t HashKey(std::string_view key) {
@@ -355,10 +355,9 @@ arrow::Status ShreddingStats::Add(const arrow::Array& variants, arrow::MemoryPoo
     const std::string_view meta_bytes = view.metadata(row);
     const std::string_view value = view.value_is_null(row) ? kNullValue : view.value(row);
     if (!options_.validate) {
-      scanner.Record(*root_,
-                     VariantView::MakeUnchecked(MetadataView::MakeUnchecked(meta_bytes),
-                                                value),
-                     0);
+      scanner.Record(
+          *root_,
+          VariantView::MakeUnchecked(MetadataView::MakeUnchecked(meta_bytes), value), 0);
       continue;
     }
     auto metadata = metadata_cache.Get(meta_bytes);

@@ -5,13 +5,13 @@
 // checks every count and limit, so bytes from elsewhere give an error, never a
 // malformed tree.
 
+#include <arrow/status.h>
+
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
-
-#include <arrow/status.h>
 
 #include "varshred/arrow/shredding_stats.h"
 #include "varshred/arrow/shredding_stats_internal.h"
@@ -24,7 +24,6 @@ using internal::kNumTypes;
 
 // Friend of PathStats and ShreddingStats: writes and reads the serialized form.
 struct ShreddingStatsFormat {
-
   static void PutVarint(std::string* out, uint64_t v) {
     while (v >= 0x80) {
       out->push_back(static_cast<char>((v & 0x7F) | 0x80));

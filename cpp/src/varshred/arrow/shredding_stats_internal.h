@@ -35,8 +35,7 @@ inline int WidthOfIntegerType(VariantType t) {
 }
 
 inline std::string JoinField(const std::string& parent, std::string_view name) {
-  return parent == "$" ? QuotePathSegment(name)
-                       : parent + "." + QuotePathSegment(name);
+  return parent == "$" ? QuotePathSegment(name) : parent + "." + QuotePathSegment(name);
 }
 
 inline std::string JoinElement(const std::string& parent) {

@@ -1,8 +1,9 @@
 // Licensed under the Apache License, Version 2.0.
 //
 // Whether a Variant value belongs in a typed_value column of a given primitive type,
-// and its value there (docs/shredding.md writer rule 1 and docs/shredding.md#writer-rules).
-// Shared by every shredding sink (Arrow arrays, Parquet column chunks).
+// and its value there (docs/shredding.md writer rule 1 and
+// docs/shredding.md#writer-rules). Shared by every shredding sink (Arrow arrays, Parquet
+// column chunks).
 
 #pragma once
 

@@ -2,12 +2,12 @@
 
 #include "varshred/arrow/typed_scalar_internal.h"
 
-#include <cstring>
-#include <string_view>
-
 #include <arrow/array/array_primitive.h>
 #include <arrow/type.h>
 #include <arrow/util/decimal.h>
+
+#include <cstring>
+#include <string_view>
 
 #include "varshred/arrow/extension_internal.h"
 #include "varshred/decimal_internal.h"
@@ -83,14 +83,29 @@ arrow::Result<TypedScalarColumn::EncodeFn> TypedScalarColumn::Encoders::Pick(
   using T = arrow::Type;
   using P = PrimitiveType;
   switch (type.id()) {
-    case T::BOOL: return Bool;
-    case T::INT8: fixed(1); return Fixed<P::kInt8, 1>;
-    case T::INT16: fixed(2); return Fixed<P::kInt16, 2>;
-    case T::INT32: fixed(4); return Fixed<P::kInt32, 4>;
-    case T::INT64: fixed(8); return Fixed<P::kInt64, 8>;
-    case T::FLOAT: fixed(4); return Fixed<P::kFloat, 4>;
-    case T::DOUBLE: fixed(8); return Fixed<P::kDouble, 8>;
-    case T::DATE32: fixed(4); return Fixed<P::kDate, 4>;
+    case T::BOOL:
+      return Bool;
+    case T::INT8:
+      fixed(1);
+      return Fixed<P::kInt8, 1>;
+    case T::INT16:
+      fixed(2);
+      return Fixed<P::kInt16, 2>;
+    case T::INT32:
+      fixed(4);
+      return Fixed<P::kInt32, 4>;
+    case T::INT64:
+      fixed(8);
+      return Fixed<P::kInt64, 8>;
+    case T::FLOAT:
+      fixed(4);
+      return Fixed<P::kFloat, 4>;
+    case T::DOUBLE:
+      fixed(8);
+      return Fixed<P::kDouble, 8>;
+    case T::DATE32:
+      fixed(4);
+      return Fixed<P::kDate, 4>;
     case T::TIME64:
       if (static_cast<const arrow::Time64Type&>(type).unit() != arrow::TimeUnit::MICRO) {
         return nullptr;
@@ -129,7 +144,8 @@ arrow::Result<TypedScalarColumn::EncodeFn> TypedScalarColumn::Encoders::Pick(
         return Decimal<P::kDecimal8, 8>;
       }
       // Parquet readers return decimal128 whatever the physical type; the precision
-      // names the physical width (INT32 <= 9, INT64 <= 18), docs/shredding.md#reconstruction.
+      // names the physical width (INT32 <= 9, INT64 <= 18),
+      // docs/shredding.md#reconstruction.
       fixed(16);
       if (d.precision() <= kMaxDecimal4Precision) {
         return Decimal128As<P::kDecimal4, int32_t>;

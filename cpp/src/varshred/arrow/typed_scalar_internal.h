@@ -1,20 +1,21 @@
 // Licensed under the Apache License, Version 2.0.
 //
 // A shredded typed_value column of a scalar Arrow type read back as Variant values:
-// the reverse of docs/shredding.md#typed-value-types (the table in docs/shredding.md#reconstruction). Unshred and the shredded VariantGet
-// both read typed leaves through this one reader, so that a cast of a typed value and
-// of its rebuilt Variant cannot differ by a byte.
+// the reverse of docs/shredding.md#typed-value-types (the table in
+// docs/shredding.md#reconstruction). Unshred and the shredded VariantGet both read typed
+// leaves through this one reader, so that a cast of a typed value and of its rebuilt
+// Variant cannot differ by a byte.
 
 #pragma once
-
-#include <cstdint>
-#include <memory>
-#include <string>
 
 #include <arrow/array.h>
 #include <arrow/result.h>
 #include <arrow/status.h>
 #include <arrow/type_fwd.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
 
 #include "varshred/arrow/variant_array.h"
 #include "varshred/format.h"
@@ -25,10 +26,10 @@ namespace varshred::internal {
 /// the Arrow type, so that reading a row never dispatches on types.
 ///
 /// Accepted types: bool, int8/16/32/64, float, double, decimal32/64/128 (decimal128
-/// written at the width its precision implies, docs/shredding.md#reconstruction), date32, time64[us],
-/// timestamp[us|ns] with or without zone, string / large_string / string_view,
-/// binary / large_binary / binary_view, fixed_size_binary(16) (uuid). Extension
-/// arrays are read as their storage (arrow.uuid as fixed_size_binary(16)).
+/// written at the width its precision implies, docs/shredding.md#reconstruction), date32,
+/// time64[us], timestamp[us|ns] with or without zone, string / large_string /
+/// string_view, binary / large_binary / binary_view, fixed_size_binary(16) (uuid).
+/// Extension arrays are read as their storage (arrow.uuid as fixed_size_binary(16)).
 class TypedScalarColumn {
  public:
   TypedScalarColumn() = default;

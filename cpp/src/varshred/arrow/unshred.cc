@@ -8,12 +8,7 @@
 // inserted in front of their values once those are known (ids from the row's own
 // metadata, so the metadata column is reused as is).
 
-#include "varshred/metadata_cache_internal.h"
 #include "varshred/arrow/unshred.h"
-
-#include <algorithm>
-#include <limits>
-#include <variant>
 
 #include <arrow/array/builder_binary.h>
 #include <arrow/buffer_builder.h>
@@ -21,11 +16,16 @@
 #include <arrow/type.h>
 #include <arrow/util/bitmap_ops.h>
 
+#include <algorithm>
+#include <limits>
+#include <variant>
+
 #include "varshred/arrow/extension_internal.h"
 #include "varshred/arrow/shredded_layout_internal.h"
-#include "varshred/container_encoding_internal.h"
 #include "varshred/arrow/typed_scalar_internal.h"
 #include "varshred/arrow/variant_array.h"
+#include "varshred/container_encoding_internal.h"
+#include "varshred/metadata_cache_internal.h"
 #include "varshred/validate.h"
 
 namespace varshred {
@@ -62,7 +62,8 @@ struct ReadNode {
   std::string path;
 };
 
-// ---- plan ------------------------------------------------------------------------------
+// ---- plan
+// ------------------------------------------------------------------------------
 
 // `depth`: objects and arrays above the node, bounded by the nesting limit of values
 // (a shredded column cannot usefully be deeper than the values it holds).
@@ -161,8 +162,8 @@ arrow::Result<std::unique_ptr<ReadNode>> CompilePair(std::shared_ptr<arrow::Arra
       RETURN_NOT_OK(CompileTyped(node.get(), st.field(k), depth));
       any = true;
     } else {
-      return arrow::Status::TypeError("unexpected child '", name, "' in shredded group at ",
-                                      path);
+      return arrow::Status::TypeError("unexpected child '", name,
+                                      "' in shredded group at ", path);
     }
   }
   if (!any) {
@@ -172,7 +173,8 @@ arrow::Result<std::unique_ptr<ReadNode>> CompilePair(std::shared_ptr<arrow::Arra
   return node;
 }
 
-// ---- row loop ----------------------------------------------------------------------------
+// ---- row loop
+// ----------------------------------------------------------------------------
 
 class Rebuilder {
  public:
@@ -273,7 +275,8 @@ class Rebuilder {
     if (out->size() - start > std::numeric_limits<uint32_t>::max()) {
       return arrow::Status::CapacityError("row ", row_, ": array over 4 GiB");
     }
-    internal::InsertArrayHeader(out, start, offsets_.data() + base, offsets_.size() - base);
+    internal::InsertArrayHeader(out, start, offsets_.data() + base,
+                                offsets_.size() - base);
     offsets_.resize(base);
     return arrow::Status::OK();
   }
@@ -317,13 +320,13 @@ class Rebuilder {
         const std::string_view key = residual.key(f);
         if (IsShreddedName(o, key)) {
           if (options_.on_conflict == ConflictPolicy::kError) {
-            return Error(node, "residual value repeats shredded field '" +
-                                   std::string(key) + "'");
+            return Error(
+                node, "residual value repeats shredded field '" + std::string(key) + "'");
           }
           continue;  // parquet-java: the typed side wins, the residual copy is dropped
         }
-        entries_.push_back({key, residual.field_id(f),
-                            static_cast<uint32_t>(out->size() - start)});
+        entries_.push_back(
+            {key, residual.field_id(f), static_cast<uint32_t>(out->size() - start)});
         AppendValue(residual.value(f), keys_sorted, out);
       }
       // Typed fields come in name order; residual ids may be unsorted (other writers).
@@ -332,7 +335,8 @@ class Rebuilder {
     if (out->size() - start > std::numeric_limits<uint32_t>::max()) {
       return arrow::Status::CapacityError("row ", row_, ": object over 4 GiB");
     }
-    internal::InsertObjectHeader(out, start, entries_.data() + base, entries_.size() - base);
+    internal::InsertObjectHeader(out, start, entries_.data() + base,
+                                 entries_.size() - base);
     entries_.resize(base);
     return arrow::Status::OK();
   }
@@ -343,7 +347,10 @@ class Rebuilder {
       const size_t mid = (lo + hi) / 2;
       const std::string& name = o.names[o.by_key[mid]];
       if (name == key) return true;
-      if (std::string_view(name) < key) lo = mid + 1; else hi = mid;
+      if (std::string_view(name) < key)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     return false;
   }

@@ -12,7 +12,8 @@ namespace varshred {
 arrow::Status ValidateVariants(const arrow::Array& variants,
                                const ValidateOptions& options) {
   ARROW_RETURN_NOT_OK(CheckValidateOptions(options));
-  ARROW_ASSIGN_OR_RAISE(auto view, VariantArrayView::Make(arrow::MakeArray(variants.data())));
+  ARROW_ASSIGN_OR_RAISE(auto view,
+                        VariantArrayView::Make(arrow::MakeArray(variants.data())));
   const bool shredded = view.typed_value() != nullptr;
   for (int64_t i = 0; i < view.length(); ++i) {
     if (view.IsNull(i)) continue;

@@ -15,10 +15,10 @@ namespace varshred {
 
 std::shared_ptr<arrow::DataType> VariantStorageType(VariantLayout layout) {
   if (layout == VariantLayout::kSpark) {
-    static const auto spark_type = arrow::struct_(
-        {arrow::field("value", arrow::binary(), /*nullable=*/false),
-         arrow::field("metadata", arrow::binary(), /*nullable=*/false,
-                      arrow::key_value_metadata({"variant"}, {"true"}))});
+    static const auto spark_type =
+        arrow::struct_({arrow::field("value", arrow::binary(), /*nullable=*/false),
+                        arrow::field("metadata", arrow::binary(), /*nullable=*/false,
+                                     arrow::key_value_metadata({"variant"}, {"true"}))});
     return spark_type;
   }
   static const auto canonical_type =
@@ -45,7 +45,8 @@ bool IsVariantType(const arrow::DataType& type) {
 // ----------------------------------------------------------------------
 // BinaryColumn
 
-arrow::Result<BinaryColumn> BinaryColumn::Make(const std::shared_ptr<arrow::Array>& array) {
+arrow::Result<BinaryColumn> BinaryColumn::Make(
+    const std::shared_ptr<arrow::Array>& array) {
   BinaryColumn col;
   col.array_ = array;
   switch (array->type_id()) {
@@ -122,12 +123,13 @@ arrow::Result<VariantArrayView> VariantArrayView::Make(
     }
   }
   if (!view.metadata_) {
-    return arrow::Status::TypeError("a Variant column needs a binary \"metadata\" child: ",
-                                    type.ToString());
+    return arrow::Status::TypeError(
+        "a Variant column needs a binary \"metadata\" child: ", type.ToString());
   }
   if (!view.value_ && !view.typed_value_) {
-    return arrow::Status::TypeError("a Variant column needs a \"value\" or \"typed_value\" ",
-                                    "child: ", type.ToString());
+    return arrow::Status::TypeError(
+        "a Variant column needs a \"value\" or \"typed_value\" ",
+        "child: ", type.ToString());
   }
   return view;
 }
@@ -200,8 +202,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> ToLayout(
   const auto& md = view.metadata_column().array();
   const auto& val = view.value_column().array();
   const bool zero_copy = md->type_id() == arrow::Type::BINARY &&
-                         val->type_id() == arrow::Type::BINARY &&
-                         md->null_count() == 0 && val->null_count() == 0;
+                         val->type_id() == arrow::Type::BINARY && md->null_count() == 0 &&
+                         val->null_count() == 0;
   if (zero_copy) {
     // The struct keeps its own offset, so take the children unsliced (field() would
     // apply the offset a second time).
@@ -216,8 +218,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> ToLayout(
                                       ? arrow::ArrayVector{raw_val, raw_md}
                                       : arrow::ArrayVector{raw_md, raw_val};
     return std::make_shared<arrow::StructArray>(
-        VariantStorageType(layout), storage->length(), std::move(children), storage->null_bitmap(),
-        storage->null_count(), storage->offset());
+        VariantStorageType(layout), storage->length(), std::move(children),
+        storage->null_bitmap(), storage->null_count(), storage->offset());
   }
   // Copy, so that no child is null inside a non-null row (Spark fails on that) and
   // the children become plain binary.
@@ -227,7 +229,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> ToLayout(
     if (view.IsNull(i)) {
       ARROW_RETURN_NOT_OK(builder.AppendNull());
     } else if (view.metadata_column().IsNull(i)) {
-      return arrow::Status::Invalid("row ", i, ": Variant metadata is null in a non-null row");
+      return arrow::Status::Invalid("row ", i,
+                                    ": Variant metadata is null in a non-null row");
     } else if (view.value_is_null(i)) {
       // docs/shredding.md: a value missing where one is required reads as null.
       ARROW_RETURN_NOT_OK(builder.Append(view.metadata(i), kNullValue));

@@ -2,15 +2,15 @@
 
 #include "varshred/arrow/variant_get.h"
 
-#include <string_view>
-#include <utility>
-
 #include <arrow/array/array_binary.h>
 #include <arrow/array/builder_binary.h>
 #include <arrow/array/builder_decimal.h>
 #include <arrow/array/builder_primitive.h>
 #include <arrow/type.h>
 #include <arrow/util/decimal.h>
+
+#include <string_view>
+#include <utility>
 
 #include "varshred/arrow/extension_internal.h"
 #include "varshred/arrow/variant_array.h"
@@ -117,8 +117,8 @@ class TypedCastAppender final : public CastAppender {
       r = caster_.CastDecimal(v, &out);
       if (r == CastResult::kOk) {
         const auto u = static_cast<unsigned __int128>(out);
-        return builder_.Append(arrow::Decimal128(static_cast<int64_t>(u >> 64),
-                                                 static_cast<uint64_t>(u)));
+        return builder_.Append(
+            arrow::Decimal128(static_cast<int64_t>(u >> 64), static_cast<uint64_t>(u)));
       }
     } else if constexpr (kTarget == CastTargetType::kString) {
       scratch_.clear();
@@ -179,37 +179,37 @@ arrow::Result<std::unique_ptr<CastAppender>> CastAppender::Make(
   switch (type->id()) {
     case arrow::Type::BOOL:
       return MakeTyped<T::kBoolean, arrow::BooleanBuilder>(type, std::move(caster), e,
-                                                             std::move(path), pool);
+                                                           std::move(path), pool);
     case arrow::Type::INT8:
       return MakeTyped<T::kInt8, arrow::Int8Builder>(type, std::move(caster), e,
-                                                       std::move(path), pool);
+                                                     std::move(path), pool);
     case arrow::Type::INT16:
       return MakeTyped<T::kInt16, arrow::Int16Builder>(type, std::move(caster), e,
-                                                         std::move(path), pool);
+                                                       std::move(path), pool);
     case arrow::Type::INT32:
       return MakeTyped<T::kInt32, arrow::Int32Builder>(type, std::move(caster), e,
-                                                         std::move(path), pool);
+                                                       std::move(path), pool);
     case arrow::Type::INT64:
       return MakeTyped<T::kInt64, arrow::Int64Builder>(type, std::move(caster), e,
-                                                         std::move(path), pool);
+                                                       std::move(path), pool);
     case arrow::Type::FLOAT:
       return MakeTyped<T::kFloat, arrow::FloatBuilder>(type, std::move(caster), e,
-                                                         std::move(path), pool);
+                                                       std::move(path), pool);
     case arrow::Type::DOUBLE:
       return MakeTyped<T::kDouble, arrow::DoubleBuilder>(type, std::move(caster), e,
-                                                           std::move(path), pool);
+                                                         std::move(path), pool);
     case arrow::Type::DECIMAL128:
       return MakeTyped<T::kDecimal, arrow::Decimal128Builder>(type, std::move(caster), e,
-                                                                std::move(path), pool);
+                                                              std::move(path), pool);
     case arrow::Type::STRING:
       return MakeTyped<T::kString, arrow::StringBuilder>(type, std::move(caster), e,
-                                                           std::move(path), pool);
+                                                         std::move(path), pool);
     case arrow::Type::LARGE_STRING:
       return MakeTyped<T::kString, arrow::LargeStringBuilder>(type, std::move(caster), e,
-                                                                std::move(path), pool);
+                                                              std::move(path), pool);
     case arrow::Type::DATE32:
       return MakeTyped<T::kDate, arrow::Date32Builder>(type, std::move(caster), e,
-                                                         std::move(path), pool);
+                                                       std::move(path), pool);
     case arrow::Type::TIMESTAMP:
       if (target.type == T::kTimestamp) {
         return MakeTyped<T::kTimestamp, arrow::TimestampBuilder>(
@@ -219,10 +219,10 @@ arrow::Result<std::unique_ptr<CastAppender>> CastAppender::Make(
           type, std::move(caster), e, std::move(path), pool);
     case arrow::Type::BINARY:
       return MakeTyped<T::kBinary, arrow::BinaryBuilder>(type, std::move(caster), e,
-                                                           std::move(path), pool);
+                                                         std::move(path), pool);
     case arrow::Type::LARGE_BINARY:
       return MakeTyped<T::kBinary, arrow::LargeBinaryBuilder>(type, std::move(caster), e,
-                                                                std::move(path), pool);
+                                                              std::move(path), pool);
     default:
       break;
   }

@@ -5,12 +5,12 @@
 
 #pragma once
 
-#include <cstdint>
-#include <memory>
-
 #include <arrow/array.h>
 #include <arrow/memory_pool.h>
 #include <arrow/result.h>
+
+#include <cstdint>
+#include <memory>
 
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get.h"

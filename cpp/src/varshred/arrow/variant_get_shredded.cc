@@ -3,11 +3,11 @@
 // variant_get over a shredded column: the path is followed through the shredding
 // layout (typed_value field groups for keys, typed list elements for indexes) and
 // only falls back to Variant bytes where a row leaves that layout (docs/shredding.md,
-// reader rules; docs/shredding.md#reconstruction). The path is compiled once per array into a chain of
-// levels, one per {value, typed_value} pair it can descend; each row is then resolved
-// to one of: SQL NULL, Variant null, a typed leaf value, residual Variant bytes at
-// some level, or a typed object/array leaf to rebuild (done by Unshred, once, for all
-// rows that need it).
+// reader rules; docs/shredding.md#reconstruction). The path is compiled once per array
+// into a chain of levels, one per {value, typed_value} pair it can descend; each row is
+// then resolved to one of: SQL NULL, Variant null, a typed leaf value, residual Variant
+// bytes at some level, or a typed object/array leaf to rebuild (done by Unshred, once,
+// for all rows that need it).
 //
 // When no value column along the path holds anything and the leaf's typed type is
 // the target type, the result is the leaf column itself with the validity of every
@@ -15,15 +15,6 @@
 // arithmetic (same type, integer -> integer/float/double/string) are appended in bulk,
 // over runs of rows (no [i] step) or gathered through the list offsets ([i] steps);
 // rows off the typed layout, and values whose cast fails, go through the Variant cast.
-
-#include <charconv>
-#include <limits>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <type_traits>
-#include <utility>
-#include <vector>
 
 #include <arrow/array/array_binary.h>
 #include <arrow/array/array_decimal.h>
@@ -38,8 +29,17 @@
 #include <arrow/util/bit_run_reader.h>
 #include <arrow/util/bitmap_ops.h>
 
-#include "varshred/arrow/typed_scalar_internal.h"
+#include <charconv>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
 #include "varshred/arrow/shredded_layout_internal.h"
+#include "varshred/arrow/typed_scalar_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get_internal.h"
@@ -73,7 +73,10 @@ struct SlotRange {
 
   int64_t operator[](int64_t k) const { return slots ? slots[k] : begin + k; }
   void Advance(int64_t k) {
-    if (slots) slots += k; else begin += k;
+    if (slots)
+      slots += k;
+    else
+      begin += k;
     count -= k;
   }
 };
@@ -240,29 +243,49 @@ AppendSlotsFn MakeSlotAppender(const arrow::DataType& typed,
                                const arrow::DataType& target) {
   if (typed.Equals(target)) {
     switch (target.id()) {
-      case arrow::Type::BOOL: return CopySlots<arrow::BooleanType>();
-      case arrow::Type::INT8: return CopySlots<arrow::Int8Type>();
-      case arrow::Type::INT16: return CopySlots<arrow::Int16Type>();
-      case arrow::Type::INT32: return CopySlots<arrow::Int32Type>();
-      case arrow::Type::INT64: return CopySlots<arrow::Int64Type>();
-      case arrow::Type::FLOAT: return CopySlots<arrow::FloatType>();
-      case arrow::Type::DOUBLE: return CopySlots<arrow::DoubleType>();
-      case arrow::Type::DATE32: return CopySlots<arrow::Date32Type>();
-      case arrow::Type::TIMESTAMP: return CopySlots<arrow::TimestampType>();
-      case arrow::Type::DECIMAL128: return CopySlots<arrow::Decimal128Type>();
-      case arrow::Type::STRING: return CopySlots<arrow::StringType>();
-      case arrow::Type::LARGE_STRING: return CopySlots<arrow::LargeStringType>();
-      case arrow::Type::BINARY: return CopySlots<arrow::BinaryType>();
-      case arrow::Type::LARGE_BINARY: return CopySlots<arrow::LargeBinaryType>();
-      default: return nullptr;
+      case arrow::Type::BOOL:
+        return CopySlots<arrow::BooleanType>();
+      case arrow::Type::INT8:
+        return CopySlots<arrow::Int8Type>();
+      case arrow::Type::INT16:
+        return CopySlots<arrow::Int16Type>();
+      case arrow::Type::INT32:
+        return CopySlots<arrow::Int32Type>();
+      case arrow::Type::INT64:
+        return CopySlots<arrow::Int64Type>();
+      case arrow::Type::FLOAT:
+        return CopySlots<arrow::FloatType>();
+      case arrow::Type::DOUBLE:
+        return CopySlots<arrow::DoubleType>();
+      case arrow::Type::DATE32:
+        return CopySlots<arrow::Date32Type>();
+      case arrow::Type::TIMESTAMP:
+        return CopySlots<arrow::TimestampType>();
+      case arrow::Type::DECIMAL128:
+        return CopySlots<arrow::Decimal128Type>();
+      case arrow::Type::STRING:
+        return CopySlots<arrow::StringType>();
+      case arrow::Type::LARGE_STRING:
+        return CopySlots<arrow::LargeStringType>();
+      case arrow::Type::BINARY:
+        return CopySlots<arrow::BinaryType>();
+      case arrow::Type::LARGE_BINARY:
+        return CopySlots<arrow::LargeBinaryType>();
+      default:
+        return nullptr;
     }
   }
   switch (typed.id()) {
-    case arrow::Type::INT8: return ConvertIntegerSlots<arrow::Int8Type>(target);
-    case arrow::Type::INT16: return ConvertIntegerSlots<arrow::Int16Type>(target);
-    case arrow::Type::INT32: return ConvertIntegerSlots<arrow::Int32Type>(target);
-    case arrow::Type::INT64: return ConvertIntegerSlots<arrow::Int64Type>(target);
-    default: return nullptr;
+    case arrow::Type::INT8:
+      return ConvertIntegerSlots<arrow::Int8Type>(target);
+    case arrow::Type::INT16:
+      return ConvertIntegerSlots<arrow::Int16Type>(target);
+    case arrow::Type::INT32:
+      return ConvertIntegerSlots<arrow::Int32Type>(target);
+    case arrow::Type::INT64:
+      return ConvertIntegerSlots<arrow::Int64Type>(target);
+    default:
+      return nullptr;
   }
 }
 
@@ -336,8 +359,8 @@ class ShreddedGetter {
     MakeLevel(view_.storage(), "$", false, &levels_.back());
     for (size_t s = 0;; ++s) {
       Level& lv = levels_.back();
-      lv.rest = VariantPath(std::vector<PathSegment>(path_.segments().begin() + s,
-                                                     path_.segments().end()));
+      lv.rest = VariantPath(
+          std::vector<PathSegment>(path_.segments().begin() + s, path_.segments().end()));
       std::shared_ptr<arrow::Array> next;
       if (lv.typed) {
         switch (lv.typed->type_id()) {
@@ -372,10 +395,10 @@ class ShreddedGetter {
       }
       if (!next) break;
       lv.descend = true;
-      std::string child_path = VariantPath(std::vector<PathSegment>(
-                                               path_.segments().begin(),
+      std::string child_path =
+          VariantPath(std::vector<PathSegment>(path_.segments().begin(),
                                                path_.segments().begin() + s + 1))
-                                   .ToString();
+              .ToString();
       Level child;
       MakeLevel(next, std::move(child_path), seg.is_index(), &child);
       levels_.push_back(std::move(child));
@@ -404,7 +427,8 @@ class ShreddedGetter {
  private:
   const Level& leaf() const { return levels_.back(); }
 
-  // Follows the path through the layout for one row (docs/shredding.md#pair-semantics for each pair).
+  // Follows the path through the layout for one row (docs/shredding.md#pair-semantics for
+  // each pair).
   Resolved Resolve(int64_t row) const {
     if (view_.IsNull(row)) return {};
     const size_t n = path_.size();
@@ -598,10 +622,9 @@ class ShreddedGetter {
         arrow::internal::CopyBitmap(bits, a->offset(), n, validity->mutable_data(),
                                     out_offset);
       } else {
-        ARROW_ASSIGN_OR_RAISE(validity,
-                              arrow::internal::BitmapAnd(pool_, validity->data(),
-                                                         out_offset, bits, a->offset(),
-                                                         n, out_offset));
+        ARROW_ASSIGN_OR_RAISE(
+            validity, arrow::internal::BitmapAnd(pool_, validity->data(), out_offset,
+                                                 bits, a->offset(), n, out_offset));
       }
     }
     return validity;
@@ -704,10 +727,10 @@ class ShreddedGetter {
         return appender->Append(VariantView::MakeUnchecked(no_keys_, kNullValue));
       case Found::kTyped: {
         if (append_slots_ != nullptr) {
-          ARROW_ASSIGN_OR_RAISE(const int64_t done,
-                                append_slots_(*leaf_scalar_.array(),
-                                              SlotRange{nullptr, r.pos, 1},
-                                              appender->builder()));
+          ARROW_ASSIGN_OR_RAISE(
+              const int64_t done,
+              append_slots_(*leaf_scalar_.array(), SlotRange{nullptr, r.pos, 1},
+                            appender->builder()));
           if (done == 1) return arrow::Status::OK();
         }
         // A scalar has no keys: no dictionary needed to cast or print it.
@@ -749,10 +772,10 @@ class ShreddedGetter {
     return arrow::Status::OK();
   }
 
-  // The leaf slot of every row for a path through list elements (docs/shredding.md#pair-semantics at each
-  // level, as Resolve, but level by level over all rows with plain bit reads):
-  // kNullSlot for a SQL NULL, kSlowSlot for rows Resolve must see (a value column set
-  // at some level, a Variant null).
+  // The leaf slot of every row for a path through list elements
+  // (docs/shredding.md#pair-semantics at each level, as Resolve, but level by level over
+  // all rows with plain bit reads): kNullSlot for a SQL NULL, kSlowSlot for rows Resolve
+  // must see (a value column set at some level, a Variant null).
   std::vector<int64_t> LeafSlots(int64_t n) const {
     std::vector<int64_t> slots(static_cast<size_t>(n));
     const ValidBits rows(*view_.storage());
@@ -768,8 +791,8 @@ class ShreddedGetter {
       const ValidBits typed(*lv.typed);
       // Resolve's Variant null cases: a missing element, or a missing top-level value.
       const int64_t null_group_slot = lv.element && l == last ? kSlowSlot : kNullSlot;
-      const int64_t null_typed_slot = l == last && (l == 0 || lv.element) ? kSlowSlot
-                                                                          : kNullSlot;
+      const int64_t null_typed_slot =
+          l == last && (l == 0 || lv.element) ? kSlowSlot : kNullSlot;
       const int64_t index = l < last ? path_[l].index : 0;
       for (int64_t& slot : slots) {
         if (slot < 0) continue;
@@ -850,8 +873,8 @@ class ShreddedGetter {
       }
       int64_t end = row + 1;
       while (end < n && slots[end] != kSlowSlot) ++end;
-      RETURN_NOT_OK(AppendSlotRows(row, SlotRange{slots.data() + row, 0, end - row},
-                                   appender));
+      RETURN_NOT_OK(
+          AppendSlotRows(row, SlotRange{slots.data() + row, 0, end - row}, appender));
       row = end;
     }
     return appender->Finish();
@@ -901,7 +924,10 @@ class ShreddedGetter {
         case Found::kResidual: {
           std::optional<VariantView> v;
           RETURN_NOT_OK(LookupResidual(row, r, &v));
-          if (v) bytes = v->value_bytes(); else found = false;
+          if (v)
+            bytes = v->value_bytes();
+          else
+            found = false;
           break;
         }
         case Found::kConflict:

@@ -8,13 +8,13 @@
 
 #pragma once
 
-#include <exception>
-#include <new>
-#include <string>
-
 #include <arrow/result.h>
 #include <arrow/status.h>
 #include <parquet/exception.h>
+
+#include <exception>
+#include <new>
+#include <string>
 
 namespace varshred::internal {
 

@@ -2,8 +2,6 @@
 
 #include "varshred/parquet/reader.h"
 
-#include <algorithm>
-
 #include <arrow/array.h>
 #include <arrow/io/file.h>
 #include <arrow/type.h>
@@ -11,8 +9,10 @@
 #include <parquet/exception.h>
 #include <parquet/file_reader.h>
 #include <parquet/metadata.h>
-#include <parquet/statistics.h>
 #include <parquet/schema.h>
+#include <parquet/statistics.h>
+
+#include <algorithm>
 
 #include "varshred/arrow/legacy.h"
 #include "varshred/arrow/variant_array.h"
@@ -100,14 +100,18 @@ class VariantBatchReader : public arrow::RecordBatchReader {
                      std::shared_ptr<arrow::RecordBatchReader> inner,
                      std::vector<ParquetColumnInfo> infos, ParquetReadOptions options,
                      std::string path, arrow::MemoryPool* pool)
-      : file_(std::move(file)), inner_(std::move(inner)), infos_(std::move(infos)),
-        options_(std::move(options)), path_(std::move(path)), pool_(pool) {
+      : file_(std::move(file)),
+        inner_(std::move(inner)),
+        infos_(std::move(infos)),
+        options_(std::move(options)),
+        path_(std::move(path)),
+        pool_(pool) {
     arrow::FieldVector fields = inner_->schema()->fields();
     for (size_t i = 0; i < fields.size(); ++i) {
       if (Converts(i)) {
-        fields[i] = arrow::field(fields[i]->name(),
-                                 VariantStorageType(VariantLayout::kCanonical),
-                                 fields[i]->nullable());
+        fields[i] =
+            arrow::field(fields[i]->name(), VariantStorageType(VariantLayout::kCanonical),
+                         fields[i]->nullable());
       }
     }
     schema_ = arrow::schema(fields, inner_->schema()->metadata());
@@ -133,8 +137,9 @@ class VariantBatchReader : public arrow::RecordBatchReader {
       if (!Converts(i)) continue;
       auto rebuilt = Reconstruct(infos_[i], columns[i], options_, pool_);
       if (!rebuilt.ok()) {
-        return rebuilt.status().WithMessage(path_, ": column \"", infos_[i].name, "\", rows ",
-                                            rows_, "+: ", rebuilt.status().message());
+        return rebuilt.status().WithMessage(path_, ": column \"", infos_[i].name,
+                                            "\", rows ", rows_,
+                                            "+: ", rebuilt.status().message());
       }
       columns[i] = *rebuilt;
     }
@@ -168,11 +173,13 @@ arrow::Result<std::vector<ParquetColumnInfo>> InspectParquet(const std::string& 
       });
 }
 
-arrow::Result<std::vector<std::vector<std::string>>> ParquetLeafPaths(const std::string& path) {
+arrow::Result<std::vector<std::vector<std::string>>> ParquetLeafPaths(
+    const std::string& path) {
   return internal::CatchParquet(
       path, kCorrupt, [&]() -> arrow::Result<std::vector<std::vector<std::string>>> {
         ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, arrow::default_memory_pool()));
-        const pq::SchemaDescriptor& schema = *reader->parquet_reader()->metadata()->schema();
+        const pq::SchemaDescriptor& schema =
+            *reader->parquet_reader()->metadata()->schema();
         std::vector<std::vector<std::string>> out;
         for (int leaf = 0; leaf < schema.num_columns(); ++leaf) {
           out.push_back(schema.Column(leaf)->path()->ToDotVector());
@@ -231,12 +238,14 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
     }
   }
   std::vector<int> leaves;
-  for (const auto& c : selected) leaves.insert(leaves.end(), c.leaves.begin(), c.leaves.end());
+  for (const auto& c : selected)
+    leaves.insert(leaves.end(), c.leaves.begin(), c.leaves.end());
   std::vector<int> row_groups(reader->num_row_groups());
   for (int i = 0; i < reader->num_row_groups(); ++i) row_groups[i] = i;
   reader->set_batch_size(options.batch_size);
   auto inner = reader->GetRecordBatchReader(row_groups, leaves);
-  if (!inner.ok()) return inner.status().WithMessage(path, ": ", inner.status().message());
+  if (!inner.ok())
+    return inner.status().WithMessage(path, ": ", inner.status().message());
   std::shared_ptr<arrow::RecordBatchReader> inner_reader = std::move(inner).ValueOrDie();
   // Columns come back in file order; keep the infos in the same order.
   std::sort(selected.begin(), selected.end(),
@@ -255,9 +264,8 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenParquetReader(
                                 [&] { return OpenReader(path, options, pool); });
 }
 
-arrow::Result<std::shared_ptr<arrow::Table>> ReadParquet(const std::string& path,
-                                                         const ParquetReadOptions& options,
-                                                         arrow::MemoryPool* pool) {
+arrow::Result<std::shared_ptr<arrow::Table>> ReadParquet(
+    const std::string& path, const ParquetReadOptions& options, arrow::MemoryPool* pool) {
   ARROW_ASSIGN_OR_RAISE(auto reader, OpenParquetReader(path, options, pool));
   return reader->ToTable();
 }

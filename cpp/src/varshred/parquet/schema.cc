@@ -4,10 +4,10 @@
 
 #include "varshred/parquet/schema.h"
 
-#include <string>
-
 #include <arrow/status.h>
 #include <parquet/types.h>
+
+#include <string>
 
 namespace varshred {
 
@@ -25,8 +25,8 @@ arrow::Result<parquet::schema::NodeVector> PairNodes(const ShreddingSchema& s,
                                                      bool with_value = true) {
   parquet::schema::NodeVector out;
   if (with_value) {
-    out.push_back(PrimitiveNode::Make("value", pq::Repetition::OPTIONAL,
-                                      pq::Type::BYTE_ARRAY));
+    out.push_back(
+        PrimitiveNode::Make("value", pq::Repetition::OPTIONAL, pq::Type::BYTE_ARRAY));
   }
   if (s.has_typed_value()) {
     ARROW_ASSIGN_OR_RAISE(auto typed, TypedValueNode(s));
@@ -84,27 +84,31 @@ arrow::Result<NodePtr> TypedValueNode(const ShreddingSchema& s) {
     case VariantType::kDouble:
       return PrimitiveNode::Make(name, opt, LogicalType::None(), T::DOUBLE);
     case VariantType::kDecimal4:
-      return PrimitiveNode::Make(name, opt, LogicalType::Decimal(s.precision(), s.scale()),
-                                 T::INT32);
+      return PrimitiveNode::Make(
+          name, opt, LogicalType::Decimal(s.precision(), s.scale()), T::INT32);
     case VariantType::kDecimal8:
-      return PrimitiveNode::Make(name, opt, LogicalType::Decimal(s.precision(), s.scale()),
-                                 T::INT64);
+      return PrimitiveNode::Make(
+          name, opt, LogicalType::Decimal(s.precision(), s.scale()), T::INT64);
     case VariantType::kDecimal16:
-      return PrimitiveNode::Make(name, opt, LogicalType::Decimal(s.precision(), s.scale()),
+      return PrimitiveNode::Make(name, opt,
+                                 LogicalType::Decimal(s.precision(), s.scale()),
                                  T::FIXED_LEN_BYTE_ARRAY, 16);
     case VariantType::kDate:
       return PrimitiveNode::Make(name, opt, LogicalType::Date(), T::INT32);
     case VariantType::kTimeNtzMicros:
       return PrimitiveNode::Make(name, opt, LogicalType::Time(false, micros), T::INT64);
     case VariantType::kTimestampMicros:
-      return PrimitiveNode::Make(name, opt, LogicalType::Timestamp(true, micros), T::INT64);
+      return PrimitiveNode::Make(name, opt, LogicalType::Timestamp(true, micros),
+                                 T::INT64);
     case VariantType::kTimestampNtzMicros:
       return PrimitiveNode::Make(name, opt, LogicalType::Timestamp(false, micros),
                                  T::INT64);
     case VariantType::kTimestampNanos:
-      return PrimitiveNode::Make(name, opt, LogicalType::Timestamp(true, nanos), T::INT64);
+      return PrimitiveNode::Make(name, opt, LogicalType::Timestamp(true, nanos),
+                                 T::INT64);
     case VariantType::kTimestampNtzNanos:
-      return PrimitiveNode::Make(name, opt, LogicalType::Timestamp(false, nanos), T::INT64);
+      return PrimitiveNode::Make(name, opt, LogicalType::Timestamp(false, nanos),
+                                 T::INT64);
     case VariantType::kBinary:
       return PrimitiveNode::Make(name, opt, LogicalType::None(), T::BYTE_ARRAY);
     case VariantType::kString:

@@ -8,30 +8,29 @@
 
 #include "varshred/parquet/writer.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cctype>
-#include <cstdio>
-#include <cstring>
-#include <deque>
-#include <random>
-
 #include <arrow/array.h>
 #include <arrow/io/file.h>
 #include <arrow/type.h>
+#include <fcntl.h>
 #include <parquet/arrow/schema.h>
 #include <parquet/arrow/writer.h>
 #include <parquet/column_writer.h>
 #include <parquet/exception.h>
 #include <parquet/file_writer.h>
 #include <parquet/properties.h>
+#include <unistd.h>
 
-#include "varshred/container_encoding_internal.h"
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <random>
+
 #include "varshred/arrow/typed_match_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
+#include "varshred/container_encoding_internal.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/parquet/catch_internal.h"
 #include "varshred/parquet/schema.h"
@@ -138,8 +137,14 @@ std::shared_ptr<pq::WriterProperties> MakeProperties(const ParquetWriteOptions& 
   if (o.compression_level) b.compression_level(*o.compression_level);
   b.data_pagesize(o.data_page_size);
   b.max_row_group_length(o.row_group_size);
-  if (o.dictionary) b.enable_dictionary(); else b.disable_dictionary();
-  if (o.statistics) b.enable_statistics(); else b.disable_statistics();
+  if (o.dictionary)
+    b.enable_dictionary();
+  else
+    b.disable_dictionary();
+  if (o.statistics)
+    b.enable_statistics();
+  else
+    b.disable_statistics();
   return b.build();
 }
 
@@ -150,13 +155,13 @@ arrow::Result<NodePtr> VariantNode(const std::string& name, bool nullable,
   NodePtr node;
   if (!schema.has_typed_value()) {
     // Unshredded: docs/shredding.md#layout requires `value` here.
-    node = GroupNode::Make(
-        name, rep,
-        {pq::schema::PrimitiveNode::Make("metadata", pq::Repetition::REQUIRED,
-                                         pq::Type::BYTE_ARRAY),
-         pq::schema::PrimitiveNode::Make("value", pq::Repetition::REQUIRED,
-                                         pq::Type::BYTE_ARRAY)},
-        pq::LogicalType::Variant());
+    node =
+        GroupNode::Make(name, rep,
+                        {pq::schema::PrimitiveNode::Make(
+                             "metadata", pq::Repetition::REQUIRED, pq::Type::BYTE_ARRAY),
+                         pq::schema::PrimitiveNode::Make(
+                             "value", pq::Repetition::REQUIRED, pq::Type::BYTE_ARRAY)},
+                        pq::LogicalType::Variant());
   } else {
     ARROW_ASSIGN_OR_RAISE(node, ToParquetSchema(schema, name, rep));
   }
@@ -174,7 +179,8 @@ struct ColumnPlanInput {
 
 // Resolves which input columns are Variant and their schemas.
 arrow::Result<std::vector<ColumnPlanInput>> VariantColumns(
-    const arrow::Schema& schema, const std::map<std::string, ShreddingSchema>& shredding) {
+    const arrow::Schema& schema,
+    const std::map<std::string, ShreddingSchema>& shredding) {
   std::vector<ColumnPlanInput> out;
   for (const auto& [name, s] : shredding) {
     const int i = schema.GetFieldIndex(name);
@@ -222,7 +228,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> UnshreddedInput(
 class Arena {
  public:
   std::string_view Copy(std::string_view bytes) {
-    if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < bytes.size()) {
+    if (blocks_.empty() ||
+        blocks_.back().capacity() - blocks_.back().size() < bytes.size()) {
       blocks_.emplace_back();
       blocks_.back().reserve(std::max<size_t>(bytes.size(), 1 << 20));
     }
@@ -279,8 +286,8 @@ struct Node {
   // Object: fields in schema order.
   std::vector<std::string> names;
   std::vector<std::unique_ptr<Node>> fields;
-  std::vector<int> match;  // per-row scratch: field index in the object, or -1
-  std::vector<char> shredded;  // per-row scratch: object field i went to a typed group
+  std::vector<int> match;         // per-row scratch: field index in the object, or -1
+  std::vector<char> shredded;     // per-row scratch: object field i went to a typed group
   std::vector<uint32_t> by_name;  // field indexes ordered by name bytes
   // Object field id -> schema field (-1: not shredded) for the current dictionary,
   // filled lazily; cleared when `ids_epoch` falls behind the writer's epoch.
@@ -388,8 +395,8 @@ class VariantColumnWriter {
 
   // Walks the Parquet group of one pair alongside its schema node, numbering leaves in
   // the same depth-first order as the file's column indexes.
-  arrow::Status Compile(const GroupNode& group, const ShreddingSchema& schema, int16_t def,
-                        int16_t rep, int* next, Node* node) {
+  arrow::Status Compile(const GroupNode& group, const ShreddingSchema& schema,
+                        int16_t def, int16_t rep, int* next, Node* node) {
     node->kind = schema.kind();
     node->def = def;
     for (int i = 0; i < group.field_count(); ++i) {
@@ -397,9 +404,8 @@ class VariantColumnWriter {
       if (child->name() == "metadata") continue;  // top level only, numbered by Make
       if (child->name() == "value") {
         // Optional when shredded; required in the plain {metadata, value} group.
-        node->value_leaf = AddLeaf((*next)++,
-                                   static_cast<int16_t>(child->is_optional() ? def + 1 : def),
-                                   rep);
+        node->value_leaf = AddLeaf(
+            (*next)++, static_cast<int16_t>(child->is_optional() ? def + 1 : def), rep);
         continue;
       }
       // typed_value
@@ -417,17 +423,17 @@ class VariantColumnWriter {
             const int index = typed.FieldIndex(name);
             if (index < 0) return arrow::Status::Invalid("internal: no group for ", name);
             auto field = std::make_unique<Node>();
-            ARROW_RETURN_NOT_OK(Compile(static_cast<const GroupNode&>(*typed.field(index)),
-                                        field_schema, static_cast<int16_t>(def + 1), rep,
-                                        next, field.get()));
+            ARROW_RETURN_NOT_OK(
+                Compile(static_cast<const GroupNode&>(*typed.field(index)), field_schema,
+                        static_cast<int16_t>(def + 1), rep, next, field.get()));
             node->names.push_back(name);
             node->fields.push_back(std::move(field));
           }
           node->match.resize(node->fields.size());
           for (uint32_t f = 0; f < node->names.size(); ++f) node->by_name.push_back(f);
-          std::sort(node->by_name.begin(), node->by_name.end(), [&](uint32_t a, uint32_t b) {
-            return node->names[a] < node->names[b];
-          });
+          std::sort(
+              node->by_name.begin(), node->by_name.end(),
+              [&](uint32_t a, uint32_t b) { return node->names[a] < node->names[b]; });
           break;
         }
         case ShreddingSchema::Kind::kArray: {
@@ -552,7 +558,8 @@ class VariantColumnWriter {
     for (uint32_t i = 0; i < n; ++i) {
       if (node.shredded[i]) continue;
       const std::string_view bytes = obj.value(i).value_bytes();
-      entries_.push_back({obj.key(i), obj.field_id(i), static_cast<uint32_t>(residual_.size())});
+      entries_.push_back(
+          {obj.key(i), obj.field_id(i), static_cast<uint32_t>(residual_.size())});
       residual_.append(bytes);
     }
     internal::SortFieldsByKey(&entries_, 0, entries_.size());
@@ -565,9 +572,10 @@ class VariantColumnWriter {
 
   // The schema field named `key` (binary search by name bytes), or -1.
   static int32_t FieldNamed(const Node& node, std::string_view key) {
-    auto it = std::lower_bound(
-        node.by_name.begin(), node.by_name.end(), key,
-        [&](uint32_t f, std::string_view k) { return std::string_view(node.names[f]) < k; });
+    auto it = std::lower_bound(node.by_name.begin(), node.by_name.end(), key,
+                               [&](uint32_t f, std::string_view k) {
+                                 return std::string_view(node.names[f]) < k;
+                               });
     if (it == node.by_name.end() || node.names[*it] != key) return -1;
     return static_cast<int32_t>(*it);
   }
@@ -657,10 +665,9 @@ class VariantColumnWriter {
   template <typename WriterT, typename T>
   static arrow::Status WriteTyped(Leaf& leaf, pq::ColumnWriter* w, const T* values) {
     BEGIN_PARQUET_CATCH_EXCEPTIONS
-    static_cast<WriterT*>(w)->WriteBatch(static_cast<int64_t>(leaf.def.size()),
-                                         leaf.def.data(),
-                                         leaf.max_rep > 0 ? leaf.rep.data() : nullptr,
-                                         values);
+    static_cast<WriterT*>(w)->WriteBatch(
+        static_cast<int64_t>(leaf.def.size()), leaf.def.data(),
+        leaf.max_rep > 0 ? leaf.rep.data() : nullptr, values);
     END_PARQUET_CATCH_EXCEPTIONS
     return arrow::Status::OK();
   }
@@ -680,8 +687,8 @@ class VariantColumnWriter {
       case pq::Type::DOUBLE:
         return WriteTyped<pq::DoubleWriter>(leaf, w, leaf.f64.data());
       case pq::Type::BOOLEAN:
-        return WriteTyped<pq::BoolWriter>(leaf, w,
-                                          reinterpret_cast<const bool*>(leaf.bools.data()));
+        return WriteTyped<pq::BoolWriter>(
+            leaf, w, reinterpret_cast<const bool*>(leaf.bools.data()));
       default:
         return arrow::Status::NotImplemented("leaf type");
     }
@@ -689,7 +696,7 @@ class VariantColumnWriter {
 
   bool lenient_ = true;
   bool validate_ = true;  // false for trusted columns (bytes built by this process)
-  uint64_t epoch_ = 0;     // bumped whenever the rows' metadata dictionary changes
+  uint64_t epoch_ = 0;    // bumped whenever the rows' metadata dictionary changes
   bool nullable_ = true;
   int metadata_leaf_ = 0;
   std::unique_ptr<Node> root_;
@@ -711,7 +718,9 @@ struct Column {
 class DirectWriter : public ParquetWriter {
  public:
   DirectWriter(AtomicFile file, ParquetWriteOptions options, arrow::MemoryPool* pool)
-      : file_(std::move(file)), options_(options), pool_(pool),
+      : file_(std::move(file)),
+        options_(options),
+        pool_(pool),
         arrow_props_(pq::default_arrow_writer_properties()),
         ctx_(pool, arrow_props_.get()) {}
   ~DirectWriter() override { Abort(); }
@@ -736,17 +745,18 @@ class DirectWriter : public ParquetWriter {
       if (it != by_field.end()) {
         ARROW_ASSIGN_OR_RAISE(node, VariantNode(field->name(), field->nullable(),
                                                 *it->second, options_.annotate));
-        ARROW_ASSIGN_OR_RAISE(auto w, VariantColumnWriter::Make(
-                                          static_cast<const GroupNode&>(*node), *it->second,
-                                          leaf, options_.numeric == NumericShredding::kLenient,
-                                          !IsTrusted(field->name())));
+        ARROW_ASSIGN_OR_RAISE(auto w,
+                              VariantColumnWriter::Make(
+                                  static_cast<const GroupNode&>(*node), *it->second, leaf,
+                                  options_.numeric == NumericShredding::kLenient,
+                                  !IsTrusted(field->name())));
         columns_.push_back({i, leaf, nullptr});
         leaf += w->num_leaves();
         columns_.back().variant = std::move(w);
       } else {
         std::shared_ptr<pq::SchemaDescriptor> desc;
-        ARROW_RETURN_NOT_OK(pq::arrow::ToParquetSchema(
-            arrow::schema({field}).get(), *props_, *arrow_props_, &desc));
+        ARROW_RETURN_NOT_OK(pq::arrow::ToParquetSchema(arrow::schema({field}).get(),
+                                                       *props_, *arrow_props_, &desc));
         node = desc->group_node()->field(0);
         columns_.push_back({i, leaf, nullptr});
         leaf += 1;
@@ -763,8 +773,8 @@ class DirectWriter : public ParquetWriter {
 
   // Parquet C++ may throw from any call below: errors name the file instead.
   arrow::Status Write(const arrow::RecordBatch& batch) override {
-    return file_.Named(internal::CatchParquet(path(), kWriteFailed,
-                                              [&] { return WriteBatch(batch); }));
+    return file_.Named(
+        internal::CatchParquet(path(), kWriteFailed, [&] { return WriteBatch(batch); }));
   }
   arrow::Status Close() override {
     return file_.Named(
@@ -849,8 +859,8 @@ class DirectWriter : public ParquetWriter {
         ARROW_ASSIGN_OR_RAISE(auto input, UnshreddedInput(array, pool_));
         auto st = c.variant->Shred(input, rows_);
         if (!st.ok()) {
-          return st.WithMessage("column \"", schema_->field(c.field_index)->name(), "\", ",
-                                st.message());
+          return st.WithMessage("column \"", schema_->field(c.field_index)->name(),
+                                "\", ", st.message());
         }
         ARROW_RETURN_NOT_OK(c.variant->Flush(rg_));
         continue;
@@ -862,9 +872,9 @@ class DirectWriter : public ParquetWriter {
         for (int64_t i = 0; i < array->length(); ++i) def[i] = array->IsValid(i) ? 1 : 0;
       }
       BEGIN_PARQUET_CATCH_EXCEPTIONS
-      ARROW_RETURN_NOT_OK(rg_->column(c.first_leaf)->WriteArrow(
-          nullable ? def.data() : nullptr, nullptr, array->length(), *array, &ctx_,
-          nullable));
+      ARROW_RETURN_NOT_OK(rg_->column(c.first_leaf)
+                              ->WriteArrow(nullable ? def.data() : nullptr, nullptr,
+                                           array->length(), *array, &ctx_, nullable));
       END_PARQUET_CATCH_EXCEPTIONS
     }
     return arrow::Status::OK();
@@ -938,10 +948,11 @@ class ArrowPathWriter : public ParquetWriter {
         nodes.push_back(desc->group_node()->field(0));
         continue;
       }
-      fields[i] = arrow::field(fields[i]->name(), OutputType(*it->second),
-                               fields[i]->nullable());
-      ARROW_ASSIGN_OR_RAISE(auto node, VariantNode(fields[i]->name(), fields[i]->nullable(),
-                                                   *it->second, options_.annotate));
+      fields[i] =
+          arrow::field(fields[i]->name(), OutputType(*it->second), fields[i]->nullable());
+      ARROW_ASSIGN_OR_RAISE(
+          auto node, VariantNode(fields[i]->name(), fields[i]->nullable(), *it->second,
+                                 options_.annotate));
       nodes.push_back(node);
     }
     out_schema_ = arrow::schema(fields);
@@ -957,8 +968,8 @@ class ArrowPathWriter : public ParquetWriter {
 
   // Parquet C++ may throw from any call below: errors name the file instead.
   arrow::Status Write(const arrow::RecordBatch& batch) override {
-    return file_.Named(internal::CatchParquet(path(), kWriteFailed,
-                                              [&] { return WriteBatch(batch); }));
+    return file_.Named(
+        internal::CatchParquet(path(), kWriteFailed, [&] { return WriteBatch(batch); }));
   }
   arrow::Status Close() override {
     return file_.Named(
@@ -968,17 +979,19 @@ class ArrowPathWriter : public ParquetWriter {
     if (!writer_) return arrow::Status::Invalid("ParquetWriter is closed");
     arrow::ArrayVector columns = batch.columns();
     for (const auto& v : variants_) {
-      ARROW_ASSIGN_OR_RAISE(auto unshredded, UnshreddedInput(columns[v.field_index], pool_));
-      ARROW_ASSIGN_OR_RAISE(auto input, ToLayout(unshredded, VariantLayout::kCanonical, pool_));
+      ARROW_ASSIGN_OR_RAISE(auto unshredded,
+                            UnshreddedInput(columns[v.field_index], pool_));
+      ARROW_ASSIGN_OR_RAISE(auto input,
+                            ToLayout(unshredded, VariantLayout::kCanonical, pool_));
       if (v.schema.has_typed_value()) {
         ShredOptions so;
         so.numeric = options_.numeric;
         auto shredded = Shred(*input, v.schema, so, pool_);
         if (!shredded.ok()) {
           Abort();
-          return shredded.status().WithMessage(
-              "column \"", schema_->field(v.field_index)->name(), "\", ",
-              shredded.status().message());
+          return shredded.status().WithMessage("column \"",
+                                               schema_->field(v.field_index)->name(),
+                                               "\", ", shredded.status().message());
         }
         ARROW_ASSIGN_OR_RAISE(auto typed, CastLike(*shredded, v.field_index));
         ARROW_ASSIGN_OR_RAISE(columns[v.field_index],
@@ -1015,7 +1028,8 @@ class ArrowPathWriter : public ParquetWriter {
 
  private:
   static std::shared_ptr<arrow::DataType> OutputType(const ShreddingSchema& s) {
-    return s.has_typed_value() ? s.ToArrow() : VariantStorageType(VariantLayout::kCanonical);
+    return s.has_typed_value() ? s.ToArrow()
+                               : VariantStorageType(VariantLayout::kCanonical);
   }
   // The shredded array relabelled with the declared output type (same children; only
   // field nullability may differ).
@@ -1028,8 +1042,8 @@ class ArrowPathWriter : public ParquetWriter {
       return arrow::Status::TypeError("shredded type ", a->type()->ToString(),
                                       " does not match ", want->ToString());
     }
-    return std::make_shared<arrow::StructArray>(want, s.length(), s.fields(),
-                                                s.null_bitmap(), s.null_count(), s.offset());
+    return std::make_shared<arrow::StructArray>(
+        want, s.length(), s.fields(), s.null_bitmap(), s.null_count(), s.offset());
   }
 
   AtomicFile file_;
@@ -1055,7 +1069,8 @@ arrow::Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
   ARROW_ASSIGN_OR_RAISE(auto variants, VariantColumns(*schema, shredding));
   bool direct = options.path == ParquetWritePath::kDirect;
   for (int i = 0; i < schema->num_fields(); ++i) {
-    if (!IsVariantType(*schema->field(i)->type()) && IsNested(*schema->field(i)->type())) {
+    if (!IsVariantType(*schema->field(i)->type()) &&
+        IsNested(*schema->field(i)->type())) {
       direct = false;  // nested non-Variant columns need Arrow's level builder
     }
   }
@@ -1076,8 +1091,9 @@ arrow::Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
 arrow::Status WriteParquet(const arrow::Table& table, const std::string& path,
                            std::map<std::string, ShreddingSchema> shredding,
                            const ParquetWriteOptions& options, arrow::MemoryPool* pool) {
-  ARROW_ASSIGN_OR_RAISE(auto writer, ParquetWriter::Open(path, table.schema(),
-                                                         std::move(shredding), options, pool));
+  ARROW_ASSIGN_OR_RAISE(
+      auto writer,
+      ParquetWriter::Open(path, table.schema(), std::move(shredding), options, pool));
   arrow::TableBatchReader reader(table);
   std::shared_ptr<arrow::RecordBatch> batch;
   while (true) {
