@@ -115,7 +115,7 @@ class LegacyReader {
         const auto cp = b->MakeCheckpoint();
         b->AddKey(node.names[f]);
         bool child_present;
-        RETURN_NOT_OK(Build(*node.fields[f], i, b, &child_present));
+        ARROW_RETURN_NOT_OK(Build(*node.fields[f], i, b, &child_present));
         if (!child_present) b->Rollback(cp);
       }
       if (has_untyped) {
@@ -132,7 +132,7 @@ class LegacyReader {
           // ConstructObject: a shredded field that is null falls back to the residual.
           if (shredded_present) continue;
           b->AddKey(key);
-          RETURN_NOT_OK(b->AppendVariant(residual.value(k)));
+          ARROW_RETURN_NOT_OK(b->AppendVariant(residual.value(k)));
         }
       }
       // Duplicates cannot occur: shredded names present were skipped above.
@@ -153,7 +153,7 @@ class LegacyReader {
       b->StartArray();
       for (int64_t j = begin; j < end; ++j) {
         bool element_present;
-        RETURN_NOT_OK(Build(*node.element, j, b, &element_present));
+        ARROW_RETURN_NOT_OK(Build(*node.element, j, b, &element_present));
         // A null (or all-null) seed element becomes Variant null, as the final spec.
         if (!element_present) b->AppendNull();
       }
@@ -284,7 +284,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> FromLegacyShredded(
   std::string metadata, value;
   for (int64_t row = 0; row < input->length(); ++row) {
     if (input->IsNull(row)) {
-      RETURN_NOT_OK(out.AppendNull());
+      ARROW_RETURN_NOT_OK(out.AppendNull());
       continue;
     }
     LegacyReader reader(row);
@@ -297,8 +297,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> FromLegacyShredded(
     if (!present) builder.AppendNull();  // final spec: missing at top level is 00
     metadata.clear();
     value.clear();
-    RETURN_NOT_OK(builder.Finish(&metadata, &value));
-    RETURN_NOT_OK(out.Append(metadata, value));
+    ARROW_RETURN_NOT_OK(builder.Finish(&metadata, &value));
+    ARROW_RETURN_NOT_OK(out.Append(metadata, value));
   }
   return out.Finish();
 }

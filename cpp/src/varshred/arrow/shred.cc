@@ -278,7 +278,7 @@ arrow::Result<std::unique_ptr<ShredNode>> Compile(const ShreddingSchema& schema,
       ArrayPlan a(pool);
       ARROW_ASSIGN_OR_RAISE(a.element,
                             Compile(schema.element(), path + "[]", options, pool));
-      RETURN_NOT_OK(a.offsets.Append(0));
+      ARROW_RETURN_NOT_OK(a.offsets.Append(0));
       node->typed = std::move(a);
       break;
     }
@@ -297,7 +297,7 @@ class Shredder {
   // Missing: value null, typed_value null (recursively filled so children line up).
   arrow::Status AppendMissing(ShredNode& node) {
     ++node.length;
-    RETURN_NOT_OK(node.value.AppendNull());
+    ARROW_RETURN_NOT_OK(node.value.AppendNull());
     return AppendTypedNull(node);
   }
 
@@ -307,14 +307,14 @@ class Shredder {
         return std::get<PrimitivePlan>(node.typed).builder->AppendNull();
       case 2: {
         auto& o = std::get<ObjectPlan>(node.typed);
-        RETURN_NOT_OK(o.validity.Append(false));
+        ARROW_RETURN_NOT_OK(o.validity.Append(false));
         ++o.null_count;
-        for (auto& c : o.children) RETURN_NOT_OK(AppendMissing(*c));
+        for (auto& c : o.children) ARROW_RETURN_NOT_OK(AppendMissing(*c));
         return arrow::Status::OK();
       }
       case 3: {
         auto& a = std::get<ArrayPlan>(node.typed);
-        RETURN_NOT_OK(a.validity.Append(false));
+        ARROW_RETURN_NOT_OK(a.validity.Append(false));
         ++a.null_count;
         return a.offsets.Append(static_cast<int32_t>(a.count));
       }
@@ -329,9 +329,9 @@ class Shredder {
       case 1: {
         auto& p = std::get<PrimitivePlan>(node.typed);
         bool matched = false;
-        RETURN_NOT_OK(p.append(p, v, &matched));
+        ARROW_RETURN_NOT_OK(p.append(p, v, &matched));
         if (matched) return node.value.AppendNull();
-        RETURN_NOT_OK(p.builder->AppendNull());
+        ARROW_RETURN_NOT_OK(p.builder->AppendNull());
         return node.value.Append(v.value_bytes());
       }
       case 2:
@@ -344,21 +344,22 @@ class Shredder {
         const uint32_t n = arr.size();
         // docs/shredding.md: an array goes entirely to typed_value; a null element
         // is element value = 00 (the element plan sends Variant null to value).
-        for (uint32_t i = 0; i < n; ++i) RETURN_NOT_OK(Shred(*a.element, arr.element(i)));
+        for (uint32_t i = 0; i < n; ++i)
+          ARROW_RETURN_NOT_OK(Shred(*a.element, arr.element(i)));
         a.count += n;
         if (a.count > std::numeric_limits<int32_t>::max()) {
           return arrow::Status::CapacityError("more than 2^31 array elements at ",
                                               node.path);
         }
-        RETURN_NOT_OK(a.validity.Append(true));
-        RETURN_NOT_OK(a.offsets.Append(static_cast<int32_t>(a.count)));
+        ARROW_RETURN_NOT_OK(a.validity.Append(true));
+        ARROW_RETURN_NOT_OK(a.offsets.Append(static_cast<int32_t>(a.count)));
         return node.value.AppendNull();
       }
       default:
         return node.value.Append(v.value_bytes());
     }
     // Not of the typed kind: the whole value goes to `value`.
-    RETURN_NOT_OK(AppendTypedNull(node));
+    ARROW_RETURN_NOT_OK(AppendTypedNull(node));
     return node.value.Append(v.value_bytes());
   }
 
@@ -382,13 +383,13 @@ class Shredder {
       }
     }
     // docs/shredding.md: typed_value is non-null for every object.
-    RETURN_NOT_OK(o.validity.Append(true));
+    ARROW_RETURN_NOT_OK(o.validity.Append(true));
     for (size_t k = 0; k < m; ++k) {
       if (o.match[k] >= 0) {
-        RETURN_NOT_OK(
+        ARROW_RETURN_NOT_OK(
             Shred(*o.children[k], obj.value(static_cast<uint32_t>(o.match[k]))));
       } else {
-        RETURN_NOT_OK(AppendMissing(*o.children[k]));
+        ARROW_RETURN_NOT_OK(AppendMissing(*o.children[k]));
       }
     }
     if (o.residual.empty()) return node.value.AppendNull();
@@ -417,7 +418,7 @@ arrow::Result<std::shared_ptr<arrow::ArrayData>> FinishTyped(ShredNode& node);
 // struct<value, typed_value> with no nulls (a required group).
 arrow::Result<std::shared_ptr<arrow::ArrayData>> FinishPair(ShredNode& node) {
   std::shared_ptr<arrow::Array> value;
-  RETURN_NOT_OK(node.value.Finish(&value));
+  ARROW_RETURN_NOT_OK(node.value.Finish(&value));
   arrow::FieldVector fields = {arrow::field("value", arrow::binary())};
   std::vector<std::shared_ptr<arrow::ArrayData>> children = {value->data()};
   if (node.typed.index() != 0) {
@@ -433,7 +434,7 @@ arrow::Result<std::shared_ptr<arrow::ArrayData>> FinishTyped(ShredNode& node) {
   switch (node.typed.index()) {
     case 1: {
       std::shared_ptr<arrow::Array> out;
-      RETURN_NOT_OK(std::get<PrimitivePlan>(node.typed).builder->Finish(&out));
+      ARROW_RETURN_NOT_OK(std::get<PrimitivePlan>(node.typed).builder->Finish(&out));
       return out->data();
     }
     case 2: {
@@ -444,7 +445,7 @@ arrow::Result<std::shared_ptr<arrow::ArrayData>> FinishTyped(ShredNode& node) {
         children.push_back(std::move(d));
       }
       std::shared_ptr<arrow::Buffer> validity;
-      RETURN_NOT_OK(o.validity.Finish(&validity));
+      ARROW_RETURN_NOT_OK(o.validity.Finish(&validity));
       return arrow::ArrayData::Make(node.typed_type, node.length,
                                     {o.null_count ? validity : nullptr},
                                     std::move(children), o.null_count);
@@ -453,8 +454,8 @@ arrow::Result<std::shared_ptr<arrow::ArrayData>> FinishTyped(ShredNode& node) {
       auto& a = std::get<ArrayPlan>(node.typed);
       ARROW_ASSIGN_OR_RAISE(auto element, FinishPair(*a.element));
       std::shared_ptr<arrow::Buffer> validity, offsets;
-      RETURN_NOT_OK(a.validity.Finish(&validity));
-      RETURN_NOT_OK(a.offsets.Finish(&offsets));
+      ARROW_RETURN_NOT_OK(a.validity.Finish(&validity));
+      ARROW_RETURN_NOT_OK(a.offsets.Finish(&offsets));
       return arrow::ArrayData::Make(node.typed_type, node.length,
                                     {a.null_count ? validity : nullptr, offsets},
                                     {std::move(element)}, a.null_count);
@@ -480,10 +481,10 @@ arrow::Result<std::shared_ptr<arrow::Array>> Shred(const arrow::Array& variants,
   }
   ARROW_ASSIGN_OR_RAISE(auto root, Compile(schema, "$", options, pool));
   const int64_t n = view.length();
-  RETURN_NOT_OK(root->value.Reserve(n));
+  ARROW_RETURN_NOT_OK(root->value.Reserve(n));
 
   arrow::TypedBufferBuilder<bool> validity(pool);
-  RETURN_NOT_OK(validity.Reserve(n));
+  ARROW_RETURN_NOT_OK(validity.Reserve(n));
   int64_t null_count = 0;
   Shredder shredder(0);
   internal::MetadataCache metadata_cache;
@@ -492,7 +493,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> Shred(const arrow::Array& variants,
     if (view.IsNull(row)) {
       validity.UnsafeAppend(false);
       ++null_count;
-      RETURN_NOT_OK(shredder.AppendMissing(*root));
+      ARROW_RETURN_NOT_OK(shredder.AppendMissing(*root));
       continue;
     }
     validity.UnsafeAppend(true);
@@ -511,11 +512,11 @@ arrow::Result<std::shared_ptr<arrow::Array>> Shred(const arrow::Array& variants,
       internal::AppendSortedKeys(v, &sorted);
       v = VariantView::MakeUnchecked(metadata, sorted);
     }
-    RETURN_NOT_OK(shredder.Shred(*root, v));
+    ARROW_RETURN_NOT_OK(shredder.Shred(*root, v));
   }
 
   std::shared_ptr<arrow::Array> value_out;
-  RETURN_NOT_OK(root->value.Finish(&value_out));
+  ARROW_RETURN_NOT_OK(root->value.Finish(&value_out));
   std::shared_ptr<arrow::Array> metadata_in = view.metadata_column().array();
   arrow::FieldVector fields = {arrow::field("metadata", metadata_in->type(), false),
                                arrow::field("value", arrow::binary())};
@@ -527,7 +528,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> Shred(const arrow::Array& variants,
     children.push_back(std::move(typed));
   }
   std::shared_ptr<arrow::Buffer> bitmap;
-  RETURN_NOT_OK(validity.Finish(&bitmap));
+  ARROW_RETURN_NOT_OK(validity.Finish(&bitmap));
   auto data = arrow::ArrayData::Make(arrow::struct_(std::move(fields)), n,
                                      {null_count ? bitmap : nullptr}, std::move(children),
                                      null_count);

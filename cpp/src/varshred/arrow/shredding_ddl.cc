@@ -174,7 +174,7 @@ class DdlParser {
   void Leave() { --depth_; }
 
   arrow::Result<ShreddingSchema> ParseFields(char close) {
-    RETURN_NOT_OK(Enter(pos_));
+    ARROW_RETURN_NOT_OK(Enter(pos_));
     std::vector<ShreddingSchema::Field> fields;
     SkipSpace();
     if (close != '\0' && Peek() == close) {
@@ -210,16 +210,16 @@ class DdlParser {
     for (char& c : lower)
       c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (lower == "struct") {
-      RETURN_NOT_OK(Expect('<'));
+      ARROW_RETURN_NOT_OK(Expect('<'));
       ARROW_ASSIGN_OR_RAISE(auto obj, ParseFields('>'));
-      RETURN_NOT_OK(Expect('>'));
+      ARROW_RETURN_NOT_OK(Expect('>'));
       return obj;
     }
     if (lower == "array") {
-      RETURN_NOT_OK(Enter(start));
-      RETURN_NOT_OK(Expect('<'));
+      ARROW_RETURN_NOT_OK(Enter(start));
+      ARROW_RETURN_NOT_OK(Expect('<'));
       ARROW_ASSIGN_OR_RAISE(auto element, ParseType());
-      RETURN_NOT_OK(Expect('>'));
+      ARROW_RETURN_NOT_OK(Expect('>'));
       Leave();
       return ShreddingSchema::Array(std::move(element));
     }
@@ -236,7 +236,7 @@ class DdlParser {
           ++pos_;
           ARROW_ASSIGN_OR_RAISE(scale, Number());
         }
-        RETURN_NOT_OK(Expect(')'));
+        ARROW_RETURN_NOT_OK(Expect(')'));
       }
       auto d = ShreddingSchema::Decimal(precision, scale);
       if (!d.ok()) return ErrorAt(d.status().message(), start);

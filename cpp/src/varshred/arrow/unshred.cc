@@ -159,7 +159,7 @@ arrow::Result<std::unique_ptr<ReadNode>> CompilePair(std::shared_ptr<arrow::Arra
       node->value = *col;
       any = true;
     } else if (name == "typed_value") {
-      RETURN_NOT_OK(CompileTyped(node.get(), st.field(k), depth));
+      ARROW_RETURN_NOT_OK(CompileTyped(node.get(), st.field(k), depth));
       any = true;
     } else {
       return arrow::Status::TypeError("unexpected child '", name,
@@ -222,7 +222,7 @@ class Rebuilder {
     }
     const std::string_view bytes = node.value.Get(i);
     bool keys_sorted = true;
-    RETURN_NOT_OK(CheckValue(node, bytes, &keys_sorted));
+    ARROW_RETURN_NOT_OK(CheckValue(node, bytes, &keys_sorted));
     AppendValue(VariantView::MakeUnchecked(metadata_, bytes), keys_sorted, out);
     return arrow::Status::OK();
   }
@@ -267,7 +267,7 @@ class Rebuilder {
       if (a.element->group->IsNull(j)) {
         missing = true;
       } else {
-        RETURN_NOT_OK(Rebuild(*a.element, j, out, &missing));
+        ARROW_RETURN_NOT_OK(Rebuild(*a.element, j, out, &missing));
       }
       // docs/shredding.md: a missing array element reads as Variant null.
       if (missing) out->push_back(0);
@@ -294,7 +294,7 @@ class Rebuilder {
       const size_t offset = out->size() - start;
       bool missing = true;
       // A nullable field group that is null (corpus case 84) is a missing field.
-      if (!child.group->IsNull(i)) RETURN_NOT_OK(Rebuild(child, i, out, &missing));
+      if (!child.group->IsNull(i)) ARROW_RETURN_NOT_OK(Rebuild(child, i, out, &missing));
       if (missing) continue;
       if (o.ids[k] == kUnknownId) {
         // docs/shredding.md: every field name is in the row's metadata.
@@ -309,7 +309,7 @@ class Rebuilder {
     if (has_value) {
       const std::string_view bytes = node.value.Get(i);
       bool keys_sorted = true;
-      RETURN_NOT_OK(CheckValue(node, bytes, &keys_sorted));
+      ARROW_RETURN_NOT_OK(CheckValue(node, bytes, &keys_sorted));
       const auto type = TypeFromHeader(static_cast<uint8_t>(bytes[0]));
       if (type != VariantType::kObject) {
         // Corpus 87/128: an error for every reader, whatever the policy.
@@ -370,7 +370,8 @@ arrow::Result<std::unique_ptr<ReadNode>> CompileColumn(const VariantArrayView& v
   root->path = "$";
   root->group = view.storage();
   root->value = view.value_column();
-  if (view.typed_value()) RETURN_NOT_OK(CompileTyped(root.get(), view.typed_value(), 0));
+  if (view.typed_value())
+    ARROW_RETURN_NOT_OK(CompileTyped(root.get(), view.typed_value(), 0));
   return root;
 }
 
@@ -391,14 +392,14 @@ arrow::Result<std::shared_ptr<arrow::Array>> Unshred(const arrow::Array& shredde
 
   const int64_t n = view.length();
   arrow::BinaryBuilder values(pool);
-  RETURN_NOT_OK(values.Reserve(n));
+  ARROW_RETURN_NOT_OK(values.Reserve(n));
   Rebuilder rebuilder(options);
   std::string scratch;
   internal::MetadataCache metadata_cache;
   for (int64_t row = 0; row < n; ++row) {
     if (st.IsNull(row)) {
       // SQL NULL: the struct slot is null; children hold empty bytes.
-      RETURN_NOT_OK(values.Append(std::string_view()));
+      ARROW_RETURN_NOT_OK(values.Append(std::string_view()));
       continue;
     }
     if (view.metadata_column().IsNull(row)) {
@@ -411,13 +412,13 @@ arrow::Result<std::shared_ptr<arrow::Array>> Unshred(const arrow::Array& shredde
     rebuilder.StartRow(row, *metadata, metadata_cache.epoch());
     scratch.clear();
     bool missing;
-    RETURN_NOT_OK(rebuilder.Rebuild(*root, row, &scratch, &missing));
+    ARROW_RETURN_NOT_OK(rebuilder.Rebuild(*root, row, &scratch, &missing));
     // docs/shredding.md: a missing top-level value reads as Variant null.
     if (missing) scratch.push_back(0);
-    RETURN_NOT_OK(values.Append(scratch));
+    ARROW_RETURN_NOT_OK(values.Append(scratch));
   }
   std::shared_ptr<arrow::Array> value_out;
-  RETURN_NOT_OK(values.Finish(&value_out));
+  ARROW_RETURN_NOT_OK(values.Finish(&value_out));
   const auto& metadata_in = view.metadata_column().array();
   auto type = arrow::struct_({arrow::field("metadata", metadata_in->type(), false),
                               arrow::field("value", arrow::binary(), false)});

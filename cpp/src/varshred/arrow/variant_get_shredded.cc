@@ -181,11 +181,11 @@ arrow::Result<int64_t> AppendSlots(const arrow::Array& leaf, SlotRange range,
   using ArrayType = typename arrow::TypeTraits<FromType>::ArrayType;
   const auto& in = static_cast<const ArrayType&>(leaf);
   auto* builder = static_cast<typename arrow::TypeTraits<ToType>::BuilderType*>(out);
-  RETURN_NOT_OK(builder->Reserve(range.count));
+  ARROW_RETURN_NOT_OK(builder->Reserve(range.count));
   constexpr bool kStrings = arrow::is_base_binary_type<ToType>::value;
   if constexpr (kStrings) {
     // Also checks the offsets cannot overflow: UnsafeAppend below does not.
-    RETURN_NOT_OK(builder->ReserveData(MaxDataBytes<Out>(in, range)));
+    ARROW_RETURN_NOT_OK(builder->ReserveData(MaxDataBytes<Out>(in, range)));
   }
   const ValidBits valid(in);
   Convert convert;
@@ -200,7 +200,7 @@ arrow::Result<int64_t> AppendSlots(const arrow::Array& leaf, SlotRange range,
     if constexpr (kStrings || !arrow::is_decimal_type<ToType>::value) {
       builder->UnsafeAppend(Appendable(value));
     } else {
-      RETURN_NOT_OK(builder->Append(Appendable(value)));
+      ARROW_RETURN_NOT_OK(builder->Append(Appendable(value)));
     }
   }
   return range.count;
@@ -354,7 +354,7 @@ class ShreddedGetter {
     levels_.reserve(path_.size() + 1);
     // The same layout rules as Unshred(), for the whole column: a path must not read a
     // column that reconstruction would reject.
-    RETURN_NOT_OK(internal::CheckShreddedLayout(view_));
+    ARROW_RETURN_NOT_OK(internal::CheckShreddedLayout(view_));
     levels_.emplace_back();
     MakeLevel(view_.storage(), "$", false, &levels_.back());
     for (size_t s = 0;; ++s) {
@@ -418,7 +418,7 @@ class ShreddedGetter {
       if (fast) return fast;
     }
     if (leaf_reached_ && (leaf().kind == Kind::kObject || leaf().kind == Kind::kList)) {
-      RETURN_NOT_OK(RebuildLeaves());
+      ARROW_RETURN_NOT_OK(RebuildLeaves());
     }
     if (type == nullptr) return GetVariant();
     return GetCast(type);
@@ -505,7 +505,7 @@ class ShreddedGetter {
                                std::optional<VariantView>* out) {
     const Level& lv = levels_[r.level];
     MetadataView md;
-    RETURN_NOT_OK(RowMetadata(row, &md));
+    ARROW_RETURN_NOT_OK(RowMetadata(row, &md));
     const std::string_view bytes = lv.value.Get(r.pos);
     if (options_.validate) {
       auto st = ValidateValue(md, bytes, validate_options_);
@@ -536,7 +536,7 @@ class ShreddedGetter {
   // The rebuilt Variant of a typed object/array leaf (rebuilt by RebuildLeaves).
   arrow::Status RebuiltAt(int64_t row, const Resolved& r, VariantView* out) {
     MetadataView md;
-    RETURN_NOT_OK(RowMetadata(row, &md));
+    ARROW_RETURN_NOT_OK(RowMetadata(row, &md));
     *out = VariantView::MakeUnchecked(md, rebuilt_.value(r.pos));
     return arrow::Status::OK();
   }
@@ -570,16 +570,16 @@ class ShreddedGetter {
     std::shared_ptr<arrow::Array> metadata = view_.metadata_column().array();
     if (through_list) {
       // Elements of a row share its dictionary: give each selected element a copy.
-      RETURN_NOT_OK(element_metadata.Reserve(length));
+      ARROW_RETURN_NOT_OK(element_metadata.Reserve(length));
       for (int64_t j = 0; j < length; ++j) {
         const int64_t row = row_of[static_cast<size_t>(j)];
         if (row < 0 || view_.metadata_column().IsNull(row)) {
-          RETURN_NOT_OK(element_metadata.AppendEmptyValue());
+          ARROW_RETURN_NOT_OK(element_metadata.AppendEmptyValue());
         } else {
-          RETURN_NOT_OK(element_metadata.Append(view_.metadata(row)));
+          ARROW_RETURN_NOT_OK(element_metadata.Append(view_.metadata(row)));
         }
       }
-      RETURN_NOT_OK(element_metadata.Finish(&metadata));
+      ARROW_RETURN_NOT_OK(element_metadata.Finish(&metadata));
     }
     const auto& st = static_cast<const arrow::StructArray&>(*lf.group);
     arrow::FieldVector fields = {arrow::field("metadata", metadata->type())};
@@ -735,17 +735,17 @@ class ShreddedGetter {
         }
         // A scalar has no keys: no dictionary needed to cast or print it.
         scratch_.clear();
-        RETURN_NOT_OK(TypedAt(row, r, &scratch_));
+        ARROW_RETURN_NOT_OK(TypedAt(row, r, &scratch_));
         return appender->Append(VariantView::MakeUnchecked(no_keys_, scratch_));
       }
       case Found::kRebuild: {
         VariantView v;
-        RETURN_NOT_OK(RebuiltAt(row, r, &v));
+        ARROW_RETURN_NOT_OK(RebuiltAt(row, r, &v));
         return appender->Append(v);
       }
       case Found::kResidual: {
         std::optional<VariantView> v;
-        RETURN_NOT_OK(LookupResidual(row, r, &v));
+        ARROW_RETURN_NOT_OK(LookupResidual(row, r, &v));
         return v ? appender->Append(*v) : appender->AppendNull();
       }
       case Found::kConflict:
@@ -765,7 +765,7 @@ class ShreddedGetter {
       range.Advance(done);
       row += done;
       if (range.count == 0) break;
-      RETURN_NOT_OK(AppendRow(row, appender));
+      ARROW_RETURN_NOT_OK(AppendRow(row, appender));
       range.Advance(1);
       ++row;
     }
@@ -822,7 +822,7 @@ class ShreddedGetter {
                         ? MakeSlotAppender(*leaf_scalar_.array()->type(), *type)
                         : nullptr;
     const int64_t n = view_.length();
-    RETURN_NOT_OK(appender->Reserve(n));
+    ARROW_RETURN_NOT_OK(appender->Reserve(n));
     if (append_slots_ == nullptr) return GetRowByRow(appender.get());
     if (ThroughList()) return GetGathered(appender.get());
     return GetRowAligned(appender.get());
@@ -830,7 +830,7 @@ class ShreddedGetter {
 
   arrow::Result<std::shared_ptr<arrow::Array>> GetRowByRow(CastAppender* appender) {
     for (int64_t row = 0; row < view_.length(); ++row) {
-      RETURN_NOT_OK(AppendRow(row, appender));
+      ARROW_RETURN_NOT_OK(AppendRow(row, appender));
     }
     return appender->Finish();
   }
@@ -849,12 +849,14 @@ class ShreddedGetter {
       const arrow::internal::BitRun run = runs.NextRun();
       if (!run.set) {
         for (int64_t r = row; r < row + run.length; ++r) {
-          RETURN_NOT_OK(AppendRow(r, appender));
+          ARROW_RETURN_NOT_OK(AppendRow(r, appender));
         }
       } else if (same_type) {
-        RETURN_NOT_OK(appender->builder()->AppendArraySlice(leaf_span, row, run.length));
+        ARROW_RETURN_NOT_OK(
+            appender->builder()->AppendArraySlice(leaf_span, row, run.length));
       } else {
-        RETURN_NOT_OK(AppendSlotRows(row, SlotRange{nullptr, row, run.length}, appender));
+        ARROW_RETURN_NOT_OK(
+            AppendSlotRows(row, SlotRange{nullptr, row, run.length}, appender));
       }
       row += run.length;
     }
@@ -868,12 +870,12 @@ class ShreddedGetter {
     const std::vector<int64_t> slots = LeafSlots(n);
     for (int64_t row = 0; row < n;) {
       if (slots[row] == kSlowSlot) {
-        RETURN_NOT_OK(AppendRow(row++, appender));
+        ARROW_RETURN_NOT_OK(AppendRow(row++, appender));
         continue;
       }
       int64_t end = row + 1;
       while (end < n && slots[end] != kSlowSlot) ++end;
-      RETURN_NOT_OK(
+      ARROW_RETURN_NOT_OK(
           AppendSlotRows(row, SlotRange{slots.data() + row, 0, end - row}, appender));
       row = end;
     }
@@ -894,9 +896,9 @@ class ShreddedGetter {
           rebuilt_null_count_ > 0 ? rebuilt_validity_ : nullptr, rebuilt_null_count_);
     }
     arrow::BinaryBuilder values(pool_);
-    RETURN_NOT_OK(values.Reserve(n));
+    ARROW_RETURN_NOT_OK(values.Reserve(n));
     arrow::TypedBufferBuilder<bool> validity(pool_);
-    RETURN_NOT_OK(validity.Reserve(n));
+    ARROW_RETURN_NOT_OK(validity.Reserve(n));
     int64_t null_count = 0;
     std::string scratch;
     for (int64_t row = 0; row < n; ++row) {
@@ -912,18 +914,18 @@ class ShreddedGetter {
           break;
         case Found::kTyped:
           scratch.clear();
-          RETURN_NOT_OK(TypedAt(row, r, &scratch));
+          ARROW_RETURN_NOT_OK(TypedAt(row, r, &scratch));
           bytes = scratch;
           break;
         case Found::kRebuild: {
           VariantView v;
-          RETURN_NOT_OK(RebuiltAt(row, r, &v));
+          ARROW_RETURN_NOT_OK(RebuiltAt(row, r, &v));
           bytes = v.value_bytes();
           break;
         }
         case Found::kResidual: {
           std::optional<VariantView> v;
-          RETURN_NOT_OK(LookupResidual(row, r, &v));
+          ARROW_RETURN_NOT_OK(LookupResidual(row, r, &v));
           if (v)
             bytes = v->value_bytes();
           else
@@ -934,9 +936,9 @@ class ShreddedGetter {
           return Conflict(row, r);
       }
       if (found) {
-        RETURN_NOT_OK(values.Append(bytes));
+        ARROW_RETURN_NOT_OK(values.Append(bytes));
       } else {
-        RETURN_NOT_OK(values.AppendEmptyValue());
+        ARROW_RETURN_NOT_OK(values.AppendEmptyValue());
         ++null_count;
       }
       validity.UnsafeAppend(found);
@@ -977,7 +979,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantGetShredded(
     const std::shared_ptr<arrow::DataType>& type, const VariantGetOptions& options,
     arrow::MemoryPool* pool) {
   ShreddedGetter getter(view, path, options, pool);
-  RETURN_NOT_OK(getter.Compile());
+  ARROW_RETURN_NOT_OK(getter.Compile());
   return getter.Get(type);
 }
 

@@ -71,7 +71,7 @@ class AtomicFile {
   }
   const std::shared_ptr<arrow::io::FileOutputStream>& stream() const { return stream_; }
   arrow::Status Publish() {
-    if (!stream_->closed()) RETURN_NOT_OK(Named(stream_->Close()));
+    if (!stream_->closed()) ARROW_RETURN_NOT_OK(Named(stream_->Close()));
     // The data reach the disk before the name does: a crash after the rename never
     // leaves an empty or partial file under the target's name. (The Parquet writer
     // has closed the stream already; Linux syncs a file through any descriptor.)
