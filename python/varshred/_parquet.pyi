@@ -7,8 +7,6 @@ import pyarrow as pa
 
 from varshred._schema import ShreddingSchemaHandle
 
-WRITE_PATHS: dict[str, int]
-
 def is_variant_type(data_type: pa.DataType) -> bool: ...
 
 class ParquetFileWriter:
@@ -26,7 +24,6 @@ class ParquetFileWriter:
         statistics: bool,
         annotate: bool,
         numeric: int,
-        write_path: int,
         trusted_columns: Iterable[str],
     ) -> None: ...
     def write_batch(self, batch: pa.RecordBatch) -> None: ...

@@ -11,6 +11,7 @@ path projection and row-group pruning.
 from __future__ import annotations
 
 import operator
+import warnings
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Iterator, Literal, Mapping
@@ -78,8 +79,12 @@ class ParquetWriter:
                  row_group_size: int = 1 << 20, data_page_size: int = 1 << 20,
                  dictionary: bool = True, statistics: bool = True, annotate: bool = True,
                  numeric: Literal["lenient", "strict"] = "lenient",
-                 write_path: Literal["direct", "arrow"] = "direct",
-                 trusted_columns: "tuple[str, ...] | list[str]" = ()):
+                 trusted_columns: "tuple[str, ...] | list[str]" = (),
+                 write_path: str | None = None):
+        if write_path is not None:
+            # There is one write path since 0.2: every table takes the same one.
+            warnings.warn("ParquetWriter(): write_path= is deprecated and ignored",
+                          DeprecationWarning, stacklevel=2)
         self.path = str(path)
         self.schema = schema
         self._writer = _parquet.ParquetFileWriter(
@@ -87,7 +92,6 @@ class ParquetWriter:
             compression_level=compression_level, row_group_size=row_group_size,
             data_page_size=data_page_size, dictionary=dictionary, statistics=statistics,
             annotate=annotate, numeric=choice("numeric", numeric, _kernels.NUMERIC),
-            write_path=choice("write_path", write_path, _parquet.WRITE_PATHS),
             trusted_columns=tuple(trusted_columns))
 
     def write_batch(self, batch: pa.RecordBatch) -> None:

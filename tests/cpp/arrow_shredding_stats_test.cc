@@ -48,7 +48,8 @@ std::string Derive(const ShreddingStats& stats, InferOptions options = {}) {
   return schema.ok() ? schema->ToDdl() : "";
 }
 
-// ---- statistics ----------------------------------------------------------------------
+// ----------------------------------------------------------------------
+// Statistics
 
 TEST(ShreddingStatsTest, TypesTheEmptyKey) {
   auto stats = Scan({R"({"": 1, "a": {"": "x"}})", R"({"": 2, "a": {"": "y"}})"});
@@ -190,7 +191,8 @@ TEST(ShreddingStatsTest, ScansSparkLayoutAndShreddedInput) {
   }
 }
 
-// ---- merge and serialization -------------------------------------------------------
+// ----------------------------------------------------------------------
+// Merge and serialization
 
 std::vector<std::string> MixedDocuments(int n, uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -333,7 +335,8 @@ TEST(ShreddingStatsTest, DeserializeRejectsCorruptBytes) {
   EXPECT_GT(rejected, 1500);
 }
 
-// ---- schema derivation ---------------------------------------------------------------
+// ----------------------------------------------------------------------
+// Schema derivation
 
 TEST(ShreddingStatsDeriveTest, IntegersWidenToBigintOrNarrowest) {
   auto stats = Scan({R"({"x": 1})", R"({"x": 300})", R"({"x": -70000})"});
@@ -450,7 +453,8 @@ TEST(ShreddingStatsDeriveTest, TopLevelDriftStillShredsTheDominantShape) {
   EXPECT_EQ(report.paths[0].residual, 5);
 }
 
-// ---- report ------------------------------------------------------------------------
+// ----------------------------------------------------------------------
+// Report
 
 TEST(ShreddingStatsReportTest, ToStringRendersATable) {
   auto stats = Scan({R"({"a": 1, "b": "x"})", R"({"a": "s"})", nullptr, R"({"a": 3})"});
