@@ -117,7 +117,7 @@ def main() -> None:
         return run
 
     results = {
-        "varshred JSON -> shredded Parquet (direct)": best_of(varshred(False)),
+        "varshred from_json + write_table": best_of(varshred(False)),
         "varshred write_json, 1 thread": best_of(varshred_json(1)),
         "varshred write_json, 2 threads": best_of(varshred_json(2)),
         "varshred JSON -> shredded Parquet + a list column": best_of(varshred(True)),
@@ -131,14 +131,14 @@ def main() -> None:
     for name, seconds in results.items():
         print(f"  {name:<48} {args.rows / seconds / 1e6:6.2f} M rows/s   "
               f"{base / seconds:5.2f}x the typed peer")
-    direct = results["varshred JSON -> shredded Parquet (direct)"]
+    direct = results["varshred from_json + write_table"]
     beside = results["varshred JSON -> shredded Parquet + a list column"]
     print(f"  time with a list column beside / without: {beside / direct:.2f}")
     two = results["varshred write_json, 2 threads"]
     for name, seconds in results.items():
         if name.startswith(("DuckDB", "Spark")):
             engine = name.split(" local")[0].split(" json")[0]
-            print(f"  varshred (direct) / {engine}: {seconds / direct:.1f}x; "
+            print(f"  varshred from_json+write_table / {engine}: {seconds / direct:.1f}x; "
                   f"write_json 2 threads / {engine}: {seconds / two:.1f}x")
 
     path = os.path.join(work, "direct.parquet")
