@@ -230,7 +230,7 @@ class Shredder {
     std::fill(node.match.begin(), node.match.end(), -1);
     uint32_t matched = 0;
     for (uint32_t i = 0; i < n; ++i) {
-      const int32_t f = FieldOf(node, obj.field_id(i), obj.key(i));
+      const int32_t f = FieldOf(node, obj, i);
       if (f >= 0) {
         node.match[f] = i;
         ++matched;
@@ -251,7 +251,7 @@ class Shredder {
     residual_.clear();
     entries_.clear();
     for (uint32_t i = 0; i < n; ++i) {
-      if (FieldOf(node, obj.field_id(i), obj.key(i)) >= 0) continue;
+      if (FieldOf(node, obj, i) >= 0) continue;
       const std::string_view bytes = obj.value(i).value_bytes();
       entries_.push_back(
           {obj.key(i), obj.field_id(i), static_cast<uint32_t>(residual_.size())});
@@ -275,11 +275,14 @@ class Shredder {
 
   static constexpr int32_t kUnresolved = -2;
 
-  // The schema field named `key` (id `id` in the row's dictionary), or -1.
-  int32_t FieldOf(Node& node, uint32_t id, std::string_view key) {
+  // The schema field of the object's field `i`, or -1 (its key is looked up once per
+  // dictionary).
+  int32_t FieldOf(Node& node, const ObjectView& obj, uint32_t i) {
+    const uint32_t id = obj.field_id(i);
     if (id >= node.id_to_field.size()) node.id_to_field.resize(id + 1, kUnresolved);
     int32_t& f = node.id_to_field[id];
     if (f == kUnresolved) {
+      const std::string_view key = obj.key(i);
       auto it = std::lower_bound(node.by_name.begin(), node.by_name.end(), key,
                                  [&](uint32_t a, std::string_view k) {
                                    return std::string_view(node.names[a]) < k;
