@@ -223,3 +223,27 @@ def test_write_json_errors_and_empty_input(tmp_path):
     empty = str(tmp_path / "empty.parquet")
     assert vs.parquet.write_json([], empty) == 0
     assert vs.parquet.read_table(empty).num_rows == 0
+
+
+def test_typed_integer_and_timestamp_leaves_are_delta_encoded(tmp_path):
+    # docs/shredding.md#storage: ids and times are mostly distinct; decimals, strings and
+    # doubles keep the dictionary. Every reader in the suite reads these files.
+    start = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+    docs = [{"id": i, "t": start + dt.timedelta(seconds=i), "p": Decimal("1.25"), "s": "x",
+             "f": 0.5}
+            for i in range(5000)]
+    path = str(tmp_path / "enc.parquet")
+    vs.parquet.write_table(pa.table({"v": vs.from_python(docs)}), path,
+                           shredding={"v": "struct<id: bigint, t: timestamp, p: decimal(5,2), "
+                                           "s: string, f: double>"})
+    md = pq.ParquetFile(path).metadata.row_group(0)
+    enc = {md.column(c).path_in_schema: md.column(c).encodings for c in range(md.num_columns)}
+    for leaf in ("id", "t"):
+        assert "DELTA_BINARY_PACKED" in enc[f"v.typed_value.{leaf}.typed_value"], enc
+    for leaf in ("p", "s", "f"):
+        assert "RLE_DICTIONARY" in enc[f"v.typed_value.{leaf}.typed_value"], enc
+    assert [r["id"] for r in vs.to_python(vs.parquet.read_table(path)["v"].combine_chunks())] \
+        == list(range(5000))
+    duckdb = pytest.importorskip("duckdb")
+    assert duckdb.sql(f"SELECT sum(v.id::BIGINT) FROM read_parquet('{path}')").fetchall()[0][0] \
+        == sum(range(5000))

@@ -133,7 +133,13 @@ class AtomicFile {
   bool published_ = false;
 };
 
-std::shared_ptr<pq::WriterProperties> MakeProperties(const ParquetWriteOptions& o) {
+// The writer's properties; with `file`, also the encodings of the typed leaves of the
+// Variant columns (the leaves `variant_leaves` of `file`), docs/shredding.md#storage:
+// integers, dates, times and timestamps are mostly distinct and often ordered (ids,
+// times, counters), where DELTA_BINARY_PACKED beats a dictionary.
+std::shared_ptr<pq::WriterProperties> MakeProperties(
+    const ParquetWriteOptions& o, const pq::SchemaDescriptor* file = nullptr,
+    const std::vector<int>& variant_leaves = {}) {
   pq::WriterProperties::Builder b;
   b.compression(o.compression);
   if (o.compression_level) b.compression_level(*o.compression_level);
@@ -147,6 +153,21 @@ std::shared_ptr<pq::WriterProperties> MakeProperties(const ParquetWriteOptions& 
     b.enable_statistics();
   else
     b.disable_statistics();
+  for (int leaf : variant_leaves) {
+    const pq::ColumnDescriptor* column = file->Column(leaf);
+    // Decimals are often few distinct values (prices, scores): they keep the dictionary.
+    if (column->name() != "typed_value" || column->logical_type()->is_decimal()) continue;
+    const auto path = column->path();
+    switch (column->physical_type()) {
+      case pq::Type::INT32:
+      case pq::Type::INT64:
+        b.disable_dictionary(path);
+        b.encoding(path, pq::Encoding::DELTA_BINARY_PACKED);
+        break;
+      default:
+        break;
+    }
+  }
   return b.build();
 }
 
@@ -591,7 +612,7 @@ class SharedWriter : public ParquetWriter {
     for (const auto& v : variants) by_field[v.field_index] = &v.schema;
     pq::schema::NodeVector fields, other_fields;
     arrow::FieldVector others;
-    std::vector<int> other_leaves;
+    std::vector<int> other_leaves, variant_leaves;
     int leaf = 0;
     for (int i = 0; i < schema->num_fields(); ++i) {
       const auto& field = schema->field(i);
@@ -604,7 +625,7 @@ class SharedWriter : public ParquetWriter {
                                   static_cast<const GroupNode&>(*node), *it->second, leaf,
                                   options_.numeric == NumericShredding::kLenient,
                                   !IsTrusted(field->name())));
-        leaf += w->num_leaves();
+        for (int l = 0; l < w->num_leaves(); ++l) variant_leaves.push_back(leaf++);
         variants_.push_back({i, std::move(w)});
         fields.push_back(std::move(node));
         continue;
@@ -625,6 +646,9 @@ class SharedWriter : public ParquetWriter {
         GroupNode::Make("schema", pq::Repetition::REQUIRED, fields));
     auto other_root = std::static_pointer_cast<GroupNode>(
         GroupNode::Make("schema", pq::Repetition::REQUIRED, other_fields));
+    pq::SchemaDescriptor file_schema;
+    file_schema.Init(root);
+    props_ = MakeProperties(options_, &file_schema, variant_leaves);
     BEGIN_PARQUET_CATCH_EXCEPTIONS
     file_writer_ = pq::ParquetFileWriter::Open(file_.stream(), root, props_);
     END_PARQUET_CATCH_EXCEPTIONS
