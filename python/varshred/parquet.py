@@ -146,8 +146,10 @@ def write_json(strings: Any, path: str, *, column: str = "v",
 
     Parsing runs ``threads - 1`` chunks ahead of the writer on other threads (the GIL is
     released in both), so two cores give about the throughput of the writer alone.
-    ``shredding="infer"`` infers the schema from the first chunk; ``errors="null"``
-    writes invalid documents as NULL. Other options are :class:`ParquetWriter`'s.
+    ``shredding="infer"`` infers the schema from ``chunk_rows`` documents spread evenly
+    over the whole input when it is an Arrow array (later rows fit as well as the first
+    ones), from the first chunk otherwise; ``errors="null"`` writes invalid documents as
+    NULL. Other options are :class:`ParquetWriter`'s.
     """
     from concurrent.futures import ThreadPoolExecutor
     from itertools import islice
@@ -173,6 +175,13 @@ def write_json(strings: Any, path: str, *, column: str = "v",
         except VariantError as e:  # name the row of the whole input, not of the chunk
             raise VariantError(_status.shift_rows(str(e), start)) from None
         return v.combine_chunks() if isinstance(v, pa.ChunkedArray) else v
+
+    if (isinstance(shredding, str) and shredding == "infer"
+            and isinstance(strings, (pa.Array, pa.ChunkedArray)) and len(strings) > chunk_rows):
+        # Bad documents are reported by the full parse below, with their real row numbers.
+        step = len(strings) / chunk_rows
+        sample = strings.take(pa.array([int(i * step) for i in range(chunk_rows)]))
+        shredding = infer_schema(from_json(sample, numbers=numbers, errors="null"))
 
     schema = pa.schema([(column, variant_type())])
     rows = 0

@@ -247,3 +247,14 @@ def test_typed_integer_and_timestamp_leaves_are_delta_encoded(tmp_path):
     duckdb = pytest.importorskip("duckdb")
     assert duckdb.sql(f"SELECT sum(v.id::BIGINT) FROM read_parquet('{path}')").fetchall()[0][0] \
         == sum(range(5000))
+
+
+def test_write_json_infers_from_the_whole_input_not_its_head(tmp_path):
+    # The first chunk has integer ids, the three after it string ids: the sample spread
+    # over the input sees the majority (it types strings), the head alone would not.
+    docs = pa.array([json.dumps({"id": i if i < 100 else f"s{i}"}) for i in range(400)])
+    path = str(tmp_path / "w.parquet")
+    vs.parquet.write_json(docs, path, chunk_rows=100)
+    typed = pq.read_table(path)["v"].combine_chunks().field("typed_value").field("id")
+    assert typed.type.field("typed_value").type == pa.string()
+    assert typed.field("typed_value").null_count == 100
