@@ -363,14 +363,17 @@ class Dataset:
         metadata = infos[0].schema.metadata if len(infos) == 1 else None
         return pa.schema(fields, metadata=metadata)
 
-    def units(self, infos: list[FileInfo], conditions: list[Condition]) -> list[Unit]:
+    def units(self, infos: list[FileInfo], conditions: list[Condition],
+              threads: int = 1) -> list[Unit]:
         """One unit per row group left after pruning: a partition condition skips
         whole files; a Variant one the row groups that
-        :func:`varshred.parquet.prunable_row_groups` proves hold no match."""
+        :func:`varshred.parquet.prunable_row_groups` proves hold no match (footers
+        read on ``threads`` threads)."""
         from varshred.parquet import _prunable_file
 
-        out = []
-        for i, (path, info) in enumerate(zip(self.paths, infos)):
+        def file_units(i: int) -> list[Unit]:
+            path, info = self.paths[i], infos[i]
+            every = set(range(len(info.row_group_rows)))
             skip: set[int] = set()
             part = self.partition_values(i)
             for c in conditions:
@@ -378,15 +381,18 @@ class Dataset:
                     value = pa.array([part[c.column]],
                                      self.partition_schema.field(c.column).type)
                     if not compare(value, c)[0].as_py():
-                        skip = set(range(len(info.row_group_rows)))
+                        return []
                 elif c.path is not None:
                     if c.column not in info.schema.names:
-                        skip = set(range(len(info.row_group_rows)))  # all null: no match
-                    else:
-                        skip.update(_prunable_file(path, c.column, c.path, c.op, c.literal))
-            out += [Unit(i, (g,), n) for g, n in enumerate(info.row_group_rows)
+                        return []  # the column is null in every row: no match
+                    skip.update(_prunable_file(path, c.column, c.path, c.op, c.literal))
+                if skip == every:
+                    return []
+            return [Unit(i, (g,), n) for g, n in enumerate(info.row_group_rows)
                     if g not in skip]
-        return out
+
+        return [u for us in ordered_map(file_units, range(len(self.paths)),
+                                        threads if conditions else 1, None) for u in us]
 
     def conform(self, table: pa.Table | None, unit: Unit, schema: pa.Schema) -> pa.Table:
         """``table`` (rows of one unit; None when the file has none of the columns)
@@ -419,6 +425,7 @@ def _file_info(path: str, shredded: bool, on_conflict: int) -> FileInfo:
         reader = _parquet.reader(path, None, shredded, 1, on_conflict)
     except pa.ArrowException as e:
         raise _status.from_arrow_error(e) from None
-    variants = {n for n, layout, _, _ in _parquet.inspect(path) if layout is not None}
-    return FileInfo(reader.schema, [md.row_group(g).num_rows for g in range(md.num_row_groups)],
+    schema = reader.schema  # Variant columns are Variant structs here, in every layout
+    variants = {f.name for f in schema if _parquet.is_variant_type(f.type)}
+    return FileInfo(schema, [md.row_group(g).num_rows for g in range(md.num_row_groups)],
                     variants)

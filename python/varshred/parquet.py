@@ -410,7 +410,7 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
         list(columns) + [c.column for c in conditions]))
     read_schema = ds.schema(infos, needed)
     out_schema = ds.schema(infos, columns)
-    units = ds.units(infos, conditions)
+    units = ds.units(infos, conditions, threads)
 
     def finish(table: pa.Table | None, unit: _dataset.Unit) -> pa.Table:
         table = ds.conform(table, unit, read_schema)
@@ -606,7 +606,7 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
             mask = m if mask is None else pa.compute.and_(mask, m)
         return table.filter(mask)
 
-    tables = [t for t in _dataset.ordered_map(read_unit, ds.units(infos, conditions), threads,
+    tables = [t for t in _dataset.ordered_map(read_unit, ds.units(infos, conditions, threads), threads,
                                               readahead) if t.num_rows]
     if tables:
         return pa.concat_tables(tables)

@@ -271,15 +271,15 @@ def test_hive_partitions(tmp_path):
     assert paths["$.id"].to_pylist() == [8, 9]
 
 
-def _run_cli(*argv, stdin=None):
+def _run_cli(*argv, stdin=None, cwd=None):
     return subprocess.run([sys.executable, "-m", "varshred", *argv], input=stdin,
-                          capture_output=True, timeout=300)
+                          capture_output=True, timeout=300, cwd=cwd)
 
 
 def test_cli_dash_is_stdin_and_stdout(drifted, tmp_path):
-    r = _run_cli("to-json", str(drifted), "-")
+    r = _run_cli("to-json", str(drifted), "-", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert not os.path.exists("-")
+    assert not os.path.exists(tmp_path / "-")
     lines = r.stdout.decode().splitlines()
     # Two columns (v, source): each row an object of both, compact as Spark's to_json.
     assert json.loads(lines[0]) == {"v": _expected_rows(drifted)[0], "source": None}
