@@ -10,6 +10,8 @@ path projection and row-group pruning.
 
 from __future__ import annotations
 
+import decimal
+import math
 import operator
 import warnings
 from dataclasses import dataclass
@@ -720,6 +722,9 @@ def _all_null(chunk) -> bool:
 def _excludes(op: str, lo: Any, hi: Any, literal: Any) -> bool:
     if isinstance(literal, bool) != isinstance(lo, bool):
         return False  # True == 1 in Python, not for a typed leaf
+    lo, hi = _as_literal_type(lo, literal), _as_literal_type(hi, literal)
+    if lo is None or hi is None:
+        return False
     try:
         if op in ("==", "="):
             return literal < lo or literal > hi
@@ -732,6 +737,25 @@ def _excludes(op: str, lo: Any, hi: Any, literal: Any) -> bool:
         return hi < literal  # ">="
     except TypeError:
         return False  # incomparable types: never skip
+
+
+def _as_literal_type(bound: Any, literal: Any) -> Any:
+    """A statistics bound cast as variant_get casts a value to the literal's type (a
+    decimal 42.5 to bigint is 42; to decimal(3,0), 43), so that the bounds still bound
+    the cast values (the casts are monotone); None when the cast is not known here."""
+    if isinstance(literal, bool) or isinstance(bound, bool):
+        return bound
+    if isinstance(literal, int) and isinstance(bound, (float, decimal.Decimal)):
+        return math.trunc(bound) if math.isfinite(bound) else None
+    if isinstance(literal, float) and isinstance(bound, (int, decimal.Decimal)):
+        return float(bound)
+    if isinstance(literal, decimal.Decimal) and isinstance(bound, float):
+        return None
+    if isinstance(literal, decimal.Decimal) and isinstance(bound, (int, decimal.Decimal)):
+        scale = max(0, -int(literal.as_tuple().exponent))
+        return decimal.Decimal(bound).quantize(decimal.Decimal(1).scaleb(-scale),
+                                               rounding=decimal.ROUND_HALF_UP)
+    return bound
 
 
 def is_variant_type(t: pa.DataType) -> bool:

@@ -373,3 +373,25 @@ def test_readahead_bounds_the_row_groups_in_flight(tmp_path, monkeypatch):
     assert len(seen) <= 1 + 3
     assert sum(b.num_rows for b in batches) == 390
     assert len(seen) == 40
+
+
+def test_pruning_casts_the_statistics_as_variant_get_casts_values(tmp_path):
+    """variant_get(42.5, bigint) is 42 and variant_get(42.45, decimal(3,1)) is 42.5:
+    statistics of a decimal leaf, compared uncast, pruned row groups holding matches."""
+    import decimal
+
+    path = str(tmp_path / "d.parquet")
+    v = vs.from_json(pa.array(['{"id": 42.5}', '{"id": 42.45}', '{"id": 0.1}']))
+    vs.parquet.write_table(pa.table({"v": v}), path, shredding={"v": "id decimal(9,2)"},
+                           row_group_size=1)
+    cases = [(42, [0, 1]), (decimal.Decimal("42.5"), [0, 1]), (0.1, [2]), (43, [])]
+    for literal, rows in cases:
+        got = vs.parquet.read_table(path, filter=("$.id", "==", literal))
+        want = [r for r, x in enumerate(v.to_pylist())
+                if vs.variant_get(v.slice(r, 1), "$.id", pa.scalar(literal).type)[0].as_py()
+                == literal]
+        assert want == rows
+        assert vs.parquet.read_table(path).take(pa.array(rows, pa.int64())).equals(got), literal
+        kept = set(range(3)) - set(vs.parquet.prunable_row_groups(path, "v", "$.id", "==",
+                                                                  literal))
+        assert set(rows) <= kept, literal
