@@ -289,6 +289,10 @@ class Dataset:
     """The files of a source (see :func:`files`) with their partition values."""
 
     def __init__(self, source: Any, *, filesystem: pafs.FileSystem | None = None):
+        if filesystem is not None and not isinstance(filesystem, pafs.LocalFileSystem):
+            # The C++ reader opens local paths; arrow::fs opening replaces this check.
+            raise NotImplementedError(f"reading through {filesystem.type_name!r}: the "
+                                      "reader opens local files only")
         self.source = source
         self.filesystem = filesystem
         self.entries = _entries(source, filesystem)

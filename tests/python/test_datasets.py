@@ -395,3 +395,20 @@ def test_pruning_casts_the_statistics_as_variant_get_casts_values(tmp_path):
         kept = set(range(3)) - set(vs.parquet.prunable_row_groups(path, "v", "$.id", "==",
                                                                   literal))
         assert set(rows) <= kept, literal
+
+
+def test_listing_goes_through_a_pyarrow_filesystem(drifted):
+    """Any pyarrow.fs.FileSystem lists (object stores plug in here); a SubTreeFileSystem
+    over the local one stands in for a bucket."""
+    import pyarrow.fs as pafs
+
+    bucket = pafs.SubTreeFileSystem(str(drifted), pafs.LocalFileSystem())
+    assert vs.dataset.files("", filesystem=bucket) == [
+        "2026/11/part-002.parquet", "2026/part-003.parquet", "part-000.parquet",
+        "part-001.parquet"]
+    assert vs.dataset.files("part-*", filesystem=bucket) == ["part-000.parquet",
+                                                             "part-001.parquet"]
+    local = vs.parquet.read_table(str(drifted), filesystem=pafs.LocalFileSystem())
+    assert local.num_rows == 590
+    with pytest.raises(NotImplementedError, match="local files only"):
+        vs.parquet.read_table("", filesystem=bucket)
