@@ -45,8 +45,8 @@ def _filesystem(path: str, filesystem: pafs.FileSystem | None
     the string the reader opens)."""
     if filesystem is not None:
         return filesystem, path, ""
-    if path.startswith("file://"):
-        return pafs.LocalFileSystem(), path[len("file://"):], "file://"
+    if path.startswith("file://"):  # read as the local path
+        return pafs.LocalFileSystem(), path[len("file://"):], ""
     if _URI.match(path):
         fs, inner = pafs.FileSystem.from_uri(path)
         return fs, inner, path[:path.index("://") + 3]
@@ -75,43 +75,39 @@ def _walk(fs: pafs.FileSystem, base: str) -> list[tuple[str, tuple[str, ...]]]:
 def _glob(fs: pafs.FileSystem, pattern: str) -> list[str]:
     """Paths matching ``pattern`` (``*``, ``?``, ``[..]`` within one path component, as
     the shell's), hidden names left out unless the pattern component names them."""
-    parts = pattern.split("/")
+    parts = pattern.rstrip("/").split("/")
     first = next(i for i, p in enumerate(parts) if _MAGIC.search(p))
-    base = "/".join(parts[:first]) or ("/" if pattern.startswith("/") else ".")
-    want = parts[first:]
-    if base == "." and not pattern.startswith("./"):
-        strip = 2  # list "." but report "x/y", not "./x/y"
-    else:
-        strip = 0
-    info = fs.get_file_info(base)
-    if info.type != pafs.FileType.Directory:
+    head, want = parts[:first], parts[first:]
+    base = "/".join(head) or ("/" if pattern.startswith("/") else ".")
+    if fs.get_file_info(base).type != pafs.FileType.Directory:
         return []
-    selector = pafs.FileSelector(base, recursive=len(want) > 1)
     out = []
-    for info in fs.get_file_info(selector):
+    for info in fs.get_file_info(pafs.FileSelector(base, recursive=len(want) > 1)):
         rel = info.path[len(base.rstrip("/")):].lstrip("/").split("/")
-        if len(rel) != len(want):
-            continue
-        if all(fnmatchcase(r, w) and (not _hidden(r) or _hidden(w)) for r, w in zip(rel, want)):
-            out.append(info.path[strip:] if strip and info.path.startswith("./") else info.path)
+        if len(rel) == len(want) and all(fnmatchcase(r, w) and (not _hidden(r) or _hidden(w))
+                                         for r, w in zip(rel, want)):
+            out.append("/".join(head + rel))  # spelled as the pattern spells its base
     return sorted(out)
 
 
 def _expand(path: str, filesystem: pafs.FileSystem | None) -> list[_Entry]:
     fs, inner, prefix = _filesystem(path, filesystem)
-    matches = _glob(fs, inner) if _MAGIC.search(inner) else [inner]
-    if not matches:
-        raise FileNotFoundError(f"{path}: no file or directory matches")
+    if _MAGIC.search(inner):
+        matches = [prefix + m for m in _glob(fs, inner)]
+        if not matches:
+            raise FileNotFoundError(f"{path}: no file or directory matches")
+    else:
+        matches = [prefix + inner]
     out = []
     for m in matches:
-        info = fs.get_file_info(m)
+        inside = m[len(prefix):]
+        info = fs.get_file_info(inside)
         if info.type == pafs.FileType.NotFound:
-            raise FileNotFoundError(f"{path}: no such file or directory")
+            raise FileNotFoundError(f"{m}: no such file or directory")
         if info.type == pafs.FileType.Directory:
-            for p, dirs in _walk(fs, m):
-                out.append(_Entry(prefix + p, _partition(dirs)))
+            out += [_Entry(prefix + p, _partition(dirs)) for p, dirs in _walk(fs, inside)]
         else:  # a file named (or matched) is read whatever its name
-            out.append(_Entry(path if m is inner else prefix + m, ()))
+            out.append(_Entry(m, ()))
     return out
 
 
