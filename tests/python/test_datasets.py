@@ -412,3 +412,13 @@ def test_listing_goes_through_a_pyarrow_filesystem(drifted):
     assert local.num_rows == 590
     with pytest.raises(NotImplementedError, match="local files only"):
         vs.parquet.read_table("", filesystem=bucket)
+
+
+def test_benchmark_smoke_run():
+    """bench/python/dataset_read_bench.py on a tiny dataset: it runs and reports."""
+    bench = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "python",
+                         "dataset_read_bench.py")
+    r = subprocess.run([sys.executable, bench, "--mb", "0.5", "--files", "4", "--repeat", "1"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("4 files,") and r.stdout.count("ratio") == 3, r.stdout
