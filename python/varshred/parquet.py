@@ -574,13 +574,14 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
         if c.path is None and c.column not in ds.partition_schema.names:
             ds.schema(infos, [c.column])  # a plain column: check that it exists
     types = {p: variant_type() if t is None else arrow_type(t) for p, t in paths.items()}
+    footers: dict = {}  # file -> its columns and leaf index, read once
 
     def read_unit(unit: _dataset.Unit) -> pa.Table:
         file = ds.paths[unit.file]
         names = infos[unit.file].schema.names
         rgs = list(unit.row_groups)
         if column in names:
-            out = _paths_of_file(file, column, paths, errors, rgs)
+            out = _paths_of_file(file, column, paths, errors, rgs, footers)
         else:
             out = {p: pa.nulls(unit.rows, t) for p, t in types.items()}
         table = pa.table(out) if out else None
@@ -594,7 +595,7 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
                     m = pa.repeat(False, unit.rows)
                 else:
                     values = _paths_of_file(file, c.column, {c.path: pa.scalar(c.literal).type},
-                                            "null", rgs)[c.path]
+                                            "null", rgs, footers)[c.path]
                     m = _dataset.compare(values, c)
             elif c.column in part:
                 value = pa.scalar(part[c.column], ds.partition_schema.field(c.column).type)
@@ -616,15 +617,20 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
 
 
 def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str,
-                   row_groups: list[int] | None = None) -> dict:
-    """read_paths of one file (of ``row_groups`` when given): {path: values}."""
+                   row_groups: list[int] | None = None, footers: dict | None = None) -> dict:
+    """read_paths of one file (of ``row_groups`` when given): {path: values}.
+    ``footers`` keeps each file's columns and leaf index for the scan's next units."""
     out = {}
     legacy = None
-    if any(c.name == column and c.layout == "legacy" for c in _inspect_file(path)):
+    footers = {} if footers is None else footers
+    if path not in footers:  # two threads may both read it: the same value
+        footers[path] = (_inspect_file(path), _leaf_index(path))
+    infos, leaf_index = footers[path]
+    if any(c.name == column and c.layout == "legacy" for c in infos):
         reader = _parquet.reader(path, [column], False, 65536, _kernels.ON_CONFLICT["error"],
                                  row_groups)
         legacy = reader.read_all()[column]
-    index = _leaf_index(path) if legacy is None else None
+    index = leaf_index if legacy is None else None
     for p, type_name in paths.items():
         segments = _segments(p)
         if legacy is not None:
