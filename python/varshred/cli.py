@@ -53,8 +53,14 @@ def _output(path: str):
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
         return
-    with open(path, "wb") as f:
-        yield f
+    tmp = f"{path}.{os.getpid()}.tmp"  # the file appears only complete
+    try:
+        with open(tmp, "wb") as f:
+            yield f
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
 
 
 def _fail(message: str) -> int:

@@ -297,6 +297,16 @@ def test_cli_dash_is_stdin_and_stdout(drifted, tmp_path):
     assert r.returncode == 0 and r.stdout.decode().count("column v: shredded") == 4
     r = _run_cli("to-json", str(tmp_path / "missing"))
     assert r.returncode == 1 and b"no such file or directory" in r.stderr
+    # A file OUTPUT appears complete or not at all.
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    shutil.copy(one, bad / "a.parquet")
+    (bad / "b.parquet").write_bytes(b"PAR1 not really")
+    r = _run_cli("to-json", str(bad), str(tmp_path / "out.jsonl"), "--threads", "1")
+    assert r.returncode == 1 and b"b.parquet" in r.stderr
+    assert sorted(os.listdir(tmp_path)) == ["bad", "events"]
+    r = _run_cli("to-json", str(bad / "a.parquet"), str(tmp_path / "out.jsonl"))
+    assert (tmp_path / "out.jsonl").read_text().splitlines() == _docs(0, 300)
 
 
 @pytest.mark.spark
