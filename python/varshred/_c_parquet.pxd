@@ -65,6 +65,7 @@ cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
         vector[string] columns
         cbool shredded
         int64_t batch_size
+        vector[int] row_groups
         UnshredOptions unshred
 
     CResult[vector[ParquetColumnInfo]] InspectParquet(const string& path)
@@ -73,6 +74,7 @@ cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
     CResult[shared_ptr[CRecordBatchReader]] OpenParquetReader(
         const string& path, const ParquetReadOptions& options, CMemoryPool* pool)
     CResult[shared_ptr[CChunkedArray]] ReadParquetLeaves(
-        const string& path, const vector[int]& leaves, CMemoryPool* pool)
+        const string& path, const vector[int]& leaves, CMemoryPool* pool,
+        const vector[int]& row_groups)
 
 

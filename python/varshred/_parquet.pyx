@@ -163,9 +163,13 @@ def leaf_paths(str path):
     return [tuple(n.decode("utf-8") for n in p) for p in deref(result)]
 
 
-def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict):
-    """A pyarrow RecordBatchReader over ``path``, Variant columns rebuilt."""
+def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict,
+           row_groups=None):
+    """A pyarrow RecordBatchReader over ``path``, Variant columns rebuilt; only
+    ``row_groups`` (in that order) when given."""
     cdef ParquetReadOptions options
+    if row_groups is not None:
+        options.row_groups = row_groups
     for c in (columns or []):
         options.columns.push_back(c.encode("utf-8"))
     options.shredded = shredded
@@ -179,14 +183,17 @@ def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict
     return export_reader(deref(result))
 
 
-def read_leaves(str path, leaves):
+def read_leaves(str path, leaves, row_groups=None):
     """The given leaf columns as one partial column (a ChunkedArray, one chunk per row
-    group)."""
+    group); only ``row_groups`` when given."""
     cdef vector[int] c_leaves = leaves
+    cdef vector[int] c_row_groups
+    if row_groups is not None:
+        c_row_groups = row_groups
     cdef string c_path = path.encode("utf-8")
     cdef CResult[shared_ptr[CChunkedArray]] result
     with nogil:
-        result = ReadParquetLeaves(c_path, c_leaves, c_default_memory_pool())
+        result = ReadParquetLeaves(c_path, c_leaves, c_default_memory_pool(), c_row_groups)
     check_status(result.status())
     cdef vector[shared_ptr[CArray]] chunks
     cdef int i

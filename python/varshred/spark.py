@@ -490,14 +490,12 @@ def register(spark: SparkSession) -> None:
 
 
 def _part_files(path: str) -> list[str]:
+    """The .parquet files of a file or directory, by vs.dataset.files' listing."""
     if os.path.isfile(path):
         return [path]
-    out = []
-    for root, dirs, files in os.walk(path):
-        dirs[:] = [d for d in dirs if not d.startswith(("_", "."))]
-        out += [os.path.join(root, f) for f in files
-                if f.endswith(".parquet") and not f.startswith(("_", "."))]
-    return sorted(out)
+    if not os.path.isdir(path):
+        return []
+    return [f for f in vs.dataset.files(path) if f.endswith(".parquet")]
 
 
 try:  # the data source classes need pyspark; the rest of varshred does not

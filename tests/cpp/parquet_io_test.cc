@@ -377,6 +377,27 @@ TEST_F(ParquetIoTest, StreamingReadsHonourBatchSize) {
   EXPECT_GE(batches, 8);
 }
 
+TEST_F(ParquetIoTest, ReadsSelectedRowGroupsInOrder) {
+  auto table = Table(Events());
+  ParquetWriteOptions options;
+  options.row_group_size = 11;
+  VS_ASSERT_OK(WriteParquet(*table, Path("g.parquet"), {{"v", EventSchema()}}, options));
+  ASSERT_GT(table->num_rows(), 22);
+  ParquetReadOptions read;
+  read.row_groups = {2, 0};
+  VS_ASSIGN_OR_FAIL(auto back, ReadParquet(Path("g.parquet"), read));
+  auto want = *arrow::Concatenate({table->column(1)->chunk(0)->Slice(22, 8),
+                                   table->column(1)->chunk(0)->Slice(0, 11)});
+  ExpectSameVariants(want, *arrow::Concatenate(back->column(1)->chunks()));
+  VS_ASSIGN_OR_FAIL(auto leaves, ReadParquetLeaves(Path("g.parquet"), {1, 2},
+                                                   arrow::default_memory_pool(), {1}));
+  EXPECT_EQ(leaves->length(), 11);
+  read.row_groups = {99};
+  auto missing = ReadParquet(Path("g.parquet"), read);
+  ASSERT_TRUE(missing.status().IsIndexError());
+  EXPECT_NE(missing.status().message().find("no row group 99"), std::string::npos);
+}
+
 TEST_F(ParquetIoTest, FailedWriteLeavesNoFile) {
   // Row 1 holds bytes that are not a Variant: the write fails and nothing remains.
   VariantArrayBuilder b;

@@ -45,6 +45,9 @@ struct ParquetReadOptions {
   bool shredded = false;
   /// Rows per batch for streaming reads.
   int64_t batch_size = 64 * 1024;
+  /// Row groups to read, in this order; empty reads all. Lets a dataset scan split a
+  /// file into row groups read in parallel, and skip pruned ones.
+  std::vector<int> row_groups;
   /// Reconstruction of invalid data (error by default; typed-wins as parquet-java).
   UnshredOptions unshred;
 };
@@ -79,8 +82,10 @@ arrow::Result<std::shared_ptr<arrow::Table>> ReadParquet(
 /// \brief Reads only the given leaf columns (by index) of one top-level column and
 /// returns them as a (partial) struct column: the basis of path projection, which
 /// reads a path's typed_value leaf and the value columns on the way, not the rest.
+/// `row_groups` selects row groups as ParquetReadOptions::row_groups does.
 arrow::Result<std::shared_ptr<arrow::ChunkedArray>> ReadParquetLeaves(
     const std::string& path, const std::vector<int>& leaves,
-    arrow::MemoryPool* pool = arrow::default_memory_pool());
+    arrow::MemoryPool* pool = arrow::default_memory_pool(),
+    const std::vector<int>& row_groups = {});
 
 }  // namespace varshred

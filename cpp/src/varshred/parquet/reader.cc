@@ -39,6 +39,26 @@ arrow::Result<std::unique_ptr<pq::arrow::FileReader>> OpenFile(const std::string
   return std::move(opened).ValueOrDie();
 }
 
+// `selected`, or every row group when it is empty; an index out of range is an error
+// naming the file.
+arrow::Result<std::vector<int>> RowGroups(const std::string& path,
+                                          const pq::arrow::FileReader& reader,
+                                          const std::vector<int>& selected) {
+  const int n = reader.num_row_groups();
+  if (selected.empty()) {
+    std::vector<int> all(n);
+    for (int i = 0; i < n; ++i) all[i] = i;
+    return all;
+  }
+  for (int g : selected) {
+    if (g < 0 || g >= n) {
+      return arrow::Status::IndexError(path, ": no row group ", g, " (the file has ", n,
+                                       ")");
+    }
+  }
+  return selected;
+}
+
 bool HasChild(const pq::schema::GroupNode& g, const std::string& name) {
   return g.FieldIndex(name) >= 0;
 }
@@ -240,8 +260,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
   std::vector<int> leaves;
   for (const auto& c : selected)
     leaves.insert(leaves.end(), c.leaves.begin(), c.leaves.end());
-  std::vector<int> row_groups(reader->num_row_groups());
-  for (int i = 0; i < reader->num_row_groups(); ++i) row_groups[i] = i;
+  ARROW_ASSIGN_OR_RAISE(auto row_groups, RowGroups(path, *reader, options.row_groups));
   reader->set_batch_size(options.batch_size);
   auto inner = reader->GetRecordBatchReader(row_groups, leaves);
   if (!inner.ok())
@@ -271,11 +290,13 @@ arrow::Result<std::shared_ptr<arrow::Table>> ReadParquet(
 }
 
 arrow::Result<std::shared_ptr<arrow::ChunkedArray>> ReadParquetLeaves(
-    const std::string& path, const std::vector<int>& leaves, arrow::MemoryPool* pool) {
+    const std::string& path, const std::vector<int>& leaves, arrow::MemoryPool* pool,
+    const std::vector<int>& row_groups) {
   return internal::CatchParquet(
       path, kCorrupt, [&]() -> arrow::Result<std::shared_ptr<arrow::ChunkedArray>> {
         ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, pool));
-        auto read = reader->ReadTable(leaves);
+        ARROW_ASSIGN_OR_RAISE(auto groups, RowGroups(path, *reader, row_groups));
+        auto read = reader->ReadRowGroups(groups, leaves);
         if (!read.ok()) {
           return read.status().WithMessage(path, ": ", read.status().message());
         }
