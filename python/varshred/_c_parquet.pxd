@@ -78,6 +78,7 @@ cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
     CResult[shared_ptr[CRecordBatchReader]] OpenParquetReader(
         const string& path, const ParquetReadOptions& options, CMemoryPool* pool)
     CResult[shared_ptr[CChunkedArray]] ReadParquetLeaves(
-        const string& path, const vector[int]& leaves, CMemoryPool* pool)
+        const string& path, const vector[int]& leaves, CMemoryPool* pool,
+        const optional[vector[int]]& row_groups)
 
 

@@ -8,6 +8,7 @@ from cython.operator cimport dereference as deref
 from libc.stdint cimport int64_t
 from libcpp.map cimport map as cmap
 from libcpp.memory cimport shared_ptr, unique_ptr
+from libcpp.optional cimport optional
 from libcpp.string cimport string
 from libcpp.string_view cimport string_view
 from libcpp.utility cimport move
@@ -183,14 +184,17 @@ def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict
     return export_reader(deref(result))
 
 
-def read_leaves(str path, leaves):
+def read_leaves(str path, leaves, row_groups=None):
     """The given leaf columns as one partial column (a ChunkedArray, one chunk per row
-    group)."""
+    group read: all, or those in ``row_groups``)."""
     cdef vector[int] c_leaves = leaves
     cdef string c_path = path.encode("utf-8")
+    cdef optional[vector[int]] c_groups
+    if row_groups is not None:
+        c_groups = <vector[int]>row_groups
     cdef CResult[shared_ptr[CChunkedArray]] result
     with nogil:
-        result = ReadParquetLeaves(c_path, c_leaves, c_default_memory_pool())
+        result = ReadParquetLeaves(c_path, c_leaves, c_default_memory_pool(), c_groups)
     check_status(result.status())
     cdef vector[shared_ptr[CArray]] chunks
     cdef int i

@@ -10,10 +10,11 @@ path projection and row-group pruning.
 
 from __future__ import annotations
 
+import itertools
 import operator
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Iterator, Literal, Mapping
+from typing import Any, Iterator, Literal, Mapping, Sequence
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -449,19 +450,29 @@ def _path_columns(path: str, column: str, segments: list,
 
 
 def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
-               errors: Literal["null", "raise"] = "null") -> pa.Table:
+               errors: Literal["null", "raise"] = "null",
+               row_groups: Sequence[int] | None = None) -> pa.Table:
     """One Arrow column per ``{path: type}`` entry (types as Spark names or pyarrow
     types; ``None`` for Variant), reading only the column chunks each path needs: its
     typed_value leaf and the value columns on the way. Rows whose value did not land in
     the typed column are read from the residual values. Columns in the legacy draft
     layout are rebuilt whole first (their leaves do not map onto paths). Paths are
     read as :func:`variant_get` reads them (``$`` may be left out: ``"a.b"``), and
-    ``errors`` is variant_get's, with its default ``"null"`` for the same reason."""
+    ``errors`` is variant_get's, with its default ``"null"`` for the same reason.
+    ``row_groups`` reads only those row groups (e.g. the ones pruning left), in order."""
     path = str(path)
     out = {}
     legacy = None
     if any(c.name == column and c.layout == "legacy" for c in inspect(path)):
         legacy = read_table(path, [column])[column]
+        if row_groups is not None:
+            md = _parquet_file(path).metadata
+            starts = list(itertools.accumulate(
+                (md.row_group(g).num_rows for g in range(md.num_row_groups)), initial=0))
+            legacy = pa.chunked_array(
+                [c for g in row_groups
+                 for c in legacy.slice(starts[g], starts[g + 1] - starts[g]).chunks],
+                legacy.type)
     index = _leaf_index(path) if legacy is None else None
     for p, type_name in paths.items():
         segments = _segments(p)
@@ -471,7 +482,8 @@ def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
         cols = _path_columns(path, column, segments, index)
         # Shredded or not, variant_get reads the typed leaf directly and decodes the
         # residual values only for rows that need them.
-        partial = _parquet.read_leaves(path, cols.leaves)
+        partial = _parquet.read_leaves(
+            path, cols.leaves, None if row_groups is None else list(row_groups))
         try:
             out[p] = variant_get(partial, _full_path(p), type_name, errors=errors)
         except VariantError as e:  # bad data in the file ("row 3, $.a: ..."): say where

@@ -485,7 +485,11 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
 
 
 def register(spark: SparkSession) -> None:
-    """Registers the ``varshred`` data source with ``spark``."""
+    """Registers the ``varshred`` data source with ``spark`` and turns on filter pushdown
+    to Python data sources (``spark.sql.python.filterPushdown.enabled``, off by default
+    in Spark 4.3): the path reader prunes row groups by the filters Spark pushes, and
+    Spark refuses to plan a reader that implements ``pushFilters`` while it is off."""
+    spark.conf.set("spark.sql.python.filterPushdown.enabled", "true")
     spark.dataSource.register(VarshredDataSource)
 
 
@@ -712,20 +716,138 @@ def _parse_paths(spec: str) -> list[tuple[str, str]]:
     return out
 
 
+@dataclass(frozen=True)
+class _Pushed:
+    """A filter the path reader prunes by: ``variant_get(column, path, type) <op>
+    literal`` for any of ``literals`` (several for ``IN``)."""
+
+    path: str
+    spark_type: Any
+    op: str
+    literals: tuple
+
+
+# pyspark filter class name -> prunable_row_groups' op ("in": == for any literal)
+_FILTER_OPS = {"EqualTo": "==", "EqualNullSafe": "==", "GreaterThan": ">",
+               "GreaterThanOrEqual": ">=", "LessThan": "<", "LessThanOrEqual": "<=",
+               "In": "in"}
+
+
+def _keeps_order(spark_type: Any, leaf: Any) -> bool:
+    """Whether reading a typed leaf (a pyarrow ``ColumnSchema``) as ``spark_type`` keeps
+    every value (or makes it NULL on overflow): then the leaf's min/max bound the values
+    the reader returns, and a comparison with them is sound. A lossy cast (double or
+    decimal to bigint truncates, bigint to double rounds) or a reinterpretation (a
+    string leaf read as a number) is never used to prune."""
+    from pyspark.sql import types as T
+
+    kind = leaf.logical_type.type
+    integral = leaf.physical_type in ("INT32", "INT64") and kind in ("NONE", "INT")
+    if isinstance(spark_type, T.IntegralType):
+        return integral
+    if isinstance(spark_type, T.DecimalType):
+        return integral or (kind == "DECIMAL" and leaf.scale <= spark_type.scale)
+    if isinstance(spark_type, T.DoubleType):
+        return leaf.physical_type in ("DOUBLE", "FLOAT")
+    if isinstance(spark_type, T.FloatType):
+        return leaf.physical_type == "FLOAT"
+    if isinstance(spark_type, T.StringType):
+        return kind == "STRING"
+    if isinstance(spark_type, T.DateType):
+        return kind == "DATE"
+    if isinstance(spark_type, T.BooleanType):
+        return leaf.physical_type == "BOOLEAN"
+    return False  # timestamps (zone and unit rules), binary, nested types: never pruned
+
+
+@dataclass
+class _RowGroups(InputPartition):
+    """One Spark partition of the path reader: consecutive row groups of one file."""
+
+    path: str
+    row_groups: list
+
+
 class _PathReader(DataSourceReader):
-    def __init__(self, options: dict, paths: list[tuple[str, str]]):
+    """Reads ``paths`` from every Parquet file under ``path``, one partition per range of
+    row groups (about ``max_partition_bytes`` of compressed column chunks, default
+    128 MB as Spark's ``spark.sql.files.maxPartitionBytes``). Filters on the path columns
+    (``=``, ``<``, ``<=``, ``>``, ``>=``, ``IN``) skip the files and row groups that
+    ``vs.parquet.prunable_row_groups`` proves hold no matching row; Spark still filters
+    the rows read."""
+
+    def __init__(self, options: dict, paths: list[tuple[str, str]], schema: Any = None):
         self.path = options.get("path")
         self.column = options.get("column")
         self.paths = paths
+        self.max_bytes = int(options.get("max_partition_bytes", 128 << 20))
+        self.types = {f.name: f.dataType for f in schema.fields} if schema else {}
+        self.pushed: list[_Pushed] = []
+
+    def pushFilters(self, filters):
+        names = {p for p, _ in self.paths}
+        for f in filters:
+            op = _FILTER_OPS.get(type(f).__name__)
+            # A single-name column (the path's own column); a.b would be a struct field.
+            if op and len(f.attribute) == 1 and f.attribute[0] in names \
+                    and f.value is not None and f.attribute[0] in self.types:
+                literals = tuple(f.value) if op == "in" else (f.value,)
+                if all(v is not None for v in literals):
+                    self.pushed.append(_Pushed(f.attribute[0], self.types[f.attribute[0]],
+                                               "==" if op == "in" else op, literals))
+            yield f  # pruning skips row groups only: Spark still filters every row
+
+    def _kept_row_groups(self, path: str) -> list[int]:
+        from varshred import parquet as vpq
+
+        md = vpq._parquet_file(path).metadata
+        groups = set(range(md.num_row_groups))
+        if not self.pushed or not groups:
+            return sorted(groups)
+        column = self.column or _variant_column(path)
+        if any(c.name == column and c.layout == "legacy" for c in vpq.inspect(path)):
+            return sorted(groups)  # the legacy layout's leaves do not map onto paths
+        for p in self.pushed:
+            segments = vpq._segments(p.path)
+            if any(isinstance(s, int) for s in segments):
+                continue
+            leaf = vpq._path_columns(path, column, segments).typed_leaf
+            if leaf is None or not _keeps_order(p.spark_type, md.schema.column(leaf)):
+                continue
+            skip = set.intersection(*(set(vpq.prunable_row_groups(path, column, p.path,
+                                                                  p.op, v))
+                                      for v in p.literals))
+            groups -= skip
+        return sorted(groups)
 
     def partitions(self):
-        return [InputPartition(f) for f in _part_files(self.path)]
+        out = []
+        for path in _part_files(self.path):
+            md = None
+            run: list[int] = []
+            size = 0
+            for g in self._kept_row_groups(path):
+                md = md or vs.parquet._parquet_file(path).metadata
+                rg = md.row_group(g)
+                nbytes = sum(rg.column(i).total_compressed_size for i in range(rg.num_columns))
+                if run and (g != run[-1] + 1 or size + nbytes > self.max_bytes):
+                    out.append(_RowGroups(path, run))
+                    run, size = [], 0
+                run.append(g)
+                size += nbytes
+            if run:
+                out.append(_RowGroups(path, run))
+        # Spark reads an empty list as "one partition of the default kind": say "none".
+        return out or [_RowGroups("", [])]
 
     def read(self, partition):
         from varshred import parquet as vpq
 
-        column = self.column or _variant_column(partition.value)
-        table = vpq.read_paths(partition.value, column, dict(self.paths))
+        if not partition.row_groups:
+            return
+        column = self.column or _variant_column(partition.path)
+        table = vpq.read_paths(partition.path, column, dict(self.paths),
+                               row_groups=partition.row_groups)
         for batch in table.to_batches():
             yield for_spark(batch)
 
@@ -763,7 +885,7 @@ class VarshredDataSource(DataSource):
         return ", ".join(fields)
 
     def reader(self, schema):
-        return _PathReader(self.options, _parse_paths(self._paths_option()))
+        return _PathReader(self.options, _parse_paths(self._paths_option()), schema)
 
     def writer(self, schema, overwrite: bool):
         return _ArrowWriter(dict(self.options), overwrite)

@@ -79,8 +79,11 @@ arrow::Result<std::shared_ptr<arrow::Table>> ReadParquet(
 /// \brief Reads only the given leaf columns (by index) of one top-level column and
 /// returns them as a (partial) struct column: the basis of path projection, which
 /// reads a path's typed_value leaf and the value columns on the way, not the rest.
+/// One chunk per row group read: all of them, or only `row_groups` when given (the
+/// row groups left after pruning).
 arrow::Result<std::shared_ptr<arrow::ChunkedArray>> ReadParquetLeaves(
     const std::string& path, const std::vector<int>& leaves,
-    arrow::MemoryPool* pool = arrow::default_memory_pool());
+    arrow::MemoryPool* pool = arrow::default_memory_pool(),
+    const std::optional<std::vector<int>>& row_groups = std::nullopt);
 
 }  // namespace varshred

@@ -271,11 +271,19 @@ arrow::Result<std::shared_ptr<arrow::Table>> ReadParquet(
 }
 
 arrow::Result<std::shared_ptr<arrow::ChunkedArray>> ReadParquetLeaves(
-    const std::string& path, const std::vector<int>& leaves, arrow::MemoryPool* pool) {
+    const std::string& path, const std::vector<int>& leaves, arrow::MemoryPool* pool,
+    const std::optional<std::vector<int>>& row_groups) {
   return internal::CatchParquet(
       path, kCorrupt, [&]() -> arrow::Result<std::shared_ptr<arrow::ChunkedArray>> {
         ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, pool));
-        auto read = reader->ReadTable(leaves);
+        for (int g : row_groups.value_or(std::vector<int>{})) {
+          if (g < 0 || g >= reader->num_row_groups()) {
+            return arrow::Status::IndexError(path, ": row group ", g, " out of range (",
+                                             reader->num_row_groups(), " row groups)");
+          }
+        }
+        auto read = row_groups ? reader->ReadRowGroups(*row_groups, leaves)
+                               : reader->ReadTable(leaves);
         if (!read.ok()) {
           return read.status().WithMessage(path, ": ", read.status().message());
         }
