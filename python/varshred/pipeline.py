@@ -64,10 +64,11 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
 
 
 def _local_files(path: str) -> list[str] | None:
-    """The data files behind a local path, directory or glob; None for remote URIs."""
-    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", path) and not path.startswith("file://"):
+    """The data files behind a local path, directory or glob (absolute paths); None for
+    remote URIs."""
+    if vs.spark._is_uri(path) and not path.startswith("file://"):
         return None
-    path = path.removeprefix("file://")
+    path = vs.spark._absolute(path.removeprefix("file://"))
     matches = sorted(glob.glob(path)) if glob.has_magic(path) else [path]
     out = []
     for m in matches:
@@ -158,6 +159,7 @@ class ShredJob:
     mode: str = "error"                 # "error" | "overwrite" | "append" | "ignore"
     compression: str = "zstd"
     sample_rows: int = 100_000
+    sample_bytes: int = jsonlines.DEFAULT_SAMPLE_BYTES
     progress: bool = False
     spark_conf: dict = field(default_factory=dict)
     log: Callable[[str], None] = print
@@ -227,6 +229,7 @@ class ShredJob:
     def run(self, spark=None) -> "vs.spark.WriteSummary | None":
         """Runs the job; raises JobError with a one-line message on bad input."""
         self._check_arguments()
+        self.output = vs.spark._absolute(self.output)
         files = _local_files(self.input)
         if files is not None and not files:
             raise JobError(f"{self.input}: no such file or directory (or no data files)")
@@ -249,15 +252,17 @@ class ShredJob:
             with _Progress(spark, self.progress):
                 if schema == "infer":
                     t = time.time()
-                    stats = ({self.column: jsonlines.sample_stats(files, self.sample_rows)}
+                    stats = ({self.column: jsonlines.sample_stats(files, self.sample_rows,
+                                                                  self.sample_bytes)}
                              if direct else
                              vs.spark.sample_stats(df, json_columns=json_columns,
-                                                   sample_rows=self.sample_rows))
+                                                   sample_rows=self.sample_rows,
+                                                   sample_bytes=self.sample_bytes))
                     schemas = {c: vs.spark.spark_shredding(s.derive_schema(), inferred=True)
                                for c, s in stats.items()}
                     schema = {c: s.to_ddl() for c, s in schemas.items()}
                     self.log(f"[2/3] inferred from a sample of up to {self.sample_rows} rows "
-                             f"({time.time() - t:.1f} s):")
+                             f"and {self.sample_bytes / 2**20:g} MB ({time.time() - t:.1f} s):")
                     for c, s in schemas.items():
                         self.log(f"      {c}: {s.to_ddl()}")
                         self.log("      " + stats[c].report(s).rstrip().replace("\n", "\n      "))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import shutil
 import uuid
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 import pyarrow as pa
 
 import varshred as vs
+from varshred.jsonlines import DEFAULT_SAMPLE_BYTES
 
 if TYPE_CHECKING:  # pyspark is imported only when used
     from pyspark.sql import DataFrame, SparkSession
@@ -322,16 +324,21 @@ def unreadable_warning(unreadable: dict) -> str:
 @dataclass(frozen=True)
 class _SampleStats:
     """mapInArrow function: ShreddingStats of the first ``rows`` rows of a partition
-    (all rows when 0), one output row per column: (column, bytes(stats))."""
+    (all rows when 0), and of its first batches up to ``nbytes`` bytes of the sampled
+    columns (no bound when 0), one output row per column: (column, bytes(stats))."""
 
     variant_columns: tuple
     json_columns: tuple
     rows: int
+    nbytes: int = 0
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         stats = {c: vs.ShreddingStats() for c in self.variant_columns + self.json_columns}
-        seen = 0
+        seen = seen_bytes = 0
         for batch in batches:
+            if self.nbytes and seen_bytes >= self.nbytes:
+                break
+            seen_bytes += sum(batch.column(c).nbytes for c in stats)
             if self.rows:
                 batch = batch.slice(0, self.rows - seen)
             for c in self.variant_columns:
@@ -356,9 +363,11 @@ def variant_columns(df: DataFrame) -> list[str]:
 
 
 def sample_stats(df: DataFrame, *, json_columns: Sequence[str] = (),
-                 sample_rows: int = 100_000) -> dict[str, vs.ShreddingStats]:
+                 sample_rows: int = 100_000,
+                 sample_bytes: int = DEFAULT_SAMPLE_BYTES) -> dict[str, vs.ShreddingStats]:
     """Per column, ``ShreddingStats`` merged over a sample of ``df``: the first
-    ``sample_rows / partitions`` rows of every partition (every row when 0).
+    ``sample_rows / partitions`` rows of every partition, within about ``sample_bytes /
+    partitions`` bytes of the sampled columns (0: no bound).
 
     Covers the ``VariantType`` columns and the JSON string ``json_columns``."""
     variants = tuple(variant_columns(df))
@@ -367,7 +376,8 @@ def sample_stats(df: DataFrame, *, json_columns: Sequence[str] = (),
         return {}
     parts = max(df.rdd.getNumPartitions(), 1)
     per_part = -(-sample_rows // parts) if sample_rows > 0 else 0
-    fn = _SampleStats(variants, json_cols, per_part)
+    per_part_bytes = -(-sample_bytes // parts) if sample_bytes > 0 else 0
+    fn = _SampleStats(variants, json_cols, per_part, per_part_bytes)
     rows = (df.select(*variants, *json_cols)
             .mapInArrow(fn, "column string, stats binary").collect())
     merged: dict = {}
@@ -378,14 +388,14 @@ def sample_stats(df: DataFrame, *, json_columns: Sequence[str] = (),
 
 
 def infer_schema(df: DataFrame, *, json_columns: Sequence[str] = (),
-                 sample_rows: int = 100_000,
+                 sample_rows: int = 100_000, sample_bytes: int = DEFAULT_SAMPLE_BYTES,
                  **derive_options: Any) -> dict[str, vs.ShreddingSchema]:
     """One shredding schema per Variant (or JSON string) column of ``df``, inferred from
     a sample pass (see :func:`sample_stats`): {column: ShreddingSchema}. Never types
     what Spark cannot read (see :func:`spark_shredding`)."""
     return {c: spark_shredding(s.derive_schema(**derive_options), inferred=True)
-            for c, s in sample_stats(df, json_columns=json_columns,
-                                     sample_rows=sample_rows).items()}
+            for c, s in sample_stats(df, json_columns=json_columns, sample_rows=sample_rows,
+                                     sample_bytes=sample_bytes).items()}
 
 
 @dataclass
@@ -420,6 +430,16 @@ class WriteSummary:
         return "\n".join(out)
 
 
+def _is_uri(path: str) -> bool:
+    return bool(re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", path))
+
+
+def _absolute(path: str) -> str:
+    """A local path made absolute (URIs as they are): the executors of a cluster run in
+    their own working directories, where a relative path names another file or none."""
+    return path if _is_uri(path) else os.path.abspath(path)
+
+
 def _path_has_data(path: str) -> bool:
     return os.path.isfile(path) or (os.path.isdir(path) and bool(os.listdir(path)))
 
@@ -427,6 +447,7 @@ def _path_has_data(path: str) -> bool:
 def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: str = "error",
           json_columns: Sequence[str] = (), errors: str = "raise",
           compression: str = "zstd", sample_rows: int = 100_000,
+          sample_bytes: int = DEFAULT_SAMPLE_BYTES,
           collect_stats: bool = False) -> "WriteSummary | None":
     """Writes ``df`` as shredded Parquet under ``path`` through the varshred data source.
 
@@ -454,8 +475,8 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
     start = time.time()
     if shredding == "infer":
         shredding = {c: s.to_ddl() for c, s in
-                     infer_schema(df, json_columns=json_columns,
-                                  sample_rows=sample_rows).items()}
+                     infer_schema(df, json_columns=json_columns, sample_rows=sample_rows,
+                                  sample_bytes=sample_bytes).items()}
     if isinstance(shredding, dict):
         shredding = json.dumps({c: str(d.to_ddl() if hasattr(d, "to_ddl") else d)
                                 for c, d in shredding.items()})
@@ -547,6 +568,7 @@ class _ArrowWriter(DataSourceArrowWriter):
         self.path: str = options.get("path") or ""
         if not self.path:
             raise vs.VariantError("the varshred data source needs a path: .save(path)")
+        self.path = _absolute(self.path)  # on the driver, for the executors
         self.overwrite = overwrite
         self.shredding = options.get("shredding", "infer")
         self.json_columns = [c.strip() for c in options.get("json_columns", "").split(",")
@@ -777,7 +799,7 @@ class _PathReader(DataSourceReader):
     the rows read."""
 
     def __init__(self, options: dict, paths: list[tuple[str, str]], schema: Any = None):
-        self.path = options.get("path")
+        self.path = _absolute(options.get("path") or "")
         self.column = options.get("column")
         self.paths = paths
         self.max_bytes = int(options.get("max_partition_bytes", 128 << 20))
