@@ -181,6 +181,7 @@ def cmd_shred(args) -> int:
     from varshred.pipeline import JobError, ShredJob, summary_text
 
     job = ShredJob(args.input, args.output, schema=args.schema, master=args.master,
+                   remote=args.remote,
                    input_format=args.format, column=args.column,
                    json_columns=[c.strip() for cs in args.json_column for c in cs.split(",")
                                  if c.strip()],
@@ -272,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
                         'object {column: DDL}')
     p.add_argument("--master", default=None,
                    help="Spark master (default local[*]; spark-submit's when submitted)")
+    p.add_argument("--remote", default=None, metavar="sc://HOST:PORT",
+                   help="run on a Spark Connect server instead of a local driver")
     p.add_argument("--format", default="auto", choices=["auto", "json", "parquet"])
     p.add_argument("--column", default="data",
                    help="name of the Variant column for JSON-lines input (default data)")

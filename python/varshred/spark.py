@@ -374,7 +374,10 @@ def sample_stats(df: DataFrame, *, json_columns: Sequence[str] = (),
     json_cols = tuple(json_columns)
     if not variants and not json_cols:
         return {}
-    parts = max(df.rdd.getNumPartitions(), 1)
+    # Spark Connect has no RDDs: there every partition samples up to the whole bounds
+    # (the driver merges statistics only; each task stays within the bounds).
+    connect = type(df).__module__.startswith("pyspark.sql.connect")
+    parts = 1 if connect else max(df.rdd.getNumPartitions(), 1)
     per_part = -(-sample_rows // parts) if sample_rows > 0 else 0
     per_part_bytes = -(-sample_bytes // parts) if sample_bytes > 0 else 0
     fn = _SampleStats(variants, json_cols, per_part, per_part_bytes)
@@ -412,6 +415,8 @@ class WriteSummary:
     stats: dict              # column -> ShreddingStats of every row written (collect_stats)
     # column -> {path: {type: count}}: values Spark cannot read (SPARK_UNREADABLE_TYPES)
     unreadable: dict = field(default_factory=dict)
+    # An append: the new files' shredding against the files already there (schema_drift)
+    drift: dict | None = None
 
     def report(self) -> str:
         """Per Variant column: the schema and, per path, how many values landed in
@@ -427,7 +432,55 @@ class WriteSummary:
         warning = unreadable_warning(self.unreadable)
         if warning:
             out.append(warning)
+        if self.drift is not None:
+            out.append(drift_text(self.drift))
         return "\n".join(out)
+
+
+def _shredded_paths(files: Sequence[str]) -> dict:
+    """{column: {path: sorted typed types}} over ``files``, from their footers."""
+    out: dict = {}
+    for f in files:
+        for c in vs.parquet.shredding_counts(f):
+            types = out.setdefault(c.column, {}).setdefault(c.path, [])
+            if c.typed_type not in types:
+                types.append(c.typed_type)
+    return {col: {p: sorted(t) for p, t in paths.items()} for col, paths in out.items()}
+
+
+def schema_drift(existing: Sequence[str], new: Sequence[str]) -> dict:
+    """How the shredding of ``new`` files differs from that of ``existing`` files, per
+    Variant column: {"files": len(existing), "columns": {column: {"added": [path],
+    "dropped": [path], "retyped": [(path, old types, new types)]}}} (paths as in
+    ``vs.parquet.shredding_counts``; types are the typed_value types, "object", "array"
+    or "variant" for a value-only path). Columns without drift are left out."""
+    old, now = _shredded_paths(existing), _shredded_paths(new)
+    columns = {}
+    for column in sorted(set(old) | set(now)):
+        a, b = old.get(column, {}), now.get(column, {})
+        change = {"added": sorted(set(b) - set(a)), "dropped": sorted(set(a) - set(b)),
+                  "retyped": [(p, a[p], b[p]) for p in sorted(set(a) & set(b))
+                              if a[p] != b[p]]}
+        if any(change.values()):
+            columns[column] = change
+    return {"files": len(existing), "columns": columns}
+
+
+def drift_text(drift: dict) -> str:
+    """The job summary's lines for :func:`schema_drift`."""
+    head = f"appended beside {drift['files']} existing file(s): "
+    if not drift["columns"]:
+        return head + "same shredding schema"
+    lines = [head + "the new files' shredding schema differs"]
+    for column, change in drift["columns"].items():
+        lines.append(f"  column {column}:")
+        if change["added"]:
+            lines.append("    paths added:   " + ", ".join(change["added"]))
+        if change["dropped"]:
+            lines.append("    paths dropped: " + ", ".join(change["dropped"]))
+        for path, old, new in change["retyped"]:
+            lines.append(f"    path retyped:  {path}: {' | '.join(old)} -> {' | '.join(new)}")
+    return "\n".join(lines)
 
 
 def _is_uri(path: str) -> bool:
@@ -473,6 +526,7 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
             return None
         raise vs.VariantError(f"{path} already exists; use mode='overwrite' or 'append'")
     start = time.time()
+    existing = _part_files(path) if mode == "append" and os.path.isdir(path) else []
     if shredding == "infer":
         shredding = {c: s.to_ddl() for c, s in
                      infer_schema(df, json_columns=json_columns, sample_rows=sample_rows,
@@ -498,7 +552,8 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
                         time.time() - start, schemas, report["nulled"],
                         {c: vs.ShreddingStats.from_bytes(base64.b64decode(b))
                          for c, b in report["stats"].items()},
-                        report["unreadable"])
+                        report["unreadable"],
+                        schema_drift(existing, report["files"]) if existing else None)
 
 
 # ----------------------------------------------------------------------
@@ -793,21 +848,28 @@ class _RowGroups(InputPartition):
 class _PathReader(DataSourceReader):
     """Reads ``paths`` from every Parquet file under ``path``, one partition per range of
     row groups (about ``max_partition_bytes`` of compressed column chunks, default
-    128 MB as Spark's ``spark.sql.files.maxPartitionBytes``). Filters on the path columns
-    (``=``, ``<``, ``<=``, ``>``, ``>=``, ``IN``) skip the files and row groups that
-    ``vs.parquet.prunable_row_groups`` proves hold no matching row; Spark still filters
-    the rows read."""
+    128 MB as Spark's ``spark.sql.files.maxPartitionBytes``). With ``prune`` "true",
+    filters on the path columns (``=``, ``<``, ``<=``, ``>``, ``>=``, ``IN``) skip the
+    files and row groups that ``vs.parquet.prunable_row_groups`` proves hold no matching
+    row; Spark still filters the rows read."""
 
     def __init__(self, options: dict, paths: list[tuple[str, str]], schema: Any = None):
         self.path = _absolute(options.get("path") or "")
         self.column = options.get("column")
         self.paths = paths
         self.max_bytes = int(options.get("max_partition_bytes", 128 << 20))
+        # Opt-in: Spark 4.3 keeps the read planned under one query's filters on the
+        # loaded DataFrame and reuses it for a later query of that DataFrame that has no
+        # filters, which would then miss the pruned row groups (docs/cluster.md#pushdown).
+        prune = options.get("prune", "false").lower()
+        if prune not in ("true", "false"):
+            raise vs.VariantError(f'option prune: "true" or "false", got {prune!r}')
+        self.prune = prune == "true"
         self.types = {f.name: f.dataType for f in schema.fields} if schema else {}
         self.pushed: list[_Pushed] = []
 
     def pushFilters(self, filters):
-        names = {p for p, _ in self.paths}
+        names = {p for p, _ in self.paths} if self.prune else set()
         for f in filters:
             op = _FILTER_OPS.get(type(f).__name__)
             # A single-name column (the path's own column); a.b would be a struct field.
