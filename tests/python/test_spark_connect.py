@@ -41,20 +41,23 @@ def connect_url(tmp_path_factory):
     try:
         from pyspark.sql.connect.utils import check_dependencies
 
-        check_dependencies("varshred")
+        check_dependencies()
     except ImportError as e:
         skip_or_fail(f"the Spark Connect client's packages are missing: {e}")
     import sparkcluster
 
     tmp = str(tmp_path_factory.mktemp("connect"))
     env = sparkcluster.spark_env(tmp)
+    # The launcher sizes the Connect server as a daemon (SPARK_DAEMON_MEMORY), not by
+    # --driver-memory; it runs the server's driver and executors in one JVM.
+    env["SPARK_DAEMON_MEMORY"] = "1g"
     port = _free_port()
     log_path = os.path.join(tmp, "server.log")
     with open(log_path, "wb") as log:
         server = subprocess.Popen(
             [os.path.join(sparkcluster.SPARK_HOME, "bin", "spark-submit"), "--class",
              "org.apache.spark.sql.connect.service.SparkConnectServer", "--master", "local[2]",
-             "--driver-memory", "1g", "--conf", "spark.ui.enabled=false",
+             "--conf", "spark.ui.enabled=false",
              "--conf", "spark.driver.host=127.0.0.1",
              "--conf", "spark.driver.bindAddress=127.0.0.1",
              "--conf", "spark.connect.grpc.binding.address=127.0.0.1",
