@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import varshred as vs
+from varshred.jsonlines import DEFAULT_SAMPLE_BYTES
 
 DEMO_SCHEMA = ("struct<id: bigint, kind: string, user: struct<name: string, score: decimal(9,2)>, "
                "tags: array<string>>")
@@ -240,11 +241,12 @@ def cmd_shred(args) -> int:
     from varshred.pipeline import JobError, ShredJob, summary_text
 
     job = ShredJob(args.input, args.output, schema=args.schema, master=args.master,
+                   remote=args.remote,
                    input_format=args.format, column=args.column,
                    json_columns=[c.strip() for cs in args.json_column for c in cs.split(",")
                                  if c.strip()],
                    errors=args.errors, mode=args.mode, compression=args.compression,
-                   sample_rows=args.sample_rows, progress=sys.stderr.isatty(),
+                   sample_rows=args.sample_rows, sample_bytes=args.sample_bytes, progress=sys.stderr.isatty(),
                    spark_conf=dict(_key_value(c) for c in args.conf))
     try:
         summary = job.run()
@@ -255,6 +257,20 @@ def cmd_shred(args) -> int:
         return 0
     print(summary_text(summary))
     return 0
+
+
+def _size(text: str) -> int:
+    """A byte count: a number with an optional K, M or G (powers of 1024)."""
+    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    t = text.strip().upper().removesuffix("B")
+    unit = t[-1:] if t[-1:] in units else ""
+    try:
+        value = int(t[:len(t) - len(unit)])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a size such as 64M, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a size such as 64M, got {text!r}")
+    return value * units[unit]
 
 
 def _key_value(text: str) -> tuple[str, str]:
@@ -317,6 +333,8 @@ def main(argv: list[str] | None = None) -> int:
                         'object {column: DDL}')
     p.add_argument("--master", default=None,
                    help="Spark master (default local[*]; spark-submit's when submitted)")
+    p.add_argument("--remote", default=None, metavar="sc://HOST:PORT",
+                   help="run on a Spark Connect server instead of a local driver")
     p.add_argument("--format", default="auto", choices=["auto", "json", "parquet"])
     p.add_argument("--column", default="data",
                    help="name of the Variant column for JSON-lines input (default data)")
@@ -331,6 +349,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--compression", default="zstd")
     p.add_argument("--sample-rows", type=int, default=100_000,
                    help="rows the schema inference samples (0: all)")
+    p.add_argument("--sample-bytes", type=_size, default=DEFAULT_SAMPLE_BYTES, metavar="SIZE",
+                   help="bytes of input the schema inference samples at most, e.g. 64M or "
+                        "1G (default 128M; 0: no bound): bounds the driver's memory")
     p.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
                    help="a Spark setting, e.g. spark.archives=env.tar.gz#environment")
     p.set_defaults(fn=cmd_shred)

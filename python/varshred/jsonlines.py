@@ -21,8 +21,13 @@ import pyarrow.compute as pc
 
 import varshred as vs
 
-__all__ = ["RESULT_DDL", "Split", "WriteSplits", "readable", "sample_stats",
+__all__ = ["DEFAULT_SAMPLE_BYTES", "RESULT_DDL", "Split", "WriteSplits", "readable", "sample_stats",
            "split_blocks", "splits"]
+
+
+# The inference sample's default byte bound (besides its rows): 100 000 documents of
+# about 1 KB; wider documents are sampled fewer.
+DEFAULT_SAMPLE_BYTES = 128 << 20
 
 
 def open_file(path: str):
@@ -49,15 +54,36 @@ def _lines(path: str, block: int = 1 << 24):
             yield rest
 
 
-def sample_stats(files: list[str], rows: int) -> "vs.ShreddingStats":
-    """ShreddingStats of the first ``rows / len(files)`` documents of every local file
-    (every document when ``rows`` is 0), read on the driver: a sample pass without a
-    Spark job. Bad documents are skipped here; the write reports them."""
+# Documents parsed at once by the driver-side sample: at most this many, or this many
+# bytes of JSON, so that wide documents do not multiply the driver's memory.
+_SAMPLE_CHUNK_ROWS = 65536
+_SAMPLE_CHUNK_BYTES = 8 << 20
+
+
+def _bounded(lines, rows: int | None, nbytes: int | None):
+    """The first lines of ``lines`` within ``rows`` lines and ``nbytes`` bytes (None: no
+    bound); the line that crosses the byte bound is the last one."""
+    seen = 0
+    for line in itertools.islice(lines, rows):
+        yield line
+        seen += len(line)
+        if nbytes is not None and seen >= nbytes:
+            return
+
+
+def sample_stats(files: list[str], rows: int,
+                 sample_bytes: int = DEFAULT_SAMPLE_BYTES) -> "vs.ShreddingStats":
+    """ShreddingStats of the first ``rows / len(files)`` documents, and at most
+    ``sample_bytes / len(files)`` bytes of JSON, of every local file (0: no bound), read
+    on the driver: a sample pass without a Spark job. The driver holds one chunk of at
+    most 64k documents or 8 MB at a time. Bad documents are skipped here; the write
+    reports them."""
     stats = vs.ShreddingStats()
     per_file = -(-rows // len(files)) if rows > 0 else None
+    per_file_bytes = -(-sample_bytes // len(files)) if sample_bytes > 0 else None
     for path in files:
-        lines = itertools.islice(_lines(path), per_file)
-        while chunk := list(itertools.islice(lines, 65536)):
+        lines = _bounded(_lines(path, 1 << 20), per_file, per_file_bytes)
+        while chunk := list(_bounded(lines, _SAMPLE_CHUNK_ROWS, _SAMPLE_CHUNK_BYTES)):
             text = pa.array(chunk, pa.binary()).view(pa.string())  # from_json checks UTF-8
             stats.add(vs.from_json(text, errors="null"))
     return stats

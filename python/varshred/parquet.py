@@ -16,7 +16,7 @@ import operator
 import warnings
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Iterator, Literal, Mapping
+from typing import Any, Iterator, Literal, Mapping, Sequence
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -558,7 +558,7 @@ def _path_columns(path: str, column: str, segments: list,
 def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
                errors: Literal["null", "raise"] = "null", filter: Any = None,
                threads: int | None = None, readahead: int | None = None,
-               filesystem: Any = None) -> pa.Table:
+               filesystem: Any = None, row_groups: Sequence[int] | None = None) -> pa.Table:
     """One Arrow column per ``{path: type}`` entry (types as Spark names or pyarrow
     types; ``None`` for Variant), reading only the column chunks each path needs: its
     typed_value leaf and the value columns on the way. Rows whose value did not land in
@@ -569,10 +569,20 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
 
     ``path`` may be a file, directory, glob or list (docs/datasets.md); files without
     ``column`` give nulls. ``filter``, ``threads`` and ``readahead`` as
-    :func:`iter_batches`'."""
+    :func:`iter_batches`'. ``row_groups`` reads only those row groups of a single file,
+    in order, on the calling thread (a Spark task's partition)."""
     from varshred.core import variant_type
     from varshred.get import arrow_type
 
+    types = {p: variant_type() if t is None else arrow_type(t) for p, t in paths.items()}
+    if row_groups is not None:
+        files = _dataset.Dataset(path, filesystem=filesystem).paths
+        if len(files) != 1:
+            raise ValueError(f"row_groups= reads one file; {_dataset._describe(path)} "
+                             f"has {len(files)}")
+        if not row_groups:  # every row group pruned
+            return pa.schema(list(types.items())).empty_table()
+        return pa.table(_paths_of_file(files[0], column, paths, errors, list(row_groups)))
     threads = _dataset.default_threads(threads)
     ds = _dataset.Dataset(path, filesystem=filesystem)
     infos = ds.infos(False, _kernels.ON_CONFLICT["error"], threads)
@@ -582,7 +592,6 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
     for c in conditions:
         if c.path is None and c.column not in ds.partition_schema.names:
             ds.schema(infos, [c.column])  # a plain column: check that it exists
-    types = {p: variant_type() if t is None else arrow_type(t) for p, t in paths.items()}
     footers: dict = {}  # file -> its columns and leaf index, read once
 
     def read_unit(unit: _dataset.Unit) -> pa.Table:

@@ -32,15 +32,24 @@ _SCHEMA_WORDS = ("infer", "per-file", "none")
 
 
 def spark_session(master: str | None = None, app_name: str = "varshred",
-                  quiet: bool = True, conf: dict | None = None):
+                  quiet: bool = True, conf: dict | None = None, remote: str | None = None):
     """A SparkSession: the one spark-submit started, or local Spark on ``master``
     (default ``local[*]``) with the UI off and, when ``quiet``, the JVM's log off
     (errors reach the user through varshred's own one-line messages). ``conf`` adds
-    Spark settings (e.g. ``spark.archives`` for a cluster)."""
+    Spark settings (e.g. ``spark.archives`` for a cluster). ``remote``
+    (``sc://host:port``) connects to a Spark Connect server instead: no local JVM, and
+    the server's Python workers run varshred's tasks."""
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
+    if remote:
+        if master:
+            raise JobError("--master and --remote exclude each other")
+        builder = SparkSession.builder.remote(remote)
+        for key, value in (conf or {}).items():
+            builder = builder.config(key, value)
+        return builder.getOrCreate()
     builder = SparkSession.builder.appName(app_name)
     submitted = "PYSPARK_GATEWAY_PORT" in os.environ  # launched by spark-submit
     if master or not submitted:
@@ -64,10 +73,11 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
 
 
 def _local_files(path: str) -> list[str] | None:
-    """The data files behind a local path, directory or glob; None for remote URIs."""
-    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", path) and not path.startswith("file://"):
+    """The data files behind a local path, directory or glob (absolute paths); None for
+    remote URIs."""
+    if vs.spark._is_uri(path) and not path.startswith("file://"):
         return None
-    path = path.removeprefix("file://")
+    path = vs.spark._absolute(path.removeprefix("file://"))
     matches = sorted(glob.glob(path)) if glob.has_magic(path) else [path]
     out = []
     for m in matches:
@@ -100,6 +110,20 @@ def _error_line(exc: BaseException) -> str:
     return first[:500]
 
 
+def is_connect(spark) -> bool:
+    """Whether ``spark`` is a Spark Connect session (no SparkContext, no RDDs)."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+def _parallelism(spark) -> int:
+    """The default parallelism: the SparkContext's, or on Spark Connect the server's
+    ``spark.default.parallelism`` when set (else 2 x the client's cores: the splits'
+    4 MB floor keeps small inputs in few tasks either way)."""
+    if not is_connect(spark):
+        return spark.sparkContext.defaultParallelism
+    return int(spark.conf.get("spark.default.parallelism", None) or 2 * (os.cpu_count() or 1))
+
+
 class JobError(Exception):
     """A shred job failed; the message is one line naming the file (and row)."""
 
@@ -109,8 +133,8 @@ class _Progress:
     only: logs get the phase lines)."""
 
     def __init__(self, spark, enabled: bool):
-        self.tracker = spark.sparkContext.statusTracker()
-        self.enabled = enabled
+        self.enabled = enabled and not is_connect(spark)  # Connect has no status tracker
+        self.tracker = spark.sparkContext.statusTracker() if self.enabled else None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -151,6 +175,7 @@ class ShredJob:
     output: str
     schema: str = "infer"
     master: str | None = None
+    remote: str | None = None           # a Spark Connect URL, sc://host:port
     input_format: str = "auto"          # "auto" | "json" | "parquet"
     column: str = "data"                 # the Variant column of JSON-lines input
     json_columns: list = field(default_factory=list)
@@ -158,6 +183,7 @@ class ShredJob:
     mode: str = "error"                 # "error" | "overwrite" | "append" | "ignore"
     compression: str = "zstd"
     sample_rows: int = 100_000
+    sample_bytes: int = jsonlines.DEFAULT_SAMPLE_BYTES
     progress: bool = False
     spark_conf: dict = field(default_factory=dict)
     log: Callable[[str], None] = print
@@ -227,6 +253,7 @@ class ShredJob:
     def run(self, spark=None) -> "vs.spark.WriteSummary | None":
         """Runs the job; raises JobError with a one-line message on bad input."""
         self._check_arguments()
+        self.output = vs.spark._absolute(self.output)
         files = _local_files(self.input)
         if files is not None and not files:
             raise JobError(f"{self.input}: no such file or directory (or no data files)")
@@ -237,8 +264,10 @@ class ShredJob:
             raise JobError(f"{self.output} already exists; use --mode overwrite or append")
 
         start = time.time()
-        spark = spark or spark_session(self.master, conf=self.spark_conf)
-        self.log(f"[1/3] Spark {spark.version} on {spark.sparkContext.master} "
+        spark = spark or spark_session(self.master, conf=self.spark_conf, remote=self.remote)
+        where = ((self.remote or "Spark Connect") if is_connect(spark)
+                 else spark.sparkContext.master)
+        self.log(f"[1/3] Spark {spark.version} on {where} "
                  f"({time.time() - start:.1f} s); input: {fmt}"
                  f"{'' if files is None else f', {len(files)} file(s)'}")
         # Local JSON lines are read by the tasks themselves: no Spark DataFrame needed.
@@ -249,15 +278,17 @@ class ShredJob:
             with _Progress(spark, self.progress):
                 if schema == "infer":
                     t = time.time()
-                    stats = ({self.column: jsonlines.sample_stats(files, self.sample_rows)}
+                    stats = ({self.column: jsonlines.sample_stats(files, self.sample_rows,
+                                                                  self.sample_bytes)}
                              if direct else
                              vs.spark.sample_stats(df, json_columns=json_columns,
-                                                   sample_rows=self.sample_rows))
+                                                   sample_rows=self.sample_rows,
+                                                   sample_bytes=self.sample_bytes))
                     schemas = {c: vs.spark.spark_shredding(s.derive_schema(), inferred=True)
                                for c, s in stats.items()}
                     schema = {c: s.to_ddl() for c, s in schemas.items()}
                     self.log(f"[2/3] inferred from a sample of up to {self.sample_rows} rows "
-                             f"({time.time() - t:.1f} s):")
+                             f"and {self.sample_bytes / 2**20:g} MB ({time.time() - t:.1f} s):")
                     for c, s in schemas.items():
                         self.log(f"      {c}: {s.to_ddl()}")
                         self.log("      " + stats[c].report(s).rstrip().replace("\n", "\n      "))
@@ -289,8 +320,10 @@ class ShredJob:
         the staged files. A failed task or job leaves nothing under the output."""
         if self.mode == "ignore" and vs.spark._path_has_data(self.output):
             return None
-        splits = jsonlines.splits(files, spark.sparkContext.defaultParallelism)
+        splits = jsonlines.splits(files, _parallelism(spark))
         created = not os.path.exists(self.output)
+        existing = vs.spark._part_files(self.output) if self.mode == "append" and \
+            os.path.isdir(self.output) else []
         staging = os.path.join(self.output, f"_varshred_staging_{uuid.uuid4().hex}")
         os.makedirs(staging)
         task = jsonlines.WriteSplits(tuple(splits), self.column, ddl, self.errors,
@@ -313,7 +346,7 @@ class ShredJob:
             sum(r["bytes"] for r in written), 0.0,
             {self.column: ddls[0] if len(ddls) == 1 else ddls or ddl},
             {self.column: sum(r["nulled"] for r in written)} if self.errors == "null" else {},
-            {})
+            {}, drift=vs.spark.schema_drift(existing, final) if existing else None)
 
 
 def summary_text(summary: "vs.spark.WriteSummary") -> str:
