@@ -36,6 +36,7 @@ cdef extern from "varshred/parquet/writer.h" namespace "varshred" nogil:
         NumericShredding numeric
         ParquetWritePath path
         vector[string] trusted_columns
+        shared_ptr[CFileSystem] filesystem
 
     cdef cppclass ParquetWriter:
         @staticmethod
@@ -71,13 +72,18 @@ cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
         cbool shredded
         int64_t batch_size
         UnshredOptions unshred
+        shared_ptr[CFileSystem] filesystem
 
-    CResult[vector[ParquetColumnInfo]] InspectParquet(const string& path)
-    CResult[vector[vector[string]]] ParquetLeafPaths(const string& path)
-    CStatus CheckParquetFooter(const string& path)
+    CResult[vector[ParquetColumnInfo]] InspectParquet(
+        const string& path, const shared_ptr[CFileSystem]& filesystem)
+    CResult[vector[vector[string]]] ParquetLeafPaths(
+        const string& path, const shared_ptr[CFileSystem]& filesystem)
+    CStatus CheckParquetFooter(const string& path,
+                               const shared_ptr[CFileSystem]& filesystem)
     CResult[shared_ptr[CRecordBatchReader]] OpenParquetReader(
         const string& path, const ParquetReadOptions& options, CMemoryPool* pool)
     CResult[shared_ptr[CChunkedArray]] ReadParquetLeaves(
-        const string& path, const vector[int]& leaves, CMemoryPool* pool)
+        const string& path, const vector[int]& leaves, CMemoryPool* pool,
+        const shared_ptr[CFileSystem]& filesystem)
 
 

@@ -18,6 +18,7 @@ import threading as _threading
 from varshred._c_arrow cimport *
 from varshred._c_kernels cimport ConflictPolicy, NumericShredding, ShreddingSchema
 from varshred._c_parquet cimport *
+from varshred._filesystem cimport unwrap_filesystem
 from varshred._capsule cimport (
     export_chunked, export_reader, import_batch, import_schema, import_type)
 from varshred._schema cimport ShreddingSchemaHandle
@@ -49,8 +50,9 @@ cdef class ParquetFileWriter:
     def __init__(self, str path, schema, dict shredding, *, str compression,
                  compression_level, int64_t row_group_size, int64_t data_page_size,
                  bint dictionary, bint statistics, bint annotate, int numeric,
-                 int write_path, trusted_columns):
+                 int write_path, trusted_columns, filesystem=None):
         cdef ParquetWriteOptions options
+        options.filesystem = unwrap_filesystem(filesystem)
         cdef string c_compression = compression.encode("utf-8")
         cdef CResult[CCompressionType] codec = ParseCompression(
             string_view(c_compression.data(), c_compression.size()))
@@ -132,21 +134,23 @@ _LAYOUT_NAMES = {
 }
 
 
-def check_footer(str path):
+def check_footer(str path, filesystem=None):
     """Raises VariantError naming the file when its footer metadata is corrupt."""
     cdef CStatus status
     cdef string c_path = path.encode("utf-8")
+    cdef shared_ptr[CFileSystem] fs = unwrap_filesystem(filesystem)
     with nogil:
-        status = CheckParquetFooter(c_path)
+        status = CheckParquetFooter(c_path, fs)
     check_status(status)
 
 
-def inspect(str path):
+def inspect(str path, filesystem=None):
     """(name, layout, annotated, leaves) per top-level column."""
     cdef CResult[vector[ParquetColumnInfo]] result
     cdef string c_path = path.encode("utf-8")
+    cdef shared_ptr[CFileSystem] fs = unwrap_filesystem(filesystem)
     with nogil:
-        result = InspectParquet(c_path)
+        result = InspectParquet(c_path, fs)
     check_status(result.status())
     out = []
     cdef size_t i
@@ -157,19 +161,22 @@ def inspect(str path):
     return out
 
 
-def leaf_paths(str path):
+def leaf_paths(str path, filesystem=None):
     """Every leaf column's path as a tuple of names (names may contain '.')."""
     cdef CResult[vector[vector[string]]] result
     cdef string c_path = path.encode("utf-8")
+    cdef shared_ptr[CFileSystem] fs = unwrap_filesystem(filesystem)
     with nogil:
-        result = ParquetLeafPaths(c_path)
+        result = ParquetLeafPaths(c_path, fs)
     check_status(result.status())
     return [tuple(n.decode("utf-8") for n in p) for p in deref(result)]
 
 
-def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict):
+def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict,
+           filesystem=None):
     """A pyarrow RecordBatchReader over ``path``, Variant columns rebuilt."""
     cdef ParquetReadOptions options
+    options.filesystem = unwrap_filesystem(filesystem)
     for c in (columns or []):
         options.columns.push_back(c.encode("utf-8"))
     options.shredded = shredded
@@ -183,14 +190,15 @@ def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict
     return export_reader(deref(result))
 
 
-def read_leaves(str path, leaves):
+def read_leaves(str path, leaves, filesystem=None):
     """The given leaf columns as one partial column (a ChunkedArray, one chunk per row
     group)."""
     cdef vector[int] c_leaves = leaves
     cdef string c_path = path.encode("utf-8")
+    cdef shared_ptr[CFileSystem] fs = unwrap_filesystem(filesystem)
     cdef CResult[shared_ptr[CChunkedArray]] result
     with nogil:
-        result = ReadParquetLeaves(c_path, c_leaves, c_default_memory_pool())
+        result = ReadParquetLeaves(c_path, c_leaves, c_default_memory_pool(), fs)
     check_status(result.status())
     cdef vector[shared_ptr[CArray]] chunks
     cdef int i

@@ -18,7 +18,7 @@ from typing import Any, Iterator, Literal, Mapping
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from varshred import _kernels, _parquet, _status
+from varshred import _fs, _kernels, _parquet, _status
 from varshred._options import choice
 from varshred.errors import VariantError
 from varshred.get import variant_get
@@ -69,6 +69,10 @@ class ParquetWriter:
     columns whose bytes varshred built in this process (``vs.from_json`` output passed
     straight on). Never list columns read from elsewhere.
 
+    ``path`` is a local path or a URI (``s3://``, ``gs://``, ``abfs://``, ``hdfs://``,
+    ``file://``), or a path in ``filesystem`` (a ``pyarrow.fs.FileSystem``); see
+    docs/storage.md for credentials and what each store guarantees.
+
     A writer may be shared between threads: calls run one at a time, :meth:`close`
     waits for a running write, and a write after close is a :class:`VariantError`.
     """
@@ -79,8 +83,8 @@ class ParquetWriter:
                  dictionary: bool = True, statistics: bool = True, annotate: bool = True,
                  numeric: Literal["lenient", "strict"] = "lenient",
                  write_path: Literal["direct", "arrow"] = "direct",
-                 trusted_columns: "tuple[str, ...] | list[str]" = ()):
-        self.path = str(path)
+                 trusted_columns: "tuple[str, ...] | list[str]" = (), filesystem: Any = None):
+        self.path, filesystem = _fs.location(path, filesystem)
         self.schema = schema
         self._writer = _parquet.ParquetFileWriter(
             self.path, schema, _shredding(shredding), compression=compression,
@@ -88,7 +92,7 @@ class ParquetWriter:
             data_page_size=data_page_size, dictionary=dictionary, statistics=statistics,
             annotate=annotate, numeric=choice("numeric", numeric, _kernels.NUMERIC),
             write_path=choice("write_path", write_path, _parquet.WRITE_PATHS),
-            trusted_columns=tuple(trusted_columns))
+            trusted_columns=tuple(trusted_columns), filesystem=filesystem)
 
     def write_batch(self, batch: pa.RecordBatch) -> None:
         self._writer.write_batch(batch)
@@ -224,17 +228,19 @@ class ColumnInfo:
         return self.layout is not None
 
 
-def _parquet_file(path: str) -> pq.ParquetFile:
+def _parquet_file(path: str, filesystem: Any = None) -> pq.ParquetFile:
     """pyarrow's view of a file whose footer varshred checked first: pyarrow's metadata
     accessors abort the process on a corrupt footer instead of raising."""
-    _parquet.check_footer(str(path))
-    return pq.ParquetFile(path)
+    _parquet.check_footer(*_fs.location(path, filesystem))
+    fs, inner = _fs.resolve(path, filesystem)
+    return pq.ParquetFile(inner, filesystem=fs)
 
 
-def inspect(path: str) -> list[ColumnInfo]:
+def inspect(path: str, *, filesystem: Any = None) -> list[ColumnInfo]:
     """The top-level columns of ``path`` with their Variant layout."""
     return [ColumnInfo(n, layout, annotated, tuple(leaves))
-            for n, layout, annotated, leaves in _parquet.inspect(str(path))]
+            for n, layout, annotated, leaves in
+            _parquet.inspect(*_fs.location(path, filesystem))]
 
 
 @dataclass
@@ -259,7 +265,7 @@ class PathCount:
         return self.typed / total if total and self.is_leaf else None
 
 
-def shredding_counts(paths: "str | list[str]") -> list[PathCount]:
+def shredding_counts(paths: "str | list[str]", *, filesystem: Any = None) -> list[PathCount]:
     """Per Variant column and path, the typed and residual value counts of Parquet
     files, summed over row groups and files, from the footers' statistics alone (no
     data is read): a leaf's non-null count is its value count minus its null count.
@@ -270,11 +276,12 @@ def shredding_counts(paths: "str | list[str]") -> list[PathCount]:
     quoted, so the key "user.id" is ``"['user.id']"`` and never meets ``"user.id"``."""
     counts: dict = {}
     for path in [paths] if isinstance(paths, str) else paths:
-        f = _parquet_file(path)
+        f = _parquet_file(path, filesystem)
         md = f.metadata
         arrow_schema = f.schema_arrow  # converted once per file, not per leaf
-        variant_columns = {c.name for c in inspect(path) if c.layout == "shredded"}
-        for i, parts in enumerate(_parquet.leaf_paths(str(path))):
+        variant_columns = {c.name for c in inspect(path, filesystem=filesystem)
+                           if c.layout == "shredded"}
+        for i, parts in enumerate(_parquet.leaf_paths(*_fs.location(path, filesystem))):
             if parts[0] not in variant_columns or parts[-1] not in ("value", "typed_value"):
                 continue
             variant_path, group = _variant_path(parts, arrow_schema)
@@ -347,12 +354,14 @@ def counts_table(counts: list[PathCount]) -> str:
 
 def iter_batches(path: str, *, columns: list[str] | None = None, batch_size: int = 65536,
                  shredded: bool = False,
-                 on_conflict: Literal["error", "typed-wins"] = "error"
-                 ) -> Iterator[pa.RecordBatch]:
+                 on_conflict: Literal["error", "typed-wins"] = "error",
+                 filesystem: Any = None) -> Iterator[pa.RecordBatch]:
     """Streams record batches, reconstructing Variant columns batch by batch (files
     larger than memory are fine)."""
-    reader = _parquet.reader(str(path), columns, shredded, batch_size,
-                             choice("on_conflict", on_conflict, _kernels.ON_CONFLICT))
+    path, filesystem = _fs.location(path, filesystem)
+    reader = _parquet.reader(path, columns, shredded, batch_size,
+                             choice("on_conflict", on_conflict, _kernels.ON_CONFLICT),
+                             filesystem)
     try:
         yield from reader
     except pa.ArrowException as e:
@@ -360,12 +369,16 @@ def iter_batches(path: str, *, columns: list[str] | None = None, batch_size: int
 
 
 def read_table(path: str, columns: list[str] | None = None, *, shredded: bool = False,
-               on_conflict: Literal["error", "typed-wins"] = "error") -> pa.Table:
+               on_conflict: Literal["error", "typed-wins"] = "error",
+               filesystem: Any = None) -> pa.Table:
     """Reads ``path``; Variant columns in any layout (varshred's, Spark's, DuckDB's,
     un-annotated shredded structs, the legacy draft) come back as
-    ``struct<metadata, value>``. ``shredded=True`` returns shredded columns as stored."""
-    reader = _parquet.reader(str(path), columns, shredded, 65536,
-                             choice("on_conflict", on_conflict, _kernels.ON_CONFLICT))
+    ``struct<metadata, value>``. ``shredded=True`` returns shredded columns as stored.
+    ``path`` is a local path or URI, or a path in ``filesystem`` (docs/storage.md)."""
+    path, filesystem = _fs.location(path, filesystem)
+    reader = _parquet.reader(path, columns, shredded, 65536,
+                             choice("on_conflict", on_conflict, _kernels.ON_CONFLICT),
+                             filesystem)
     try:
         return reader.read_all()
     except pa.ArrowException as e:
@@ -414,15 +427,15 @@ class _PathColumns:
     typed_leaf: int | None      # the typed_value leaf at the end, when the path is shredded
 
 
-def _leaf_index(path: str) -> dict:
+def _leaf_index(path: str, filesystem: Any = None) -> dict:
     """Leaf path (a tuple of names, never a dotted string: names may contain '.') ->
     leaf column index, from the file's footer."""
-    return {p: i for i, p in enumerate(_parquet.leaf_paths(path))}
+    return {p: i for i, p in enumerate(_parquet.leaf_paths(path, filesystem))}
 
 
 def _path_columns(path: str, column: str, segments: list,
-                  index: dict | None = None) -> _PathColumns:
-    index = _leaf_index(path) if index is None else index
+                  index: dict | None = None, filesystem: Any = None) -> _PathColumns:
+    index = _leaf_index(path, filesystem) if index is None else index
     if (column, "metadata") not in index:
         raise VariantError(f"{path}: column {column!r} is not a Variant column")
 
@@ -449,7 +462,7 @@ def _path_columns(path: str, column: str, segments: list,
 
 
 def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
-               errors: Literal["null", "raise"] = "null") -> pa.Table:
+               errors: Literal["null", "raise"] = "null", filesystem: Any = None) -> pa.Table:
     """One Arrow column per ``{path: type}`` entry (types as Spark names or pyarrow
     types; ``None`` for Variant), reading only the column chunks each path needs: its
     typed_value leaf and the value columns on the way. Rows whose value did not land in
@@ -457,12 +470,13 @@ def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
     layout are rebuilt whole first (their leaves do not map onto paths). Paths are
     read as :func:`variant_get` reads them (``$`` may be left out: ``"a.b"``), and
     ``errors`` is variant_get's, with its default ``"null"`` for the same reason."""
-    path = str(path)
+    path, filesystem = _fs.location(path, filesystem)
     out = {}
     legacy = None
-    if any(c.name == column and c.layout == "legacy" for c in inspect(path)):
-        legacy = read_table(path, [column])[column]
-    index = _leaf_index(path) if legacy is None else None
+    if any(c.name == column and c.layout == "legacy"
+           for c in inspect(path, filesystem=filesystem)):
+        legacy = read_table(path, [column], filesystem=filesystem)[column]
+    index = _leaf_index(path, filesystem) if legacy is None else None
     for p, type_name in paths.items():
         segments = _segments(p)
         if legacy is not None:
@@ -471,7 +485,7 @@ def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
         cols = _path_columns(path, column, segments, index)
         # Shredded or not, variant_get reads the typed leaf directly and decodes the
         # residual values only for rows that need them.
-        partial = _parquet.read_leaves(path, cols.leaves)
+        partial = _parquet.read_leaves(path, cols.leaves, filesystem)
         try:
             out[p] = variant_get(partial, _full_path(p), type_name, errors=errors)
         except VariantError as e:  # bad data in the file ("row 3, $.a: ..."): say where
@@ -487,7 +501,7 @@ _OPS = {"==": operator.eq, "=": operator.eq, "<": operator.lt, "<=": operator.le
 
 
 def prunable_row_groups(path: str, column: str, variant_path: str, op: str,
-                        literal: Any) -> list[int]:
+                        literal: Any, *, filesystem: Any = None) -> list[int]:
     """Row groups in which no row can satisfy ``variant_get(column, variant_path) <op>
     literal``, so a reader may skip them.
 
@@ -503,7 +517,7 @@ def prunable_row_groups(path: str, column: str, variant_path: str, op: str,
     """
     if op not in _OPS:
         raise ValueError(f"op must be one of {sorted(_OPS)}, got {op!r}")
-    path = str(path)
+    path, filesystem = _fs.location(path, filesystem)
     try:
         segments = _segments(variant_path)
     except VariantError:
@@ -512,10 +526,10 @@ def prunable_row_groups(path: str, column: str, variant_path: str, op: str,
         raise
     if any(isinstance(s, int) for s in segments):
         return []  # statistics of list elements do not bound a single element
-    cols = _path_columns(path, column, segments)
+    cols = _path_columns(path, column, segments, filesystem=filesystem)
     if cols.typed_leaf is None:
         return []  # not shredded that far, or an object at the end: no single typed leaf
-    md = _parquet_file(path).metadata
+    md = _parquet_file(path, filesystem).metadata
     # NaN is left out of float statistics, yet sorts above every number (Spark).
     floating = md.schema.column(cols.typed_leaf).physical_type in ("FLOAT", "DOUBLE")
     out = []
