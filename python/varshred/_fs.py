@@ -15,7 +15,7 @@ import os
 import re
 from typing import Any
 
-__all__ = ["is_uri", "join", "location", "resolve"]
+__all__ = ["is_uri", "join", "location", "resolve", "without_query"]
 
 _URI = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]+://")
 
@@ -23,6 +23,11 @@ _URI = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]+://")
 def is_uri(path: str) -> bool:
     """``scheme://...`` (``file://`` included); the C++ rule (parquet/filesystem.cc)."""
     return bool(_URI.match(path))
+
+
+def without_query(path: str) -> str:
+    """A URI without its query parameters (for its name and extension)."""
+    return path.partition("?")[0] if is_uri(path) else path
 
 
 def _check(filesystem: Any) -> None:
@@ -66,3 +71,81 @@ def join(base: str, *names: str) -> str:
     base, sep, query = base.partition("?")
     out = base.rstrip("/") + "/" + "/".join(names) if is_uri(base) else os.path.join(base, *names)
     return out + sep + query
+
+
+# ----------------------------------------------------------------------------
+# What the pipeline needs of a store besides the C++ reader and writer: listing, sizes,
+# staging directories and the job commit's moves, by path or URI alike.
+
+def _info(path: str):
+    fs, inner = resolve(path)
+    return fs, inner, fs.get_file_info(inner)
+
+
+def size(path: str) -> int:
+    fs, inner, info = _info(path)
+    if info.size is None:
+        raise FileNotFoundError(f"{path}: no such file")
+    return info.size
+
+
+def list_files(path: str) -> list[str]:
+    """The files under ``path`` (itself when a file), recursively, skipping names that
+    start with ``_`` or ``.`` below it, as Spark and pyarrow do; named as ``path`` names
+    them (a URI's files as URIs, its query kept). [] when nothing is there."""
+    import pyarrow.fs as pafs
+
+    fs, inner, info = _info(path)
+    if info.type == pafs.FileType.File:
+        return [path]
+    if info.type != pafs.FileType.Directory:
+        return []
+    root = inner.rstrip("/")
+    out = []
+    for f in fs.get_file_info(pafs.FileSelector(root, recursive=True)):
+        rel = f.path[len(root):].lstrip("/")
+        if f.type == pafs.FileType.File and not any(
+                part.startswith(("_", ".")) for part in rel.split("/")):
+            out.append(rel)
+    return [join(path, rel) for rel in sorted(out)]
+
+
+def has_data(path: str) -> bool:
+    """A file, or a directory with anything in it."""
+    import pyarrow.fs as pafs
+
+    fs, inner, info = _info(path)
+    if info.type == pafs.FileType.File:
+        return True
+    if info.type != pafs.FileType.Directory:
+        return False
+    return bool(fs.get_file_info(pafs.FileSelector(inner, recursive=False)))
+
+
+def makedirs(path: str) -> None:
+    """A directory (object stores have none: nothing to do there)."""
+    fs, inner = resolve(path)
+    if fs.type_name == "local":
+        fs.create_dir(inner, recursive=True)
+
+
+def remove_tree(path: str) -> None:
+    """Deletes ``path`` and everything below it; no error when it is not there."""
+    fs, inner = resolve(path)
+    try:
+        fs.delete_dir(inner)
+    except (FileNotFoundError, OSError):
+        pass
+
+
+def remove(path: str) -> None:
+    fs, inner = resolve(path)
+    fs.delete_file(inner)
+
+
+def move(src: str, dst: str) -> None:
+    """A rename where the store has one (local files, HDFS); S3 and GCS copy on the
+    server, then delete: the object appears under ``dst`` at once and whole."""
+    fs, a = resolve(src)
+    _, b = resolve(dst)
+    fs.move(a, b)

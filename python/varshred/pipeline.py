@@ -12,7 +12,6 @@ import glob
 import json
 import os
 import re
-import shutil
 import sys
 import threading
 import time
@@ -23,7 +22,7 @@ from typing import Callable
 import pyarrow.parquet as pq
 
 import varshred as vs
-from varshred import jsonlines
+from varshred import _fs, jsonlines
 from varshred.shredding import ShreddingSchema
 
 __all__ = ["JobError", "ShredJob", "spark_session", "summary_text"]
@@ -63,10 +62,11 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
     return spark
 
 
-def _local_files(path: str) -> list[str] | None:
-    """The data files behind a local path, directory or glob; None for remote URIs."""
-    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", path) and not path.startswith("file://"):
-        return None
+def _input_files(path: str) -> list[str]:
+    """The data files behind a local path, directory or glob, or a URI of a file or a
+    directory on any store (docs/storage.md)."""
+    if _fs.is_uri(path) and not path.startswith("file://"):
+        return _fs.list_files(path)
     path = path.removeprefix("file://")
     matches = sorted(glob.glob(path)) if glob.has_magic(path) else [path]
     out = []
@@ -82,7 +82,8 @@ def _local_files(path: str) -> list[str] | None:
 
 
 def _is_parquet(path: str) -> bool:
-    with open(path, "rb") as f:
+    fs, inner = _fs.resolve(path)
+    with fs.open_input_file(inner) as f:
         return f.read(4) == b"PAR1"
 
 
@@ -189,22 +190,28 @@ class ShredJob:
         if self.errors not in ("raise", "null"):
             raise JobError(f"--errors: 'raise' or 'null', got {self.errors!r}")
 
-    def _input_format(self, files: list[str] | None) -> str:
+    def _input_format(self, files: list[str]) -> str:
         if self.input_format != "auto":
             return self.input_format
-        if files is None:
-            return "parquet" if self.input.rstrip("/").endswith(".parquet") else "json"
         if files and all(_is_parquet(f) for f in files):
             return "parquet"
-        if any(f.endswith(".parquet") for f in files):
-            bad = next(f for f in files if f.endswith(".parquet") and not _is_parquet(f))
+        if any(_fs.without_query(f).endswith(".parquet") for f in files):
+            bad = next(f for f in files
+                       if _fs.without_query(f).endswith(".parquet") and not _is_parquet(f))
             raise JobError(f"{bad}: not a Parquet file (no PAR1 magic)")
         return "json"
 
-    def _check_parquet(self, files: list[str] | None) -> None:
-        for f in files or []:
+    def _check_parquet(self, files: list[str]) -> None:
+        if _fs.is_uri(self.input) and not self.input.startswith("file://"):
+            # Spark reads Parquet input, and without Hadoop's S3/GCS/Azure connectors
+            # it cannot open these URIs: say so instead of a JVM stack trace.
+            raise JobError(f"{self.input}: Parquet input is read by Spark, which needs "
+                           "the store's Hadoop connector for this URI; JSON lines are read "
+                           "from any URI (docs/storage.md)")
+        for f in files:
             try:
-                pq.read_metadata(f)
+                fs, inner = _fs.resolve(f)
+                pq.read_metadata(inner, filesystem=fs)
             except Exception as e:  # pyarrow raises several kinds for bad footers
                 raise JobError(f"{f}: not a readable Parquet file: {e}") from None
 
@@ -227,22 +234,28 @@ class ShredJob:
     def run(self, spark=None) -> "vs.spark.WriteSummary | None":
         """Runs the job; raises JobError with a one-line message on bad input."""
         self._check_arguments()
-        files = _local_files(self.input)
-        if files is not None and not files:
+        try:
+            files = _input_files(self.input)
+        except OSError as e:  # e.g. a bucket that does not exist, access denied
+            raise JobError(f"{self.input}: {e}") from None
+        if not files:
             raise JobError(f"{self.input}: no such file or directory (or no data files)")
         fmt = self._input_format(files)
         if fmt == "parquet":
             self._check_parquet(files)
-        if self.mode in ("error", "errorifexists") and vs.spark._path_has_data(self.output):
+        if self.mode in ("error", "errorifexists") and _fs.has_data(self.output):
             raise JobError(f"{self.output} already exists; use --mode overwrite or append")
 
         start = time.time()
         spark = spark or spark_session(self.master, conf=self.spark_conf)
         self.log(f"[1/3] Spark {spark.version} on {spark.sparkContext.master} "
                  f"({time.time() - start:.1f} s); input: {fmt}"
-                 f"{'' if files is None else f', {len(files)} file(s)'}")
-        # Local JSON lines are read by the tasks themselves: no Spark DataFrame needed.
-        direct = fmt == "json" and bool(files) and jsonlines.readable(files)
+                 f", {len(files)} file(s)")
+        # JSON lines are read by the tasks themselves: no Spark DataFrame needed.
+        direct = fmt == "json" and jsonlines.readable(files)
+        if fmt == "json" and not direct and any(_fs.is_uri(f) for f in files):
+            raise JobError(f"{self.input}: .deflate, .lz4 and .snappy JSON lines are read by "
+                           "Spark, from local files only")
         df, json_columns = (None, [self.column]) if direct else self._frame(spark, fmt)
         schema = self.schema
         try:
@@ -284,15 +297,17 @@ class ShredJob:
         return summary
 
     def _write_lines(self, spark, files: list[str], ddl: str):
-        """Local JSON lines: each Spark task reads its own split of the files, parses
-        and writes it (no JVM text reader, no Arrow transfer); the driver then commits
-        the staged files. A failed task or job leaves nothing under the output."""
-        if self.mode == "ignore" and vs.spark._path_has_data(self.output):
+        """JSON lines: each Spark task reads its own split of the files (local or on any
+        store, docs/storage.md), parses and writes it (no JVM text reader, no Arrow
+        transfer) into a staging directory under the output that readers skip ('_');
+        the driver then commits the staged files. A failed task or job leaves nothing
+        visible under the output; nothing goes through the driver's disk."""
+        if self.mode == "ignore" and _fs.has_data(self.output):
             return None
         splits = jsonlines.splits(files, spark.sparkContext.defaultParallelism)
-        created = not os.path.exists(self.output)
-        staging = os.path.join(self.output, f"_varshred_staging_{uuid.uuid4().hex}")
-        os.makedirs(staging)
+        created = not _fs.has_data(self.output)
+        staging = _fs.join(self.output, f"_varshred_staging_{uuid.uuid4().hex}")
+        _fs.makedirs(staging)
         task = jsonlines.WriteSplits(tuple(splits), self.column, ddl, self.errors,
                               self.compression, staging)
         try:
@@ -302,11 +317,11 @@ class ShredJob:
             final = vs.spark.publish([r["file"] for r in written], self.output,
                                      overwrite=self.mode == "overwrite")
         except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
+            _fs.remove_tree(staging)
             if created:  # leave no trace of a failed job
-                shutil.rmtree(self.output, ignore_errors=True)
+                _fs.remove_tree(self.output)
             raise
-        shutil.rmtree(staging, ignore_errors=True)
+        _fs.remove_tree(staging)
         ddls = sorted({r["ddl"] for r in written})
         return vs.spark.WriteSummary(
             self.output, final, sum(r["rows"] for r in written),
