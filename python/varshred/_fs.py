@@ -110,6 +110,12 @@ def list_files(path: str) -> list[str]:
     return [join(path, rel) for rel in sorted(out)]
 
 
+def exists(path: str) -> bool:
+    import pyarrow.fs as pafs
+
+    return _info(path)[2].type != pafs.FileType.NotFound
+
+
 def has_data(path: str) -> bool:
     """A file, or a directory with anything in it."""
     import pyarrow.fs as pafs

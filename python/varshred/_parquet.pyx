@@ -111,10 +111,12 @@ cdef class ParquetFileWriter:
         check_status(status)
 
     def abort(self):
+        # Without the GIL: on an object store aborting is a request to the server.
         with self.lock:
             if self.writer:
-                deref(self.writer).Abort()
-                self.writer.reset()
+                with nogil:
+                    deref(self.writer).Abort()
+                    self.writer.reset()
 
     @property
     def num_rows(self):
@@ -122,8 +124,10 @@ cdef class ParquetFileWriter:
             return deref(self.writer).num_rows() if self.writer else 0
 
     def __dealloc__(self):
-        # An unclosed writer removes its temporary file (no partial output).
-        self.writer.reset()
+        # An unclosed writer removes its temporary file or aborts its upload (no partial
+        # output); without the GIL, as that may be a request to a server.
+        with nogil:
+            self.writer.reset()
 
 
 _LAYOUT_NAMES = {

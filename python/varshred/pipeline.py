@@ -101,6 +101,50 @@ def _error_line(exc: BaseException) -> str:
     return first[:500]
 
 
+def _remote(path: str) -> bool:
+    return _fs.is_uri(path) and not path.startswith("file://")
+
+
+@dataclass(frozen=True)
+class _ReadParquetFiles:
+    """mapInArrow function run once per file id: the file's rows read by varshred's
+    reader through Arrow's filesystem (Spark's own Parquet reader would need the
+    store's Hadoop connector), Variant columns in Spark's layout."""
+
+    files: tuple
+
+    def __call__(self, batches):
+        for batch in batches:
+            for i in batch.column(0).to_pylist():
+                for b in vs.parquet.iter_batches(self.files[i]):
+                    yield vs.spark.for_spark(_spark_variants(b))
+
+
+def _spark_variants(batch):
+    import pyarrow as pa
+
+    columns = [vs.to_layout(c, "spark") if vs.parquet.is_variant_type(c.type) else c
+               for c in batch.columns]
+    return pa.RecordBatch.from_arrays(columns, names=batch.schema.names)
+
+
+def _read_parquet_files(spark, files: list[str]):
+    """Parquet files on an object store as a DataFrame, one task per file. Every file
+    must have the first file's columns."""
+    from pyspark.sql.types import StructField, StructType
+
+    first = vs.parquet.iter_batches(files[0], batch_size=1)
+    schema = next(first, None)
+    schema = (schema.schema if schema is not None
+              else vs.parquet.read_table(files[0]).schema)
+    fields = [StructField(f.name, vs.spark.variant_spark_type()
+                          if vs.parquet.is_variant_type(f.type)
+                          else vs.spark._spark_type_of(f.type), f.nullable)
+              for f in schema]
+    return (spark.range(0, len(files), 1, len(files))
+            .mapInArrow(_ReadParquetFiles(tuple(files)), StructType(fields)))
+
+
 class JobError(Exception):
     """A shred job failed; the message is one line naming the file (and row)."""
 
@@ -202,12 +246,6 @@ class ShredJob:
         return "json"
 
     def _check_parquet(self, files: list[str]) -> None:
-        if _fs.is_uri(self.input) and not self.input.startswith("file://"):
-            # Spark reads Parquet input, and without Hadoop's S3/GCS/Azure connectors
-            # it cannot open these URIs: say so instead of a JVM stack trace.
-            raise JobError(f"{self.input}: Parquet input is read by Spark, which needs "
-                           "the store's Hadoop connector for this URI; JSON lines are read "
-                           "from any URI (docs/storage.md)")
         for f in files:
             try:
                 fs, inner = _fs.resolve(f)
@@ -222,7 +260,8 @@ class ShredJob:
             text = spark.read.text(self.input)
             return (text.where(F.length(F.trim(text["value"])) > 0)
                     .withColumnRenamed("value", self.column)), [self.column]
-        df = spark.read.parquet(self.input)
+        df = (_read_parquet_files(spark, self._files) if _remote(self.input)
+              else spark.read.parquet(self.input))
         missing = [c for c in self.json_columns if c not in df.columns]
         if missing:
             raise JobError(f"{self.input}: no column {missing[0]!r} (columns: {df.columns})")
@@ -240,6 +279,7 @@ class ShredJob:
             raise JobError(f"{self.input}: {e}") from None
         if not files:
             raise JobError(f"{self.input}: no such file or directory (or no data files)")
+        self._files = files
         fmt = self._input_format(files)
         if fmt == "parquet":
             self._check_parquet(files)
@@ -305,7 +345,7 @@ class ShredJob:
         if self.mode == "ignore" and _fs.has_data(self.output):
             return None
         splits = jsonlines.splits(files, spark.sparkContext.defaultParallelism)
-        created = not _fs.has_data(self.output)
+        created = not _fs.exists(self.output)
         staging = _fs.join(self.output, f"_varshred_staging_{uuid.uuid4().hex}")
         _fs.makedirs(staging)
         task = jsonlines.WriteSplits(tuple(splits), self.column, ddl, self.errors,

@@ -4,6 +4,7 @@
 // tests/python/test_s3.py.
 
 #include <arrow/builder.h>
+#include <arrow/filesystem/localfs.h>
 #include <arrow/filesystem/mockfs.h>
 #include <arrow/table.h>
 
