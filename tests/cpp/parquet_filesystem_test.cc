@@ -108,7 +108,7 @@ TEST(ParquetFilesystemTest, FailedAndAbortedWritesLeaveNothing) {
   auto table = arrow::Table::Make(arrow::schema({arrow::field("v", bad->type())}), {bad});
   auto st = WriteParquet(*table, "b/bad.parquet", {}, options);
   ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("b/bad.parquet"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.message().find("row 1"), std::string::npos) << st.ToString();
   EXPECT_TRUE(MockFiles(*mock).empty());
 
   auto good = Documents({R"({"id": 1})"});

@@ -16,9 +16,9 @@ namespace varshred::internal {
 
 namespace {
 
-// The stream the Parquet writer sees: Close() only flushes, so that closing (which
-// Parquet's writer does when it finishes, and from its destructor after a failure)
-// never completes an upload; AtomicFile decides that.
+// The stream the Parquet writer sees: Close() only flushes, so that publication is
+// AtomicFile's decision alone whatever the writer does with its sink (on S3, closing
+// the stream completes the upload).
 class DeferredCloseStream : public arrow::io::OutputStream {
  public:
   explicit DeferredCloseStream(std::shared_ptr<arrow::io::OutputStream> sink)

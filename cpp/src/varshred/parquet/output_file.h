@@ -31,8 +31,7 @@ class AtomicFile {
       const std::shared_ptr<arrow::fs::FileSystem>& filesystem = nullptr);
 
   /// \brief Where the data go. Its Close() only flushes: nothing is published until
-  /// Publish(), whoever closes the stream (Parquet's writer closes its sink, even from
-  /// its destructor after a failure).
+  /// Publish(), whoever closes the stream.
   const std::shared_ptr<arrow::io::OutputStream>& stream() const { return stream_; }
 
   /// \brief Finishes the file and makes it visible under its final name.
