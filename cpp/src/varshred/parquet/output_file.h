@@ -46,7 +46,7 @@ class AtomicFile {
   arrow::Status Named(const arrow::Status& st) const;
 
  private:
-  enum class Method : uint8_t { kLocalRename, kRename, kCopy, kInPlace };
+  enum class Method : uint8_t { kLocalRename, kRename, kInPlace };
 
   arrow::Status Failed(const char* what) const;
 
