@@ -21,10 +21,6 @@ from varshred._c_kernels cimport *
 # ---- varshred/parquet/writer.h, reader.h ------------------------------------
 
 cdef extern from "varshred/parquet/writer.h" namespace "varshred" nogil:
-    cdef enum class ParquetWritePath "varshred::ParquetWritePath":
-        kDirect
-        kArrow
-
     cdef cppclass ParquetWriteOptions:
         CCompressionType compression
         optional[int] compression_level
@@ -34,7 +30,6 @@ cdef extern from "varshred/parquet/writer.h" namespace "varshred" nogil:
         cbool statistics
         cbool annotate
         NumericShredding numeric
-        ParquetWritePath path
         vector[string] trusted_columns
         shared_ptr[CFileSystem] filesystem
 

@@ -25,9 +25,6 @@ from varshred._schema cimport ShreddingSchemaHandle
 from varshred._status cimport check_status
 from varshred.errors import VariantError
 
-WRITE_PATHS = {"direct": <int>ParquetWritePath.kDirect, "arrow": <int>ParquetWritePath.kArrow}
-
-
 def is_variant_type(data_type):
     """True for a Variant struct: ``metadata`` plus ``value`` and/or ``typed_value``
     and nothing else (varshred::IsVariantType, the writer's own test)."""
@@ -50,7 +47,7 @@ cdef class ParquetFileWriter:
     def __init__(self, str path, schema, dict shredding, *, str compression,
                  compression_level, int64_t row_group_size, int64_t data_page_size,
                  bint dictionary, bint statistics, bint annotate, int numeric,
-                 int write_path, trusted_columns, filesystem=None):
+                 trusted_columns, filesystem=None):
         cdef ParquetWriteOptions options
         options.filesystem = unwrap_filesystem(filesystem)
         cdef string c_compression = compression.encode("utf-8")
@@ -68,7 +65,6 @@ cdef class ParquetFileWriter:
         options.numeric = <NumericShredding>numeric
         for name in trusted_columns:
             options.trusted_columns.push_back(name.encode("utf-8"))
-        options.path = <ParquetWritePath>write_path
         cdef cmap[string, ShreddingSchema] c_shredding
         cdef ShreddingSchemaHandle h
         for name, handle in shredding.items():

@@ -11,6 +11,7 @@ path projection and row-group pruning.
 from __future__ import annotations
 
 import operator
+import warnings
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Iterator, Literal, Mapping
@@ -82,8 +83,12 @@ class ParquetWriter:
                  row_group_size: int = 1 << 20, data_page_size: int = 1 << 20,
                  dictionary: bool = True, statistics: bool = True, annotate: bool = True,
                  numeric: Literal["lenient", "strict"] = "lenient",
-                 write_path: Literal["direct", "arrow"] = "direct",
-                 trusted_columns: "tuple[str, ...] | list[str]" = (), filesystem: Any = None):
+                 trusted_columns: "tuple[str, ...] | list[str]" = (),
+                 write_path: str | None = None, filesystem: Any = None):
+        if write_path is not None:
+            # There is one write path since 0.2: every table takes the same one.
+            warnings.warn("ParquetWriter(): write_path= is deprecated and ignored",
+                          DeprecationWarning, stacklevel=2)
         self.path, filesystem = _fs.location(path, filesystem)
         self.schema = schema
         self._writer = _parquet.ParquetFileWriter(
@@ -91,7 +96,6 @@ class ParquetWriter:
             compression_level=compression_level, row_group_size=row_group_size,
             data_page_size=data_page_size, dictionary=dictionary, statistics=statistics,
             annotate=annotate, numeric=choice("numeric", numeric, _kernels.NUMERIC),
-            write_path=choice("write_path", write_path, _parquet.WRITE_PATHS),
             trusted_columns=tuple(trusted_columns), filesystem=filesystem)
 
     def write_batch(self, batch: pa.RecordBatch) -> None:
@@ -146,8 +150,10 @@ def write_json(strings: Any, path: str, *, column: str = "v",
 
     Parsing runs ``threads - 1`` chunks ahead of the writer on other threads (the GIL is
     released in both), so two cores give about the throughput of the writer alone.
-    ``shredding="infer"`` infers the schema from the first chunk; ``errors="null"``
-    writes invalid documents as NULL. Other options are :class:`ParquetWriter`'s.
+    ``shredding="infer"`` infers the schema from ``chunk_rows`` documents spread evenly
+    over the whole input when it is an Arrow array (later rows fit as well as the first
+    ones), from the first chunk otherwise; ``errors="null"`` writes invalid documents as
+    NULL. Other options are :class:`ParquetWriter`'s.
     """
     from concurrent.futures import ThreadPoolExecutor
     from itertools import islice
@@ -173,6 +179,13 @@ def write_json(strings: Any, path: str, *, column: str = "v",
         except VariantError as e:  # name the row of the whole input, not of the chunk
             raise VariantError(_status.shift_rows(str(e), start)) from None
         return v.combine_chunks() if isinstance(v, pa.ChunkedArray) else v
+
+    if (isinstance(shredding, str) and shredding == "infer"
+            and isinstance(strings, (pa.Array, pa.ChunkedArray)) and len(strings) > chunk_rows):
+        # Bad documents are reported by the full parse below, with their real row numbers.
+        step = len(strings) / chunk_rows
+        sample = strings.take(pa.array([int(i * step) for i in range(chunk_rows)]))
+        shredding = infer_schema(from_json(sample, numbers=numbers, errors="null"))
 
     schema = pa.schema([(column, variant_type())])
     rows = 0

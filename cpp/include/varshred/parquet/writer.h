@@ -22,18 +22,6 @@
 
 namespace varshred {
 
-/// \brief How Variant columns reach the Parquet column writers.
-enum class ParquetWritePath : uint8_t {
-  /// varshred shreds straight into column chunks: it computes definition and
-  /// repetition levels itself and feeds Parquet C++'s typed column writers, without
-  /// building shredded Arrow arrays. Needs every non-Variant column to be flat; tables
-  /// with nested non-Variant columns take kArrow automatically.
-  kDirect,
-  /// Shred into Arrow arrays, then parquet::arrow::FileWriter with an annotated copy of
-  /// the Parquet schema. Kept as a benchmark comparison and a fallback.
-  kArrow,
-};
-
 struct ParquetWriteOptions {
   arrow::Compression::type compression = arrow::Compression::ZSTD;
   std::optional<int> compression_level;
@@ -47,11 +35,9 @@ struct ParquetWriteOptions {
   /// it (docs/interop.md#other-engines), so it can be turned off.
   bool annotate = true;
   NumericShredding numeric = NumericShredding::kLenient;
-  ParquetWritePath path = ParquetWritePath::kDirect;
   /// Variant columns whose bytes this process built itself (e.g. JsonToVariant output
   /// handed straight to the writer): their rows are not validated again. Bytes from
   /// anywhere else must not be listed: invalid bytes here are undefined behaviour.
-  /// Honoured by kDirect (kArrow validates every row).
   std::vector<std::string> trusted_columns;
   /// The filesystem `path` is in; by default resolved from `path` (a local path or a
   /// URI: see ResolveFile).
@@ -65,7 +51,8 @@ struct ParquetWriteOptions {
 /// Each is written as a group {required binary metadata; optional binary value;
 /// typed_value per its schema in `shredding`} (an unlisted Variant column, or one
 /// mapped to ShreddingSchema::ValueOnly(), is the plain group {metadata, value}).
-/// Other columns are written as Parquet C++ would.
+/// Other columns, nested ones included, are written by parquet::arrow::FileWriter into
+/// the same row groups.
 ///
 /// `path` is a local path or a URI (s3://, gs://, abfs://, hdfs://, file://...). The
 /// write is never partial: the file appears under `path` only when Close() succeeds
