@@ -31,6 +31,7 @@ cdef extern from "varshred/parquet/writer.h" namespace "varshred" nogil:
         cbool annotate
         NumericShredding numeric
         vector[string] trusted_columns
+        shared_ptr[CFileSystem] filesystem
 
     cdef cppclass ParquetWriter:
         @staticmethod
@@ -67,14 +68,18 @@ cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
         int64_t batch_size
         vector[int] row_groups
         UnshredOptions unshred
+        shared_ptr[CFileSystem] filesystem
 
-    CResult[vector[ParquetColumnInfo]] InspectParquet(const string& path)
-    CResult[vector[vector[string]]] ParquetLeafPaths(const string& path)
-    CStatus CheckParquetFooter(const string& path)
+    CResult[vector[ParquetColumnInfo]] InspectParquet(
+        const string& path, const shared_ptr[CFileSystem]& filesystem)
+    CResult[vector[vector[string]]] ParquetLeafPaths(
+        const string& path, const shared_ptr[CFileSystem]& filesystem)
+    CStatus CheckParquetFooter(const string& path,
+                               const shared_ptr[CFileSystem]& filesystem)
     CResult[shared_ptr[CRecordBatchReader]] OpenParquetReader(
         const string& path, const ParquetReadOptions& options, CMemoryPool* pool)
     CResult[shared_ptr[CChunkedArray]] ReadParquetLeaves(
         const string& path, const vector[int]& leaves, CMemoryPool* pool,
-        const vector[int]& row_groups)
+        const vector[int]& row_groups, const shared_ptr[CFileSystem]& filesystem)
 
 

@@ -92,6 +92,8 @@ def _glob(fs: pafs.FileSystem, pattern: str) -> list[str]:
 
 def _expand(path: str, filesystem: pafs.FileSystem | None) -> list[_Entry]:
     fs, inner, prefix = _filesystem(path, filesystem)
+    # A URI's query (endpoint_override=...) is kept on every file listed from it.
+    query = "?" + path.partition("?")[2] if prefix and "?" in path else ""
     if _MAGIC.search(inner):
         matches = [prefix + m for m in _glob(fs, inner)]
         if not matches:
@@ -105,9 +107,10 @@ def _expand(path: str, filesystem: pafs.FileSystem | None) -> list[_Entry]:
         if info.type == pafs.FileType.NotFound:
             raise FileNotFoundError(f"{m}: no such file or directory")
         if info.type == pafs.FileType.Directory:
-            out += [_Entry(prefix + p, _partition(dirs)) for p, dirs in _walk(fs, inside)]
+            out += [_Entry(prefix + p + query, _partition(dirs))
+                    for p, dirs in _walk(fs, inside)]
         else:  # a file named (or matched) is read whatever its name
-            out.append(_Entry(m, ()))
+            out.append(_Entry(m + query, ()))
     return out
 
 
@@ -285,10 +288,6 @@ class Dataset:
     """The files of a source (see :func:`files`) with their partition values."""
 
     def __init__(self, source: Any, *, filesystem: pafs.FileSystem | None = None):
-        if filesystem is not None and not isinstance(filesystem, pafs.LocalFileSystem):
-            # The C++ reader opens local paths; arrow::fs opening replaces this check.
-            raise NotImplementedError(f"reading through {filesystem.type_name!r}: the "
-                                      "reader opens local files only")
         self.source = source
         self.filesystem = filesystem
         self.entries = _entries(source, filesystem)
@@ -320,7 +319,8 @@ class Dataset:
         return out
 
     def infos(self, shredded: bool, on_conflict: int, threads: int) -> list[FileInfo]:
-        return list(ordered_map(lambda p: _file_info(p, shredded, on_conflict),
+        return list(ordered_map(lambda p: _file_info(p, shredded, on_conflict,
+                                                     self.filesystem),
                                 self.paths, threads, None))
 
     def schema(self, infos: list[FileInfo], columns: list[str] | None = None) -> pa.Schema:
@@ -385,7 +385,8 @@ class Dataset:
                 elif c.path is not None:
                     if c.column not in info.schema.names:
                         return []  # the column is null in every row: no match
-                    skip.update(_prunable_file(path, c.column, c.path, c.op, c.literal))
+                    skip.update(_prunable_file(path, c.column, c.path, c.op, c.literal,
+                                                self.filesystem))
                 if skip == every:
                     return []
             return [Unit(i, (g,), n) for g, n in enumerate(info.row_group_rows)
@@ -416,13 +417,14 @@ def _describe(source: Any) -> str:
         [os.fspath(s) for s in source])
 
 
-def _file_info(path: str, shredded: bool, on_conflict: int) -> FileInfo:
+def _file_info(path: str, shredded: bool, on_conflict: int,
+               filesystem: pafs.FileSystem | None = None) -> FileInfo:
     from varshred import _parquet, _status
     from varshred.parquet import _parquet_file
 
-    md = _parquet_file(path).metadata  # the footer checked by varshred first
+    md = _parquet_file(path, filesystem).metadata  # the footer checked by varshred first
     try:
-        reader = _parquet.reader(path, None, shredded, 1, on_conflict)
+        reader = _parquet.reader(path, None, shredded, 1, on_conflict, None, filesystem)
     except pa.ArrowException as e:
         raise _status.from_arrow_error(e) from None
     schema = reader.schema  # Variant columns are Variant structs here, in every layout

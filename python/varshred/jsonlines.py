@@ -3,14 +3,15 @@
 blocks of whole lines, a driver-side sample, the Spark task that parses and writes a
 split, and errors that name the file and line.
 
-Plain and gzip files (a gzip file is one split); other codecs are Spark's to read.
+Local paths and URIs alike (docs/storage.md), read by Arrow's filesystems: a plain file
+is read in byte ranges (range requests on object stores); gzip, bz2 and zstd files are
+decompressed by Arrow, one split each. Hadoop's other codecs (.deflate, .lz4,
+.snappy) are Spark's to read, for local files.
 """
 
 from __future__ import annotations
 
-import gzip
 import itertools
-import os
 import re
 import sys
 import uuid
@@ -20,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 import varshred as vs
+from varshred import _fs
 
 __all__ = ["DEFAULT_SAMPLE_BYTES", "RESULT_DDL", "Split", "WriteSplits", "readable", "sample_stats",
            "split_blocks", "splits"]
@@ -30,16 +32,29 @@ __all__ = ["DEFAULT_SAMPLE_BYTES", "RESULT_DDL", "Split", "WriteSplits", "readab
 DEFAULT_SAMPLE_BYTES = 128 << 20
 
 
+_CODECS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd", ".zstd": "zstd"}
+_SPARK_CODECS = (".deflate", ".lz4", ".snappy")
+
+
+def _codec(path: str) -> str | None:
+    path = _fs.without_query(path)
+    return next((c for ext, c in _CODECS.items() if path.endswith(ext)), None)
+
+
 def open_file(path: str):
-    """A JSON-lines file for binary reading, gunzipped when it ends in .gz."""
-    return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+    """A JSON-lines file (local path or URI) for binary reading through Arrow's
+    filesystem: random access for plain files, decompressed for .gz, .bz2, .zst."""
+    fs, inner = _fs.resolve(path)
+    codec = _codec(path)
+    if codec:
+        return fs.open_input_stream(inner, compression=codec)
+    return fs.open_input_file(inner)
 
 
 def readable(files: list[str]) -> bool:
-    """Whether varshred reads these JSON-lines files itself: plain or gzip (other codecs
-    go through Spark's text reader)."""
-    return not any(f.endswith((".bz2", ".deflate", ".lz4", ".snappy", ".zst"))
-                   for f in files)
+    """Whether varshred reads these JSON-lines files itself: plain, gzip, bz2, zstd
+    (Hadoop's other codecs go through Spark's text reader)."""
+    return not any(_fs.without_query(f).endswith(_SPARK_CODECS) for f in files)
 
 
 def _lines(path: str, block: int = 1 << 24):
@@ -104,12 +119,12 @@ class Split:
 
 def splits(files: list[str], parallelism: int) -> list[Split]:
     """Splits sized as Spark sizes text splits: total / parallelism, within 4-128 MB;
-    a gzip file is one split (it cannot be read from the middle)."""
-    sizes = {f: os.path.getsize(f) for f in files}
+    a compressed file is one split (it cannot be read from the middle)."""
+    sizes = {f: _fs.size(f) for f in files}
     size = min(_MAX_SPLIT, max(_MIN_SPLIT, -(-sum(sizes.values()) // max(parallelism, 1))))
     out = []
     for f in files:
-        if f.endswith(".gz"):
+        if _codec(f):
             out.append(Split(f, 0, sys.maxsize))
             continue
         out += [Split(f, s, min(s + size, sizes[f])) for s in range(0, sizes[f], size)]
@@ -120,23 +135,31 @@ def split_blocks(split: Split, block: int = 16 << 20):
     """(byte offset, bytes) blocks of whole lines: the lines that start in the split.
 
     A split that begins mid-line skips to the next line (the previous split reads it
-    to its end), as Hadoop's line reader does."""
+    to its end), as Hadoop's line reader does. Reads are large blocks only: on an object
+    store each read is a range request."""
     with open_file(split.path) as f:
-        pos = split.start
-        if pos > 0:
+        pos, carry = split.start, b""
+        if pos > 0:  # skip from the byte before the split to the end of its line
             f.seek(pos - 1)
-            if f.read(1) != b"\n":
-                pos += len(f.readline())
-        f.seek(pos)
-        carry = b""
+            pos -= 1
+            while True:
+                data = f.read(min(block, 1 << 20))
+                if not data:
+                    return
+                nl = data.find(b"\n")
+                if nl >= 0:
+                    pos += nl + 1
+                    carry = data[nl + 1:]
+                    break
+                pos += len(data)
         while pos < split.end:
             data = f.read(block)
-            if not data:  # end of file: a last line without '\n'
-                if carry:
-                    yield pos, carry
-                return
+            eof = not data
             data = carry + data
-            cut = data.rfind(b"\n")
+            if not data:
+                return
+            # At the end of the file a last line may lack its '\n'.
+            cut = len(data) - 1 if eof else data.rfind(b"\n")
             if cut < 0:  # a line longer than the block: read on
                 carry = data
                 continue
@@ -144,9 +167,11 @@ def split_blocks(split: Split, block: int = 16 << 20):
             if pos + len(whole) > split.end:
                 # The line holding the split's last byte is ours; later ones are not.
                 last = whole.find(b"\n", split.end - pos - 1)
-                yield pos, whole[:last + 1]
+                yield pos, whole if last < 0 else whole[:last + 1]
                 return
             yield pos, whole
+            if eof:
+                return
             pos += len(whole)
 
 
@@ -215,8 +240,8 @@ class WriteSplits:
                 yield self._write(self.splits[split_id], split_id, attempt)
 
     def _write(self, split: Split, split_id: int, attempt: str) -> pa.RecordBatch:
-        target = os.path.join(self.staging,
-                              f"part-{split_id:05d}-{attempt}-{uuid.uuid4().hex[:8]}.parquet")
+        target = _fs.join(self.staging,
+                          f"part-{split_id:05d}-{attempt}-{uuid.uuid4().hex[:8]}.parquet")
         schema = pa.schema([(self.column, vs.variant_type())])
         writer = None
         rows = nulled = 0
@@ -246,7 +271,7 @@ class WriteSplits:
             if writer is not None:
                 writer.abort()
             raise
-        size = os.path.getsize(target) if writer is not None else 0
+        size = _fs.size(target) if writer is not None else 0
         return pa.RecordBatch.from_pylist(
             [{"file": target if writer is not None else None, "rows": rows, "bytes": size,
               "nulled": nulled, "ddl": ddl}], schema=RESULT_SCHEMA)

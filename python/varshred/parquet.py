@@ -21,7 +21,7 @@ from typing import Any, Iterator, Literal, Mapping, Sequence
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from varshred import _kernels, _parquet, _status
+from varshred import _fs, _kernels, _parquet, _status
 from varshred import dataset as _dataset
 from varshred._options import choice
 from varshred.errors import VariantError
@@ -73,6 +73,10 @@ class ParquetWriter:
     columns whose bytes varshred built in this process (``vs.from_json`` output passed
     straight on). Never list columns read from elsewhere.
 
+    ``path`` is a local path or a URI (``s3://``, ``gs://``, ``abfs://``, ``hdfs://``,
+    ``file://``), or a path in ``filesystem`` (a ``pyarrow.fs.FileSystem``); see
+    docs/storage.md for credentials and what each store guarantees.
+
     A writer may be shared between threads: calls run one at a time, :meth:`close`
     waits for a running write, and a write after close is a :class:`VariantError`.
     """
@@ -83,19 +87,19 @@ class ParquetWriter:
                  dictionary: bool = True, statistics: bool = True, annotate: bool = True,
                  numeric: Literal["lenient", "strict"] = "lenient",
                  trusted_columns: "tuple[str, ...] | list[str]" = (),
-                 write_path: str | None = None):
+                 write_path: str | None = None, filesystem: Any = None):
         if write_path is not None:
             # There is one write path since 0.2: every table takes the same one.
             warnings.warn("ParquetWriter(): write_path= is deprecated and ignored",
                           DeprecationWarning, stacklevel=2)
-        self.path = str(path)
+        self.path, filesystem = _fs.location(path, filesystem)
         self.schema = schema
         self._writer = _parquet.ParquetFileWriter(
             self.path, schema, _shredding(shredding), compression=compression,
             compression_level=compression_level, row_group_size=row_group_size,
             data_page_size=data_page_size, dictionary=dictionary, statistics=statistics,
             annotate=annotate, numeric=choice("numeric", numeric, _kernels.NUMERIC),
-            trusted_columns=tuple(trusted_columns))
+            trusted_columns=tuple(trusted_columns), filesystem=filesystem)
 
     def write_batch(self, batch: pa.RecordBatch) -> None:
         self._writer.write_batch(batch)
@@ -240,11 +244,12 @@ class ColumnInfo:
         return self.layout is not None
 
 
-def _parquet_file(path: str) -> pq.ParquetFile:
+def _parquet_file(path: str, filesystem: Any = None) -> pq.ParquetFile:
     """pyarrow's view of a file whose footer varshred checked first: pyarrow's metadata
     accessors abort the process on a corrupt footer instead of raising."""
-    _parquet.check_footer(str(path))
-    return pq.ParquetFile(path)
+    _parquet.check_footer(*_fs.location(path, filesystem))
+    fs, inner = _fs.resolve(path, filesystem)
+    return pq.ParquetFile(inner, filesystem=fs)
 
 
 def inspect(path: Any, *, filesystem: Any = None
@@ -252,13 +257,15 @@ def inspect(path: Any, *, filesystem: Any = None
     """The top-level columns of ``path`` with their Variant layout; for a dataset (a
     directory, glob or list: docs/datasets.md), ``{file: columns}`` per file."""
     if _dataset.is_single_file(path, filesystem):
-        return _inspect_file(str(path))
-    return {f: _inspect_file(f) for f in _dataset.files(path, filesystem=filesystem)}
+        return _inspect_file(str(path), filesystem)
+    return {f: _inspect_file(f, filesystem)
+            for f in _dataset.files(path, filesystem=filesystem)}
 
 
-def _inspect_file(path: str) -> list[ColumnInfo]:
+def _inspect_file(path: str, filesystem: Any = None) -> list[ColumnInfo]:
     return [ColumnInfo(n, layout, annotated, tuple(leaves))
-            for n, layout, annotated, leaves in _parquet.inspect(str(path))]
+            for n, layout, annotated, leaves in
+            _parquet.inspect(*_fs.location(path, filesystem))]
 
 
 @dataclass
@@ -295,11 +302,11 @@ def shredding_counts(paths: Any, *, filesystem: Any = None) -> list[PathCount]:
     ``paths`` is a file, directory, glob or list (docs/datasets.md)."""
     counts: dict = {}
     for path in _dataset.files(paths, filesystem=filesystem):
-        f = _parquet_file(path)
+        f = _parquet_file(path, filesystem)
         md = f.metadata
         arrow_schema = f.schema_arrow  # converted once per file, not per leaf
-        variant_columns = {c.name for c in _inspect_file(path) if c.layout == "shredded"}
-        for i, parts in enumerate(_parquet.leaf_paths(str(path))):
+        variant_columns = {c.name for c in _inspect_file(path, filesystem) if c.layout == "shredded"}
+        for i, parts in enumerate(_parquet.leaf_paths(str(path), filesystem)):
             if parts[0] not in variant_columns or parts[-1] not in ("value", "typed_value"):
                 continue
             variant_path, group = _variant_path(parts, arrow_schema)
@@ -438,7 +445,7 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
         if not names:
             return None
         return _parquet.reader(path, names, shredded, batch_size, conflict,
-                               list(unit.row_groups))
+                               list(unit.row_groups), ds.filesystem)
 
     def read_unit(unit: _dataset.Unit) -> pa.Table:  # on a worker thread
         reader = open_unit(unit)
@@ -521,15 +528,15 @@ class _PathColumns:
     typed_leaf: int | None      # the typed_value leaf at the end, when the path is shredded
 
 
-def _leaf_index(path: str) -> dict:
+def _leaf_index(path: str, filesystem: Any = None) -> dict:
     """Leaf path (a tuple of names, never a dotted string: names may contain '.') ->
     leaf column index, from the file's footer."""
-    return {p: i for i, p in enumerate(_parquet.leaf_paths(path))}
+    return {p: i for i, p in enumerate(_parquet.leaf_paths(path, filesystem))}
 
 
 def _path_columns(path: str, column: str, segments: list,
-                  index: dict | None = None) -> _PathColumns:
-    index = _leaf_index(path) if index is None else index
+                  index: dict | None = None, filesystem: Any = None) -> _PathColumns:
+    index = _leaf_index(path, filesystem) if index is None else index
     if (column, "metadata") not in index:
         raise VariantError(f"{path}: column {column!r} is not a Variant column")
 
@@ -582,7 +589,8 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
                              f"has {len(files)}")
         if not row_groups:  # every row group pruned
             return pa.schema(list(types.items())).empty_table()
-        return pa.table(_paths_of_file(files[0], column, paths, errors, list(row_groups)))
+        return pa.table(_paths_of_file(files[0], column, paths, errors, list(row_groups),
+                                       filesystem=filesystem))
     threads = _dataset.default_threads(threads)
     ds = _dataset.Dataset(path, filesystem=filesystem)
     infos = ds.infos(False, _kernels.ON_CONFLICT["error"], threads)
@@ -599,7 +607,7 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
         names = infos[unit.file].schema.names
         rgs = list(unit.row_groups)
         if column in names:
-            out = _paths_of_file(file, column, paths, errors, rgs, footers)
+            out = _paths_of_file(file, column, paths, errors, rgs, footers, ds.filesystem)
         else:
             out = {p: pa.nulls(unit.rows, t) for p, t in types.items()}
         table = pa.table(out) if out else None
@@ -613,7 +621,7 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
                     m = pa.repeat(False, unit.rows)
                 else:
                     values = _paths_of_file(file, c.column, {c.path: pa.scalar(c.literal).type},
-                                            "null", rgs, footers)[c.path]
+                                            "null", rgs, footers, ds.filesystem)[c.path]
                     m = _dataset.compare(values, c)
             elif c.column in part:
                 value = pa.scalar(part[c.column], ds.partition_schema.field(c.column).type)
@@ -621,7 +629,7 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
             elif c.column in names:
                 m = _dataset.compare(_parquet.reader(file, [c.column], False, 65536,
                                                      _kernels.ON_CONFLICT["error"],
-                                                     rgs).read_all()[c.column], c)
+                                                     rgs, ds.filesystem).read_all()[c.column], c)
             else:
                 m = pa.repeat(False, unit.rows)
             mask = m if mask is None else pa.compute.and_(mask, m)
@@ -635,18 +643,19 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
 
 
 def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str,
-                   row_groups: list[int] | None = None, footers: dict | None = None) -> dict:
+                   row_groups: list[int] | None = None, footers: dict | None = None,
+                   filesystem: Any = None) -> dict:
     """read_paths of one file (of ``row_groups`` when given): {path: values}.
     ``footers`` keeps each file's columns and leaf index for the scan's next units."""
     out = {}
     legacy = None
     footers = {} if footers is None else footers
     if path not in footers:  # two threads may both read it: the same value
-        footers[path] = (_inspect_file(path), _leaf_index(path))
+        footers[path] = (_inspect_file(path, filesystem), _leaf_index(path, filesystem))
     infos, leaf_index = footers[path]
     if any(c.name == column and c.layout == "legacy" for c in infos):
         reader = _parquet.reader(path, [column], False, 65536, _kernels.ON_CONFLICT["error"],
-                                 row_groups)
+                                 row_groups, filesystem)
         legacy = reader.read_all()[column]
     index = leaf_index if legacy is None else None
     for p, type_name in paths.items():
@@ -657,7 +666,7 @@ def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str
         cols = _path_columns(path, column, segments, index)
         # Shredded or not, variant_get reads the typed leaf directly and decodes the
         # residual values only for rows that need them.
-        partial = _parquet.read_leaves(path, cols.leaves, row_groups)
+        partial = _parquet.read_leaves(path, cols.leaves, row_groups, filesystem)
         try:
             out[p] = variant_get(partial, _full_path(p), type_name, errors=errors)
         except VariantError as e:  # bad data in the file ("row 3, $.a: ..."): say where
@@ -690,22 +699,22 @@ def prunable_row_groups(path: Any, column: str, variant_path: str, op: str, lite
     Python, and a row group is kept whenever they are not comparable.
     """
     if _dataset.is_single_file(path, filesystem):
-        return _prunable_file(str(path), column, variant_path, op, literal)
+        return _prunable_file(str(path), column, variant_path, op, literal, filesystem)
     out = {}
     for f in _dataset.files(path, filesystem=filesystem):
-        if any(c.name == column for c in _inspect_file(f)):
-            out[f] = _prunable_file(f, column, variant_path, op, literal)
+        if any(c.name == column for c in _inspect_file(f, filesystem)):
+            out[f] = _prunable_file(f, column, variant_path, op, literal, filesystem)
         else:
-            out[f] = list(range(_parquet_file(f).metadata.num_row_groups))
+            out[f] = list(range(_parquet_file(f, filesystem).metadata.num_row_groups))
     return out
 
 
 def _prunable_file(path: str, column: str, variant_path: str, op: str,
-                   literal: Any) -> list[int]:
+                   literal: Any, filesystem: Any = None) -> list[int]:
     """prunable_row_groups of one file: the one pruning rule (dataset scans use it)."""
     if op not in _OPS:
         raise ValueError(f"op must be one of {sorted(_OPS)}, got {op!r}")
-    path = str(path)
+    path, filesystem = _fs.location(path, filesystem)
     try:
         segments = _segments(variant_path)
     except VariantError:
@@ -714,10 +723,10 @@ def _prunable_file(path: str, column: str, variant_path: str, op: str,
         raise
     if any(isinstance(s, int) for s in segments):
         return []  # statistics of list elements do not bound a single element
-    cols = _path_columns(path, column, segments)
+    cols = _path_columns(path, column, segments, filesystem=filesystem)
     if cols.typed_leaf is None:
         return []  # not shredded that far, or an object at the end: no single typed leaf
-    md = _parquet_file(path).metadata
+    md = _parquet_file(path, filesystem).metadata
     # NaN is left out of float statistics, yet sorts above every number (Spark).
     floating = md.schema.column(cols.typed_leaf).physical_type in ("FLOAT", "DOUBLE")
     out = []

@@ -12,7 +12,6 @@ import glob
 import json
 import os
 import re
-import shutil
 import sys
 import threading
 import time
@@ -23,7 +22,7 @@ from typing import Callable
 import pyarrow.parquet as pq
 
 import varshred as vs
-from varshred import jsonlines
+from varshred import _fs, jsonlines
 from varshred.shredding import ShreddingSchema
 
 __all__ = ["JobError", "ShredJob", "spark_session", "summary_text"]
@@ -72,11 +71,12 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
     return spark
 
 
-def _local_files(path: str) -> list[str] | None:
-    """The data files behind a local path, directory or glob (absolute paths); None for
-    remote URIs."""
-    if vs.spark._is_uri(path) and not path.startswith("file://"):
-        return None
+def _input_files(path: str) -> list[str]:
+    """The data files behind a local path, directory or glob (made absolute: the
+    executors of a cluster run in their own directories), or a URI of a file or a
+    directory on any store (docs/storage.md)."""
+    if _fs.is_uri(path) and not path.startswith("file://"):
+        return _fs.list_files(path)
     path = vs.spark._absolute(path.removeprefix("file://"))
     matches = sorted(glob.glob(path)) if glob.has_magic(path) else [path]
     out = []
@@ -92,7 +92,8 @@ def _local_files(path: str) -> list[str] | None:
 
 
 def _is_parquet(path: str) -> bool:
-    with open(path, "rb") as f:
+    fs, inner = _fs.resolve(path)
+    with fs.open_input_file(inner) as f:
         return f.read(4) == b"PAR1"
 
 
@@ -122,6 +123,50 @@ def _parallelism(spark) -> int:
     if not is_connect(spark):
         return spark.sparkContext.defaultParallelism
     return int(spark.conf.get("spark.default.parallelism", None) or 2 * (os.cpu_count() or 1))
+
+
+def _remote(path: str) -> bool:
+    return _fs.is_uri(path) and not path.startswith("file://")
+
+
+@dataclass(frozen=True)
+class _ReadParquetFiles:
+    """mapInArrow function run once per file id: the file's rows read by varshred's
+    reader through Arrow's filesystem (Spark's own Parquet reader would need the
+    store's Hadoop connector), Variant columns in Spark's layout."""
+
+    files: tuple
+
+    def __call__(self, batches):
+        for batch in batches:
+            for i in batch.column(0).to_pylist():
+                for b in vs.parquet.iter_batches(self.files[i]):
+                    yield vs.spark.for_spark(_spark_variants(b))
+
+
+def _spark_variants(batch):
+    import pyarrow as pa
+
+    columns = [vs.to_layout(c, "spark") if vs.parquet.is_variant_type(c.type) else c
+               for c in batch.columns]
+    return pa.RecordBatch.from_arrays(columns, names=batch.schema.names)
+
+
+def _read_parquet_files(spark, files: list[str]):
+    """Parquet files on an object store as a DataFrame, one task per file. Every file
+    must have the first file's columns."""
+    from pyspark.sql.types import StructField, StructType
+
+    first = vs.parquet.iter_batches(files[0], batch_size=1)
+    schema = next(first, None)
+    schema = (schema.schema if schema is not None
+              else vs.parquet.read_table(files[0]).schema)
+    fields = [StructField(f.name, vs.spark.variant_spark_type()
+                          if vs.parquet.is_variant_type(f.type)
+                          else vs.spark._spark_type_of(f.type), f.nullable)
+              for f in schema]
+    return (spark.range(0, len(files), 1, len(files))
+            .mapInArrow(_ReadParquetFiles(tuple(files)), StructType(fields)))
 
 
 class JobError(Exception):
@@ -215,22 +260,22 @@ class ShredJob:
         if self.errors not in ("raise", "null"):
             raise JobError(f"--errors: 'raise' or 'null', got {self.errors!r}")
 
-    def _input_format(self, files: list[str] | None) -> str:
+    def _input_format(self, files: list[str]) -> str:
         if self.input_format != "auto":
             return self.input_format
-        if files is None:
-            return "parquet" if self.input.rstrip("/").endswith(".parquet") else "json"
         if files and all(_is_parquet(f) for f in files):
             return "parquet"
-        if any(f.endswith(".parquet") for f in files):
-            bad = next(f for f in files if f.endswith(".parquet") and not _is_parquet(f))
+        if any(_fs.without_query(f).endswith(".parquet") for f in files):
+            bad = next(f for f in files
+                       if _fs.without_query(f).endswith(".parquet") and not _is_parquet(f))
             raise JobError(f"{bad}: not a Parquet file (no PAR1 magic)")
         return "json"
 
-    def _check_parquet(self, files: list[str] | None) -> None:
-        for f in files or []:
+    def _check_parquet(self, files: list[str]) -> None:
+        for f in files:
             try:
-                pq.read_metadata(f)
+                fs, inner = _fs.resolve(f)
+                pq.read_metadata(inner, filesystem=fs)
             except Exception as e:  # pyarrow raises several kinds for bad footers
                 raise JobError(f"{f}: not a readable Parquet file: {e}") from None
 
@@ -241,7 +286,8 @@ class ShredJob:
             text = spark.read.text(self.input)
             return (text.where(F.length(F.trim(text["value"])) > 0)
                     .withColumnRenamed("value", self.column)), [self.column]
-        df = spark.read.parquet(self.input)
+        df = (_read_parquet_files(spark, self._files) if _remote(self.input)
+              else spark.read.parquet(self.input))
         missing = [c for c in self.json_columns if c not in df.columns]
         if missing:
             raise JobError(f"{self.input}: no column {missing[0]!r} (columns: {df.columns})")
@@ -254,13 +300,17 @@ class ShredJob:
         """Runs the job; raises JobError with a one-line message on bad input."""
         self._check_arguments()
         self.output = vs.spark._absolute(self.output)
-        files = _local_files(self.input)
-        if files is not None and not files:
+        try:
+            files = _input_files(self.input)
+        except OSError as e:  # e.g. a bucket that does not exist, access denied
+            raise JobError(f"{self.input}: {e}") from None
+        if not files:
             raise JobError(f"{self.input}: no such file or directory (or no data files)")
+        self._files = files
         fmt = self._input_format(files)
         if fmt == "parquet":
             self._check_parquet(files)
-        if self.mode in ("error", "errorifexists") and vs.spark._path_has_data(self.output):
+        if self.mode in ("error", "errorifexists") and _fs.has_data(self.output):
             raise JobError(f"{self.output} already exists; use --mode overwrite or append")
 
         start = time.time()
@@ -269,9 +319,12 @@ class ShredJob:
                  else spark.sparkContext.master)
         self.log(f"[1/3] Spark {spark.version} on {where} "
                  f"({time.time() - start:.1f} s); input: {fmt}"
-                 f"{'' if files is None else f', {len(files)} file(s)'}")
-        # Local JSON lines are read by the tasks themselves: no Spark DataFrame needed.
-        direct = fmt == "json" and bool(files) and jsonlines.readable(files)
+                 f", {len(files)} file(s)")
+        # JSON lines are read by the tasks themselves: no Spark DataFrame needed.
+        direct = fmt == "json" and jsonlines.readable(files)
+        if fmt == "json" and not direct and any(_fs.is_uri(f) for f in files):
+            raise JobError(f"{self.input}: .deflate, .lz4 and .snappy JSON lines are read by "
+                           "Spark, from local files only")
         df, json_columns = (None, [self.column]) if direct else self._frame(spark, fmt)
         schema = self.schema
         try:
@@ -315,17 +368,19 @@ class ShredJob:
         return summary
 
     def _write_lines(self, spark, files: list[str], ddl: str):
-        """Local JSON lines: each Spark task reads its own split of the files, parses
-        and writes it (no JVM text reader, no Arrow transfer); the driver then commits
-        the staged files. A failed task or job leaves nothing under the output."""
-        if self.mode == "ignore" and vs.spark._path_has_data(self.output):
+        """JSON lines: each Spark task reads its own split of the files (local or on any
+        store, docs/storage.md), parses and writes it (no JVM text reader, no Arrow
+        transfer) into a staging directory under the output that readers skip ('_');
+        the driver then commits the staged files. A failed task or job leaves nothing
+        visible under the output; nothing goes through the driver's disk."""
+        if self.mode == "ignore" and _fs.has_data(self.output):
             return None
         splits = jsonlines.splits(files, _parallelism(spark))
-        created = not os.path.exists(self.output)
-        existing = vs.spark._part_files(self.output) if self.mode == "append" and \
-            os.path.isdir(self.output) else []
-        staging = os.path.join(self.output, f"_varshred_staging_{uuid.uuid4().hex}")
-        os.makedirs(staging)
+        created = not _fs.exists(self.output)
+        existing = (vs.spark._part_files(self.output)
+                    if self.mode == "append" and _fs.has_data(self.output) else [])
+        staging = _fs.join(self.output, f"_varshred_staging_{uuid.uuid4().hex}")
+        _fs.makedirs(staging)
         task = jsonlines.WriteSplits(tuple(splits), self.column, ddl, self.errors,
                               self.compression, staging)
         try:
@@ -335,11 +390,11 @@ class ShredJob:
             final = vs.spark.publish([r["file"] for r in written], self.output,
                                      overwrite=self.mode == "overwrite")
         except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
+            _fs.remove_tree(staging)
             if created:  # leave no trace of a failed job
-                shutil.rmtree(self.output, ignore_errors=True)
+                _fs.remove_tree(self.output)
             raise
-        shutil.rmtree(staging, ignore_errors=True)
+        _fs.remove_tree(staging)
         ddls = sorted({r["ddl"] for r in written})
         return vs.spark.WriteSummary(
             self.output, final, sum(r["rows"] for r in written),

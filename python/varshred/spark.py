@@ -16,7 +16,6 @@ from __future__ import annotations
 import itertools
 import os
 import re
-import shutil
 import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 import pyarrow as pa
 
 import varshred as vs
+from varshred import _fs
 from varshred.jsonlines import DEFAULT_SAMPLE_BYTES
 
 if TYPE_CHECKING:  # pyspark is imported only when used
@@ -494,7 +494,7 @@ def _absolute(path: str) -> str:
 
 
 def _path_has_data(path: str) -> bool:
-    return os.path.isfile(path) or (os.path.isdir(path) and bool(os.listdir(path)))
+    return _fs.has_data(path)
 
 
 def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: str = "error",
@@ -570,12 +570,9 @@ def register(spark: SparkSession) -> None:
 
 
 def _part_files(path: str) -> list[str]:
-    """The .parquet files of a file or directory, by vs.dataset.files' listing."""
-    if os.path.isfile(path):
-        return [path]
-    if not os.path.isdir(path):
-        return []
-    return [f for f in vs.dataset.files(path) if f.endswith(".parquet")]
+    files = _fs.list_files(path)
+    return (files if files == [path]
+            else [f for f in files if _fs.without_query(f).endswith(".parquet")])
 
 
 try:  # the data source classes need pyspark; the rest of varshred does not
@@ -635,7 +632,7 @@ class _ArrowWriter(DataSourceArrowWriter):
         self.collect_stats = options.get("collect_stats", "false").lower() == "true"
         _explicit_shredding(self.shredding)  # on the driver, before any task runs
         self.job = options.get("job_id") or uuid.uuid4().hex
-        self.staging = os.path.join(self.path, f"_varshred_staging_{self.job}")
+        self.staging = _fs.join(self.path, f"_varshred_staging_{self.job}")
 
     def _prepare(self, batch: pa.RecordBatch, nulled: dict) -> pa.RecordBatch:
         for name in self.json_columns:
@@ -674,8 +671,8 @@ class _ArrowWriter(DataSourceArrowWriter):
 
         ctx = TaskContext.get()
         task = f"{ctx.partitionId():05d}-{ctx.attemptNumber()}" if ctx else "00000-0"
-        os.makedirs(self.staging, exist_ok=True)
-        target = os.path.join(self.staging, f"part-{task}-{uuid.uuid4().hex[:8]}.parquet")
+        _fs.makedirs(self.staging)
+        target = _fs.join(self.staging, f"part-{task}-{uuid.uuid4().hex[:8]}.parquet")
         nulled: dict = {}
         # Buffer a sample first: the shredding schema is needed before the first write.
         buffered, rows = [], 0
@@ -710,7 +707,7 @@ class _ArrowWriter(DataSourceArrowWriter):
             writer.abort()
             raise
         return _Written([target], written, self.staging,
-                        os.path.getsize(target), nulled,
+                        _fs.size(target), nulled,
                         {n: bytes(s) for n, s in stats.items()} if self.collect_stats else {},
                         {n: str(d) for n, d in shredding.items()},
                         {n: spark_unreadable(s) for n, s in stats.items()})
@@ -718,25 +715,27 @@ class _ArrowWriter(DataSourceArrowWriter):
     def commit(self, messages: list[WriterCommitMessage | None]) -> None:
         written = [m for m in messages if isinstance(m, _Written)]  # None: a failed task
         files = publish([f for m in written for f in m.files], self.path, self.overwrite)
-        shutil.rmtree(self.staging, ignore_errors=True)
+        _fs.remove_tree(self.staging)
         if self.report_to:
             _write_report(self.report_to, files, written)
 
     def abort(self, messages: list[WriterCommitMessage | None]) -> None:
-        shutil.rmtree(self.staging, ignore_errors=True)
+        _fs.remove_tree(self.staging)
 
 
 def publish(staged: Sequence[str], path: str, overwrite: bool) -> list[str]:
     """The job commit: moves the tasks' staged files into ``path`` (after removing the
-    Parquet files already there when ``overwrite``); returns the final names."""
+    Parquet files already there when ``overwrite``); returns the final names. Local
+    paths and URIs alike: a rename where the store has one, else a server-side copy
+    that makes each file appear whole (docs/storage.md#commit)."""
     if overwrite:
         for f in _part_files(path):
-            os.remove(f)
-    os.makedirs(path, exist_ok=True)
+            _fs.remove(f)
+    _fs.makedirs(path)
     files = []
     for f in staged:
-        final = os.path.join(path, os.path.basename(f))
-        os.replace(f, final)
+        final = _fs.join(path, _fs.without_query(f).rsplit("/", 1)[-1])
+        _fs.move(f, final)
         files.append(final)
     return files
 

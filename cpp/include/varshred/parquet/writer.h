@@ -18,6 +18,7 @@
 
 #include "varshred/arrow/shred.h"
 #include "varshred/arrow/shredding_schema.h"
+#include "varshred/parquet/filesystem.h"
 
 namespace varshred {
 
@@ -38,6 +39,9 @@ struct ParquetWriteOptions {
   /// handed straight to the writer): their rows are not validated again. Bytes from
   /// anywhere else must not be listed: invalid bytes here are undefined behaviour.
   std::vector<std::string> trusted_columns;
+  /// The filesystem `path` is in; by default resolved from `path` (a local path or a
+  /// URI: see ResolveFile).
+  std::shared_ptr<arrow::fs::FileSystem> filesystem;
 };
 
 /// \brief Writes record batches to one Parquet file, shredding Variant columns.
@@ -50,9 +54,11 @@ struct ParquetWriteOptions {
 /// Other columns, nested ones included, are written by parquet::arrow::FileWriter into
 /// the same row groups.
 ///
-/// The write is atomic: data go to a temporary file next to `path`, renamed to `path`
-/// by Close(). Abort(), a failed Close() or destroying an unclosed writer removes the
-/// temporary file, so no partial file ever appears under `path`.
+/// `path` is a local path or a URI (s3://, gs://, abfs://, hdfs://, file://...). The
+/// write is never partial: the file appears under `path` only when Close() succeeds
+/// (locally a temporary file next to `path`, renamed; on S3 a multipart upload,
+/// completed; docs/storage.md). Abort(), a failed Close() or destroying an unclosed
+/// writer drops what was written, so no partial file ever appears under `path`.
 class ParquetWriter {
  public:
   static arrow::Result<std::unique_ptr<ParquetWriter>> Open(

@@ -34,6 +34,7 @@
 #include "varshred/container_encoding_internal.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/parquet/catch_internal.h"
+#include "varshred/parquet/output_file.h"
 #include "varshred/parquet/schema.h"
 #include "varshred/parquet/shared_row_groups_internal.h"
 #include "varshred/validate.h"
@@ -50,88 +51,7 @@ ParquetWriter::~ParquetWriter() = default;
 
 namespace {
 
-// ----------------------------------------------------------------------
-// Atomic output: a hidden temporary file next to the target (same directory, so the
-// rename is atomic; a leading '.' so that directory readers such as Spark, DuckDB and
-// pyarrow.dataset skip it if the process dies), synced and renamed on success.
-
-class AtomicFile {
- public:
-  static arrow::Result<AtomicFile> Open(const std::string& path) {
-    AtomicFile f;
-    f.final_path_ = path;
-    const size_t slash = path.rfind('/');
-    f.dir_ = slash == std::string::npos ? "." : path.substr(0, slash + 1);
-    const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-    std::random_device rd;
-    f.temp_path_ = (slash == std::string::npos ? "" : f.dir_) + "." + base +
-                   ".varshred-tmp-" + std::to_string(rd()) + std::to_string(rd());
-    auto stream = arrow::io::FileOutputStream::Open(f.temp_path_);
-    if (!stream.ok()) return f.Named(stream.status());
-    f.stream_ = std::move(stream).ValueOrDie();
-    return f;
-  }
-  const std::shared_ptr<arrow::io::FileOutputStream>& stream() const { return stream_; }
-  arrow::Status Publish() {
-    if (!stream_->closed()) ARROW_RETURN_NOT_OK(Named(stream_->Close()));
-    // The data reach the disk before the name does: a crash after the rename never
-    // leaves an empty or partial file under the target's name. (The Parquet writer
-    // has closed the stream already; Linux syncs a file through any descriptor.)
-    if (!Sync(temp_path_, O_RDONLY)) return Failed("cannot sync the written file");
-    if (std::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
-      auto st = Failed("cannot move the written file into place");
-      std::remove(temp_path_.c_str());
-      return st;
-    }
-    published_ = true;
-    // Best effort: make the rename durable too (not every file system syncs a
-    // directory).
-    (void)Sync(dir_, O_RDONLY | O_DIRECTORY);
-    return arrow::Status::OK();
-  }
-  void Discard() {
-    if (published_ || !stream_) return;
-    if (!stream_->closed()) (void)stream_->Close();
-    std::remove(temp_path_.c_str());
-    stream_.reset();
-  }
-  const std::string& final_path() const { return final_path_; }
-
-  // I/O errors name the target and the OS error (Arrow keeps errno in the status
-  // detail, which the message leaves out), never the hidden temporary file.
-  arrow::Status Named(const arrow::Status& st) const {
-    if (st.ok() || !st.IsIOError()) return st;
-    std::string message = st.message();
-    for (size_t at; (at = message.find(temp_path_)) != std::string::npos;) {
-      message.replace(at, temp_path_.size(), final_path_);
-    }
-    if (message.find(final_path_) == std::string::npos) {
-      message = final_path_ + ": " + message;
-    }
-    if (st.detail()) message += ": " + st.detail()->ToString();
-    return arrow::Status(st.code(), message);
-  }
-
- private:
-  static bool Sync(const std::string& path, int flags) {
-    const int fd = ::open(path.c_str(), flags);
-    if (fd < 0) return false;
-    const bool ok = ::fsync(fd) == 0;
-    const int err = errno;
-    ::close(fd);
-    errno = err;
-    return ok;
-  }
-  arrow::Status Failed(const char* what) const {
-    return arrow::Status::IOError(final_path_, ": ", what, ": ", std::strerror(errno));
-  }
-
-  std::string final_path_;
-  std::string dir_;
-  std::string temp_path_;
-  std::shared_ptr<arrow::io::FileOutputStream> stream_;
-  bool published_ = false;
-};
+using internal::AtomicFile;  // parquet/output_file.h
 
 // The writer's properties; with `file`, also the encodings of the typed leaves of the
 // Variant columns (the leaves `variant_leaves` of `file`), docs/shredding.md#storage:
@@ -780,7 +700,7 @@ arrow::Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
     return arrow::Status::Invalid("row_group_size must be positive");
   }
   ARROW_ASSIGN_OR_RAISE(auto variants, VariantColumns(*schema, shredding));
-  ARROW_ASSIGN_OR_RAISE(auto file, AtomicFile::Open(path));
+  ARROW_ASSIGN_OR_RAISE(auto file, AtomicFile::Open(path, options.filesystem));
   return internal::CatchParquet(
       path, kWriteFailed, [&]() -> arrow::Result<std::unique_ptr<ParquetWriter>> {
         auto w = std::make_unique<SharedWriter>(std::move(file), options, pool);
