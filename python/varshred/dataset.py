@@ -27,6 +27,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.fs as pafs
 
+from varshred import _fs
+
 
 __all__ = ["files", "Dataset"]
 
@@ -43,8 +45,8 @@ def _filesystem(path: str, filesystem: pafs.FileSystem | None
                 ) -> tuple[pafs.FileSystem, str, str]:
     """(filesystem, the path inside it, the prefix that turns a listed path back into
     the string the reader opens)."""
-    if filesystem is not None:
-        return filesystem, path, ""
+    if filesystem is not None:  # a path in it, or a URI of it (its path part)
+        return filesystem, _fs.resolve(path, filesystem)[1], ""
     if path.startswith("file://"):  # read as the local path
         return pafs.LocalFileSystem(), path[len("file://"):], ""
     if _URI.match(path):
