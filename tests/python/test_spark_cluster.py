@@ -27,7 +27,7 @@ DRIVER_TIMEOUT = 900  # a hang guard only: the run takes 1-3 minutes
 # S3 HOOK: the same job with input from and output to S3 (moto on loopback) needs the
 # `s3` fixture of the filesystems branch (fix/fs, tests/python/s3server.py). After merging
 # it, set this to True: test_shred_on_cluster_s3 then runs in CI.
-S3_HOOK_ENABLED = False
+S3_HOOK_ENABLED = True
 
 
 def _write_input(directory: pathlib.Path, files: int, rows: int, start: int) -> list[int]:
