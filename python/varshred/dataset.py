@@ -51,7 +51,11 @@ def _filesystem(path: str, filesystem: pafs.FileSystem | None
         return pafs.LocalFileSystem(), path[len("file://"):], ""
     if _URI.match(path):
         fs, inner = pafs.FileSystem.from_uri(path)
-        return fs, inner, path[:path.index("://") + 3]
+        # The prefix keeps the scheme and any credentials (s3://key:secret@bucket/...).
+        scheme_end = path.index("://") + 3
+        authority = path[scheme_end:].split("/", 1)[0].split("?", 1)[0]
+        user = authority.rpartition("@")[0]
+        return fs, inner, path[:scheme_end] + (user + "@" if user else "")
     return pafs.LocalFileSystem(), path, ""
 
 
