@@ -164,7 +164,8 @@ class ExplodeColumn:
         for batch in batches:
             exploded = vs.variant_explode(batch.column(self.column), outer=self.outer,
                                           layout="spark")
-            rest = batch.drop_columns([self.column]).take(exploded.column("row"))
+            rest = batch.drop_columns([self.column]).take(
+                exploded.column("row").combine_chunks())
             columns = list(rest.columns) + [exploded.column(n).combine_chunks()
                                             for n in ("pos", "key", "value")]
             names = rest.schema.names + ["pos", "key", "value"]
