@@ -110,7 +110,8 @@ BENCHMARK(BM_JsonToVariantKernel)
     ->Arg(2)
     ->Arg(3);
 
-// ---- Peers: simdjson alone on the same documents (the parser limit) ----
+// ----------------------------------------------------------------------
+// Peers: simdjson alone on the same documents (the parser limit)
 
 std::vector<simdjson::padded_string> Padded(const std::vector<std::string>& docs) {
   std::vector<simdjson::padded_string> out;

@@ -61,7 +61,8 @@ void BM_VariantGetNestedVariant(benchmark::State& state) {
   Run(state, "$.nested", nullptr, /*validate=*/true);
 }
 
-// ---- shredded vs unshredded, same rows ------------------------------------------------
+// ----------------------------------------------------------------------
+// Shredded vs unshredded, same rows
 //
 // bench::Dataset::kEvents rows (shredding_datasets.h), shredded with its schema
 // (id bigint, name string, nested.x int, ...). "Residual10" makes every tenth row's

@@ -33,9 +33,11 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 PIP=("$VENV/bin/python" -m pip -q --disable-pip-version-check)
 stamp="$VENV/.varshred-deps"
+# pyspark[connect]: grpcio, grpcio-status, googleapis-common-protos and zstandard, the
+# Spark Connect client (varshred shred --remote, tests/python/test_spark_connect.py).
 deps=("pyarrow==26.*" "pysimdjson==7.0.2" "scikit-build-core>=0.10" "cython>=3.0" "cmake>=3.21"
-      "ninja" "pytest" "hypothesis" "pyspark==4.3.0" "pandas<3" "numpy" "duckdb==2.0.0"
-      "ruff==0.17.6" "clang-format==23.1.5")
+      "ninja" "pytest" "hypothesis" "pyspark[connect]==4.3.0" "pandas<3" "numpy" "duckdb==2.0.0"
+      "ruff==0.17.6" "clang-format==23.1.5" "moto[server]==5.2.5")
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "${deps[*]}" ]; then
   "${PIP[@]}" install "${deps[@]}"
   echo "${deps[*]}" > "$stamp"

@@ -29,6 +29,7 @@ from varshred.get import variant_get
 from varshred.infer import ShreddingStats, infer_schema
 from varshred.shredding import ShreddingSchema, from_legacy_shredded, shred, unshred
 from varshred import parquet  # noqa: E402  (vs.parquet.*)
+from varshred import dataset  # noqa: E402  (vs.dataset.files)
 
 try:
     __version__ = _metadata.version("varshred")
@@ -39,6 +40,7 @@ __all__ = [
     "ShreddingSchema",
     "ShreddingStats",
     "VariantError",
+    "dataset",
     "from_legacy_shredded",
     "infer_schema",
     "parquet",

@@ -96,6 +96,10 @@ cdef extern from "arrow/api.h" namespace "arrow" nogil:
     cdef enum CCompressionType "arrow::Compression::type":
         pass
 
+cdef extern from "arrow/filesystem/filesystem.h" namespace "arrow::fs" nogil:
+    cdef cppclass CFileSystem "arrow::fs::FileSystem":
+        pass
+
 cdef extern from "arrow/c/bridge.h" namespace "arrow" nogil:
     CResult[shared_ptr[CSchema]] ImportSchema(ArrowSchema* schema)
     CResult[shared_ptr[CDataType]] ImportType(ArrowSchema* schema)

@@ -104,7 +104,7 @@ cdef extern from "varshred/value.h" namespace "varshred" nogil:
 
 cdef extern from "varshred/builder.h" namespace "varshred" nogil:
     cdef enum class DuplicateKeyPolicy "varshred::DuplicateKeyPolicy":
-        kError
+        kRaise
         kLastWins
 
     cdef cppclass VariantBuilder:

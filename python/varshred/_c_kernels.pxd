@@ -125,7 +125,7 @@ cdef extern from "varshred/arrow/shred.h" namespace "varshred" nogil:
 
 cdef extern from "varshred/arrow/unshred.h" namespace "varshred" nogil:
     cdef enum class ConflictPolicy "varshred::ConflictPolicy":
-        kError
+        kRaise
         kTypedWins
 
     cdef cppclass UnshredOptions:
@@ -143,8 +143,8 @@ cdef extern from "varshred/arrow/legacy.h" namespace "varshred" nogil:
 
 cdef extern from "varshred/arrow/variant_get.h" namespace "varshred" nogil:
     cdef enum class VariantGetErrors "varshred::VariantGetErrors":
-        kNull
         kRaise
+        kNull
 
     cdef cppclass VariantGetOptions:
         VariantGetErrors errors

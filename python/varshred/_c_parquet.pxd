@@ -21,10 +21,6 @@ from varshred._c_kernels cimport *
 # ---- varshred/parquet/writer.h, reader.h ------------------------------------
 
 cdef extern from "varshred/parquet/writer.h" namespace "varshred" nogil:
-    cdef enum class ParquetWritePath "varshred::ParquetWritePath":
-        kDirect
-        kArrow
-
     cdef cppclass ParquetWriteOptions:
         CCompressionType compression
         optional[int] compression_level
@@ -34,8 +30,8 @@ cdef extern from "varshred/parquet/writer.h" namespace "varshred" nogil:
         cbool statistics
         cbool annotate
         NumericShredding numeric
-        ParquetWritePath path
         vector[string] trusted_columns
+        shared_ptr[CFileSystem] filesystem
 
     cdef cppclass ParquetWriter:
         @staticmethod
@@ -70,14 +66,20 @@ cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
         vector[string] columns
         cbool shredded
         int64_t batch_size
+        vector[int] row_groups
         UnshredOptions unshred
+        shared_ptr[CFileSystem] filesystem
 
-    CResult[vector[ParquetColumnInfo]] InspectParquet(const string& path)
-    CResult[vector[vector[string]]] ParquetLeafPaths(const string& path)
-    CStatus CheckParquetFooter(const string& path)
+    CResult[vector[ParquetColumnInfo]] InspectParquet(
+        const string& path, const shared_ptr[CFileSystem]& filesystem)
+    CResult[vector[vector[string]]] ParquetLeafPaths(
+        const string& path, const shared_ptr[CFileSystem]& filesystem)
+    CStatus CheckParquetFooter(const string& path,
+                               const shared_ptr[CFileSystem]& filesystem)
     CResult[shared_ptr[CRecordBatchReader]] OpenParquetReader(
         const string& path, const ParquetReadOptions& options, CMemoryPool* pool)
     CResult[shared_ptr[CChunkedArray]] ReadParquetLeaves(
-        const string& path, const vector[int]& leaves, CMemoryPool* pool)
+        const string& path, const vector[int]& leaves, CMemoryPool* pool,
+        const vector[int]& row_groups, const shared_ptr[CFileSystem]& filesystem)
 
 

@@ -26,13 +26,13 @@ from varshred._status cimport check_status
 
 LAYOUTS = {"canonical": <int>VariantLayout.kCanonical, "spark": <int>VariantLayout.kSpark}
 JSON_NUMBERS = {"decimal": <int>JsonNumbers.kDecimal, "double": <int>JsonNumbers.kDouble}
-DUPLICATE_KEYS = {"error": <int>DuplicateKeyPolicy.kError,
+DUPLICATE_KEYS = {"error": <int>DuplicateKeyPolicy.kRaise,
                   "last": <int>DuplicateKeyPolicy.kLastWins}
 JSON_ERRORS = {"raise": <int>JsonErrorPolicy.kRaise, "null": <int>JsonErrorPolicy.kNull}
 GET_ERRORS = {"null": <int>VariantGetErrors.kNull, "raise": <int>VariantGetErrors.kRaise}
 NUMERIC = {"lenient": <int>NumericShredding.kLenient,
            "strict": <int>NumericShredding.kStrict}
-ON_CONFLICT = {"error": <int>ConflictPolicy.kError,
+ON_CONFLICT = {"error": <int>ConflictPolicy.kRaise,
                "typed-wins": <int>ConflictPolicy.kTypedWins}
 
 

@@ -1,13 +1,11 @@
 # Licensed under the Apache License, Version 2.0.
 """Type stubs for varshred._parquet (see varshred.parquet for docs)."""
 
-from typing import Iterable
+from typing import Any, Iterable
 
 import pyarrow as pa
 
 from varshred._schema import ShreddingSchemaHandle
-
-WRITE_PATHS: dict[str, int]
 
 def is_variant_type(data_type: pa.DataType) -> bool: ...
 
@@ -26,8 +24,8 @@ class ParquetFileWriter:
         statistics: bool,
         annotate: bool,
         numeric: int,
-        write_path: int,
         trusted_columns: Iterable[str],
+        filesystem: Any = None,  # a pyarrow.fs.FileSystem
     ) -> None: ...
     def write_batch(self, batch: pa.RecordBatch) -> None: ...
     def close(self) -> None: ...
@@ -35,9 +33,18 @@ class ParquetFileWriter:
     @property
     def num_rows(self) -> int: ...
 
-def inspect(path: str) -> list[tuple[str, str | None, bool, list[int]]]: ...
-def leaf_paths(path: str) -> list[tuple[str, ...]]: ...
+def check_footer(path: str, filesystem: Any = None) -> None: ...
+def inspect(path: str, filesystem: Any = None) -> list[tuple[str, str | None, bool, list[int]]]: ...
+def leaf_paths(path: str, filesystem: Any = None) -> list[tuple[str, ...]]: ...
 def reader(
-    path: str, columns: list[str] | None, shredded: bool, batch_size: int, on_conflict: int
+    path: str,
+    columns: list[str] | None,
+    shredded: bool,
+    batch_size: int,
+    on_conflict: int,
+    row_groups: list[int] | None = None,
+    filesystem: Any = None,
 ) -> pa.RecordBatchReader: ...
-def read_leaves(path: str, leaves: list[int]) -> pa.ChunkedArray: ...
+def read_leaves(
+    path: str, leaves: list[int], row_groups: list[int] | None = None, filesystem: Any = None
+) -> pa.ChunkedArray: ...

@@ -18,14 +18,12 @@ import threading as _threading
 from varshred._c_arrow cimport *
 from varshred._c_kernels cimport ConflictPolicy, NumericShredding, ShreddingSchema
 from varshred._c_parquet cimport *
+from varshred._filesystem cimport unwrap_filesystem
 from varshred._capsule cimport (
     export_chunked, export_reader, import_batch, import_schema, import_type)
 from varshred._schema cimport ShreddingSchemaHandle
 from varshred._status cimport check_status
 from varshred.errors import VariantError
-
-WRITE_PATHS = {"direct": <int>ParquetWritePath.kDirect, "arrow": <int>ParquetWritePath.kArrow}
-
 
 def is_variant_type(data_type):
     """True for a Variant struct: ``metadata`` plus ``value`` and/or ``typed_value``
@@ -49,8 +47,9 @@ cdef class ParquetFileWriter:
     def __init__(self, str path, schema, dict shredding, *, str compression,
                  compression_level, int64_t row_group_size, int64_t data_page_size,
                  bint dictionary, bint statistics, bint annotate, int numeric,
-                 int write_path, trusted_columns):
+                 trusted_columns, filesystem=None):
         cdef ParquetWriteOptions options
+        options.filesystem = unwrap_filesystem(filesystem)
         cdef string c_compression = compression.encode("utf-8")
         cdef CResult[CCompressionType] codec = ParseCompression(
             string_view(c_compression.data(), c_compression.size()))
@@ -66,7 +65,6 @@ cdef class ParquetFileWriter:
         options.numeric = <NumericShredding>numeric
         for name in trusted_columns:
             options.trusted_columns.push_back(name.encode("utf-8"))
-        options.path = <ParquetWritePath>write_path
         cdef cmap[string, ShreddingSchema] c_shredding
         cdef ShreddingSchemaHandle h
         for name, handle in shredding.items():
@@ -109,10 +107,12 @@ cdef class ParquetFileWriter:
         check_status(status)
 
     def abort(self):
+        # Without the GIL: on an object store aborting is a request to the server.
         with self.lock:
             if self.writer:
-                deref(self.writer).Abort()
-                self.writer.reset()
+                with nogil:
+                    deref(self.writer).Abort()
+                    self.writer.reset()
 
     @property
     def num_rows(self):
@@ -120,8 +120,10 @@ cdef class ParquetFileWriter:
             return deref(self.writer).num_rows() if self.writer else 0
 
     def __dealloc__(self):
-        # An unclosed writer removes its temporary file (no partial output).
-        self.writer.reset()
+        # An unclosed writer removes its temporary file or aborts its upload (no partial
+        # output); without the GIL, as that may be a request to a server.
+        with nogil:
+            self.writer.reset()
 
 
 _LAYOUT_NAMES = {
@@ -132,21 +134,23 @@ _LAYOUT_NAMES = {
 }
 
 
-def check_footer(str path):
+def check_footer(str path, filesystem=None):
     """Raises VariantError naming the file when its footer metadata is corrupt."""
     cdef CStatus status
     cdef string c_path = path.encode("utf-8")
+    cdef shared_ptr[CFileSystem] fs = unwrap_filesystem(filesystem)
     with nogil:
-        status = CheckParquetFooter(c_path)
+        status = CheckParquetFooter(c_path, fs)
     check_status(status)
 
 
-def inspect(str path):
+def inspect(str path, filesystem=None):
     """(name, layout, annotated, leaves) per top-level column."""
     cdef CResult[vector[ParquetColumnInfo]] result
     cdef string c_path = path.encode("utf-8")
+    cdef shared_ptr[CFileSystem] fs = unwrap_filesystem(filesystem)
     with nogil:
-        result = InspectParquet(c_path)
+        result = InspectParquet(c_path, fs)
     check_status(result.status())
     out = []
     cdef size_t i
@@ -157,19 +161,25 @@ def inspect(str path):
     return out
 
 
-def leaf_paths(str path):
+def leaf_paths(str path, filesystem=None):
     """Every leaf column's path as a tuple of names (names may contain '.')."""
     cdef CResult[vector[vector[string]]] result
     cdef string c_path = path.encode("utf-8")
+    cdef shared_ptr[CFileSystem] fs = unwrap_filesystem(filesystem)
     with nogil:
-        result = ParquetLeafPaths(c_path)
+        result = ParquetLeafPaths(c_path, fs)
     check_status(result.status())
     return [tuple(n.decode("utf-8") for n in p) for p in deref(result)]
 
 
-def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict):
-    """A pyarrow RecordBatchReader over ``path``, Variant columns rebuilt."""
+def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict,
+           row_groups=None, filesystem=None):
+    """A pyarrow RecordBatchReader over ``path``, Variant columns rebuilt; only
+    ``row_groups`` (in that order) when given."""
     cdef ParquetReadOptions options
+    if row_groups is not None:
+        options.row_groups = row_groups
+    options.filesystem = unwrap_filesystem(filesystem)
     for c in (columns or []):
         options.columns.push_back(c.encode("utf-8"))
     options.shredded = shredded
@@ -183,14 +193,19 @@ def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict
     return export_reader(deref(result))
 
 
-def read_leaves(str path, leaves):
+def read_leaves(str path, leaves, row_groups=None, filesystem=None):
     """The given leaf columns as one partial column (a ChunkedArray, one chunk per row
-    group)."""
+    group); only ``row_groups`` when given."""
     cdef vector[int] c_leaves = leaves
+    cdef vector[int] c_row_groups
+    if row_groups is not None:
+        c_row_groups = row_groups
     cdef string c_path = path.encode("utf-8")
+    cdef shared_ptr[CFileSystem] fs = unwrap_filesystem(filesystem)
     cdef CResult[shared_ptr[CChunkedArray]] result
     with nogil:
-        result = ReadParquetLeaves(c_path, c_leaves, c_default_memory_pool())
+        result = ReadParquetLeaves(c_path, c_leaves, c_default_memory_pool(), c_row_groups,
+                                   fs)
     check_status(result.status())
     cdef vector[shared_ptr[CArray]] chunks
     cdef int i

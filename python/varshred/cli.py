@@ -3,33 +3,65 @@
 
     varshred shred INPUT OUTPUT        JSON lines / Parquet -> shredded Parquet on Spark
     varshred demo                      sample events -> shredded Parquet on local Spark
-    varshred inspect FILE_OR_DIR       shredding layout of each Variant column
-    varshred to-json INPUT OUTPUT      Variant columns of Parquet files -> JSON lines
-    varshred get INPUT PATH [--type T] one path of every row
+    varshred inspect DATASET           shredding layout of each Variant column
+    varshred to-json DATASET [OUTPUT]  rows of Parquet files -> JSON lines
+    varshred get DATASET PATH [--type T] one path of every row
+
+DATASET is a Parquet file, a directory (read recursively, skipping names that start
+with "_" or "."), or a glob; "-" reads a Parquet file from standard input and, as
+OUTPUT, writes to standard output (the default).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
+import shutil
 import sys
 import tempfile
+from typing import Iterator
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 import varshred as vs
+from varshred.jsonlines import DEFAULT_SAMPLE_BYTES
 
 DEMO_SCHEMA = ("struct<id: bigint, kind: string, user: struct<name: string, score: decimal(9,2)>, "
                "tags: array<string>>")
 
 
-def _files(path: str) -> list[str]:
-    if os.path.isdir(path):
-        return vs.spark._part_files(path)  # skips hidden and staging files and directories
-    return [path]
+@contextlib.contextmanager
+def _input(path: str) -> Iterator[str]:
+    """``path``, or for "-" a temporary copy of standard input (Parquet needs to seek)."""
+    if path != "-":
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="varshred-stdin-") as d:
+        target = os.path.join(d, "stdin.parquet")
+        with open(target, "wb") as f:
+            shutil.copyfileobj(sys.stdin.buffer, f)
+        yield target
+
+
+@contextlib.contextmanager
+def _output(path: str):
+    """A binary stream: standard output for "-", else the file ``path``."""
+    if path == "-":
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    tmp = f"{path}.{os.getpid()}.tmp"  # the file appears only complete
+    try:
+        with open(tmp, "wb") as f:
+            yield f
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
 
 
 def _fail(message: str) -> int:
@@ -85,7 +117,15 @@ def _count_tree(column: pa.ChunkedArray, name: str, lines: list[str], indent: st
 
 
 def cmd_inspect(args) -> int:
-    for path in _files(args.path):
+    with _input(args.path) as source:
+        files = vs.dataset.files(source)
+        if not files:
+            return _fail(f"{args.path}: no data files")
+        return _inspect_files(files)
+
+
+def _inspect_files(files: list[str]) -> int:
+    for path in files:
         try:  # a corrupt file may fail at any step: report it, never a traceback
             infos = vs.parquet.inspect(path)
             print(f"{path}  ({pq.ParquetFile(path).metadata.num_rows} rows)")
@@ -109,45 +149,66 @@ def cmd_inspect(args) -> int:
 
 
 def cmd_to_json(args) -> int:
-    with open(args.output, "w", encoding="utf-8") as out:
-        for path in _files(args.input):
-            try:
-                for batch in vs.parquet.iter_batches(path):
-                    columns = {}
-                    for i, f in enumerate(batch.schema):
-                        col = batch.column(i)
-                        columns[f.name] = (vs.to_json(col).to_pylist()
-                                           if vs.parquet.is_variant_type(f.type) else None)
-                    for r in range(batch.num_rows):
-                        row = {}
-                        for i, f in enumerate(batch.schema):
-                            j = columns[f.name]
-                            row[f.name] = (json.loads(j[r]) if j is not None and j[r] is not None
-                                           else None if j is not None
-                                           else batch.column(i)[r].as_py())
-                        out.write(json.dumps(row, default=str) + "\n")
-            except (vs.VariantError, OSError) as e:
-                return _fail(f"{path}: {e}")
+    """One line per row: with one column, a Variant one, the row's document as Spark's
+    ``to_json`` prints it (so ``shred`` then ``to-json`` gives back the documents); else
+    an object of the columns, Variant columns as their JSON, in Spark's compact form."""
+    with _input(args.input) as source, _output(args.output) as out:
+        # The text is made on the scan's workers, so it runs in parallel too.
+        _, chunks = vs.parquet._scan(source, None, 65536, False, "error", None, args.threads,
+                                     None, None, transform=json_lines)
+        for chunk in chunks:
+            out.write(chunk)
     return 0
 
 
+def json_lines(table: pa.Table) -> pa.Buffer:
+    """``table``'s rows as JSON lines (see cmd_to_json), built by Arrow kernels that run
+    without the GIL where the columns are Variant."""
+    if not table.num_rows:
+        return pa.py_buffer(b"")
+    texts = []
+    for f, col in zip(table.schema, table.columns):
+        if vs.parquet.is_variant_type(f.type):
+            texts.append(pa.compute.fill_null(vs.to_json(col), "null"))
+        else:
+            texts.append(pa.array([json.dumps(v, default=str, ensure_ascii=False,
+                                              separators=(",", ":"))
+                                   for v in col.to_pylist()], pa.string()))
+    if len(texts) == 1 and vs.parquet.is_variant_type(table.schema[0].type):
+        lines = texts[0]
+    else:
+        parts: list = []
+        for i, (f, text) in enumerate(zip(table.schema, texts)):
+            parts += [("{" if i == 0 else ",") + json.dumps(f.name, ensure_ascii=False) + ":",
+                      text]
+        lines = pa.compute.binary_join_element_wise(*parts, "}", "")
+    # One string of the lines, each ending in a newline (the empty last one adds it).
+    # Large strings: the text of a row group may pass 2 GiB.
+    lines = pa.concat_arrays([c.cast(pa.large_string()) for c in (
+        lines.chunks if isinstance(lines, pa.ChunkedArray) else [lines])]
+        + [pa.array([""], pa.large_string())])
+    one = pa.LargeListArray.from_arrays(pa.array([0, len(lines)], pa.int64()), lines)
+    return pa.compute.binary_join(one, pa.scalar("\n", pa.large_string()))[0].as_buffer()
+
+
 def cmd_get(args) -> int:
-    for path in _files(args.input):
-        try:
-            infos = [i for i in vs.parquet.inspect(path) if i.is_variant]
-            column = args.column or (infos[0].name if infos else None)
-            if column is None:
-                return _fail(f"{path}: no Variant column")
-            # Reads only the column chunks the path needs (typed leaf, residuals).
-            values = vs.parquet.read_paths(path, column, {args.path: args.type}).column(0)
-            if args.type is None:
-                values = vs.to_json(values)
-            for v in values.to_pylist():
-                print(v)
-        except BrokenPipeError:
-            raise
-        except (vs.VariantError, OSError, ValueError) as e:
-            return _fail(f"{path}: {e}")
+    with _input(args.input) as source:
+        column = args.column
+        if column is None:
+            files = vs.dataset.files(source)
+            names = list(dict.fromkeys(c.name for f in files for c in vs.parquet.inspect(f)
+                                       if c.is_variant))
+            if not names:
+                return _fail(f"{args.input}: no Variant column")
+            column = names[0]
+        # Reads only the column chunks the path needs (typed leaf, residuals).
+        values = vs.parquet.read_paths(source, column, {args.path: args.type},
+                                       threads=args.threads).column(0)
+        if args.type is None:
+            values = vs.to_json(values)
+        out = sys.stdout
+        for v in values.to_pylist():
+            out.write(f"{v}\n")
     return 0
 
 
@@ -180,11 +241,12 @@ def cmd_shred(args) -> int:
     from varshred.pipeline import JobError, ShredJob, summary_text
 
     job = ShredJob(args.input, args.output, schema=args.schema, master=args.master,
+                   remote=args.remote,
                    input_format=args.format, column=args.column,
                    json_columns=[c.strip() for cs in args.json_column for c in cs.split(",")
                                  if c.strip()],
                    errors=args.errors, mode=args.mode, compression=args.compression,
-                   sample_rows=args.sample_rows, progress=sys.stderr.isatty(),
+                   sample_rows=args.sample_rows, sample_bytes=args.sample_bytes, progress=sys.stderr.isatty(),
                    spark_conf=dict(_key_value(c) for c in args.conf))
     try:
         summary = job.run()
@@ -195,6 +257,20 @@ def cmd_shred(args) -> int:
         return 0
     print(summary_text(summary))
     return 0
+
+
+def _size(text: str) -> int:
+    """A byte count: a number with an optional K, M or G (powers of 1024)."""
+    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    t = text.strip().upper().removesuffix("B")
+    unit = t[-1:] if t[-1:] in units else ""
+    try:
+        value = int(t[:len(t) - len(unit)])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a size such as 64M, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a size such as 64M, got {text!r}")
+    return value * units[unit]
 
 
 def _key_value(text: str) -> tuple[str, str]:
@@ -257,6 +333,8 @@ def main(argv: list[str] | None = None) -> int:
                         'object {column: DDL}')
     p.add_argument("--master", default=None,
                    help="Spark master (default local[*]; spark-submit's when submitted)")
+    p.add_argument("--remote", default=None, metavar="sc://HOST:PORT",
+                   help="run on a Spark Connect server instead of a local driver")
     p.add_argument("--format", default="auto", choices=["auto", "json", "parquet"])
     p.add_argument("--column", default="data",
                    help="name of the Variant column for JSON-lines input (default data)")
@@ -271,6 +349,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--compression", default="zstd")
     p.add_argument("--sample-rows", type=int, default=100_000,
                    help="rows the schema inference samples (0: all)")
+    p.add_argument("--sample-bytes", type=_size, default=DEFAULT_SAMPLE_BYTES, metavar="SIZE",
+                   help="bytes of input the schema inference samples at most, e.g. 64M or "
+                        "1G (default 128M; 0: no bound): bounds the driver's memory")
     p.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
                    help="a Spark setting, e.g. spark.archives=env.tar.gz#environment")
     p.set_defaults(fn=cmd_shred)
@@ -280,17 +361,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dir", help="working directory (default: a new temporary one)")
     p.set_defaults(fn=cmd_demo)
     p = sub.add_parser("inspect", help="shredding layout of Variant columns")
-    p.add_argument("path")
+    p.add_argument("path", help="Parquet file, directory or glob; - for standard input")
     p.set_defaults(fn=cmd_inspect)
-    p = sub.add_parser("to-json", help="Variant columns -> JSON lines")
-    p.add_argument("input")
-    p.add_argument("output")
+    p = sub.add_parser("to-json", help="rows -> JSON lines (one Variant column: its documents)")
+    p.add_argument("input", help="Parquet file, directory or glob; - for standard input")
+    p.add_argument("output", nargs="?", default="-", help="file, or - for standard output "
+                   "(the default)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="files and row groups decoded in parallel (default: the CPU count)")
     p.set_defaults(fn=cmd_to_json)
     p = sub.add_parser("get", help="one path of every row")
-    p.add_argument("input")
+    p.add_argument("input", help="Parquet file, directory or glob; - for standard input")
     p.add_argument("path")
     p.add_argument("--type", default=None)
     p.add_argument("--column", default=None)
+    p.add_argument("--threads", type=int, default=None)
     p.set_defaults(fn=cmd_get)
     args = parser.parse_args(argv)
     try:
@@ -298,8 +383,10 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head`: stop quietly, as other tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (vs.VariantError, OSError, argparse.ArgumentTypeError) as e:
-        return _fail(str(e).splitlines()[0] if str(e) else type(e).__name__)
+    except (ValueError, OSError, TypeError, KeyError, NotImplementedError,
+            argparse.ArgumentTypeError) as e:
+        message = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
+        return _fail(str(message).splitlines()[0] if str(message) else type(e).__name__)
 
 
 if __name__ == "__main__":

@@ -3,14 +3,15 @@
 blocks of whole lines, a driver-side sample, the Spark task that parses and writes a
 split, and errors that name the file and line.
 
-Plain and gzip files (a gzip file is one split); other codecs are Spark's to read.
+Local paths and URIs alike (docs/storage.md), read by Arrow's filesystems: a plain file
+is read in byte ranges (range requests on object stores); gzip, bz2 and zstd files are
+decompressed by Arrow, one split each. Hadoop's other codecs (.deflate, .lz4,
+.snappy) are Spark's to read, for local files.
 """
 
 from __future__ import annotations
 
-import gzip
 import itertools
-import os
 import re
 import sys
 import uuid
@@ -20,21 +21,40 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 import varshred as vs
+from varshred import _fs
 
-__all__ = ["RESULT_DDL", "Split", "WriteSplits", "readable", "sample_stats",
+__all__ = ["DEFAULT_SAMPLE_BYTES", "RESULT_DDL", "Split", "WriteSplits", "readable", "sample_stats",
            "split_blocks", "splits"]
 
 
+# The inference sample's default byte bound (besides its rows): 100 000 documents of
+# about 1 KB; wider documents are sampled fewer.
+DEFAULT_SAMPLE_BYTES = 128 << 20
+
+
+_CODECS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd", ".zstd": "zstd"}
+_SPARK_CODECS = (".deflate", ".lz4", ".snappy")
+
+
+def _codec(path: str) -> str | None:
+    path = _fs.without_query(path)
+    return next((c for ext, c in _CODECS.items() if path.endswith(ext)), None)
+
+
 def open_file(path: str):
-    """A JSON-lines file for binary reading, gunzipped when it ends in .gz."""
-    return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+    """A JSON-lines file (local path or URI) for binary reading through Arrow's
+    filesystem: random access for plain files, decompressed for .gz, .bz2, .zst."""
+    fs, inner = _fs.resolve(path)
+    codec = _codec(path)
+    if codec:
+        return fs.open_input_stream(inner, compression=codec)
+    return fs.open_input_file(inner)
 
 
 def readable(files: list[str]) -> bool:
-    """Whether varshred reads these JSON-lines files itself: plain or gzip (other codecs
-    go through Spark's text reader)."""
-    return not any(f.endswith((".bz2", ".deflate", ".lz4", ".snappy", ".zst"))
-                   for f in files)
+    """Whether varshred reads these JSON-lines files itself: plain, gzip, bz2, zstd
+    (Hadoop's other codecs go through Spark's text reader)."""
+    return not any(_fs.without_query(f).endswith(_SPARK_CODECS) for f in files)
 
 
 def _lines(path: str, block: int = 1 << 24):
@@ -49,15 +69,36 @@ def _lines(path: str, block: int = 1 << 24):
             yield rest
 
 
-def sample_stats(files: list[str], rows: int) -> "vs.ShreddingStats":
-    """ShreddingStats of the first ``rows / len(files)`` documents of every local file
-    (every document when ``rows`` is 0), read on the driver: a sample pass without a
-    Spark job. Bad documents are skipped here; the write reports them."""
+# Documents parsed at once by the driver-side sample: at most this many, or this many
+# bytes of JSON, so that wide documents do not multiply the driver's memory.
+_SAMPLE_CHUNK_ROWS = 65536
+_SAMPLE_CHUNK_BYTES = 8 << 20
+
+
+def _bounded(lines, rows: int | None, nbytes: int | None):
+    """The first lines of ``lines`` within ``rows`` lines and ``nbytes`` bytes (None: no
+    bound); the line that crosses the byte bound is the last one."""
+    seen = 0
+    for line in itertools.islice(lines, rows):
+        yield line
+        seen += len(line)
+        if nbytes is not None and seen >= nbytes:
+            return
+
+
+def sample_stats(files: list[str], rows: int,
+                 sample_bytes: int = DEFAULT_SAMPLE_BYTES) -> "vs.ShreddingStats":
+    """ShreddingStats of the first ``rows / len(files)`` documents, and at most
+    ``sample_bytes / len(files)`` bytes of JSON, of every local file (0: no bound), read
+    on the driver: a sample pass without a Spark job. The driver holds one chunk of at
+    most 64k documents or 8 MB at a time. Bad documents are skipped here; the write
+    reports them."""
     stats = vs.ShreddingStats()
     per_file = -(-rows // len(files)) if rows > 0 else None
+    per_file_bytes = -(-sample_bytes // len(files)) if sample_bytes > 0 else None
     for path in files:
-        lines = itertools.islice(_lines(path), per_file)
-        while chunk := list(itertools.islice(lines, 65536)):
+        lines = _bounded(_lines(path, 1 << 20), per_file, per_file_bytes)
+        while chunk := list(_bounded(lines, _SAMPLE_CHUNK_ROWS, _SAMPLE_CHUNK_BYTES)):
             text = pa.array(chunk, pa.binary()).view(pa.string())  # from_json checks UTF-8
             stats.add(vs.from_json(text, errors="null"))
     return stats
@@ -78,12 +119,12 @@ class Split:
 
 def splits(files: list[str], parallelism: int) -> list[Split]:
     """Splits sized as Spark sizes text splits: total / parallelism, within 4-128 MB;
-    a gzip file is one split (it cannot be read from the middle)."""
-    sizes = {f: os.path.getsize(f) for f in files}
+    a compressed file is one split (it cannot be read from the middle)."""
+    sizes = {f: _fs.size(f) for f in files}
     size = min(_MAX_SPLIT, max(_MIN_SPLIT, -(-sum(sizes.values()) // max(parallelism, 1))))
     out = []
     for f in files:
-        if f.endswith(".gz"):
+        if _codec(f):
             out.append(Split(f, 0, sys.maxsize))
             continue
         out += [Split(f, s, min(s + size, sizes[f])) for s in range(0, sizes[f], size)]
@@ -94,23 +135,31 @@ def split_blocks(split: Split, block: int = 16 << 20):
     """(byte offset, bytes) blocks of whole lines: the lines that start in the split.
 
     A split that begins mid-line skips to the next line (the previous split reads it
-    to its end), as Hadoop's line reader does."""
+    to its end), as Hadoop's line reader does. Reads are large blocks only: on an object
+    store each read is a range request."""
     with open_file(split.path) as f:
-        pos = split.start
-        if pos > 0:
+        pos, carry = split.start, b""
+        if pos > 0:  # skip from the byte before the split to the end of its line
             f.seek(pos - 1)
-            if f.read(1) != b"\n":
-                pos += len(f.readline())
-        f.seek(pos)
-        carry = b""
+            pos -= 1
+            while True:
+                data = f.read(min(block, 1 << 20))
+                if not data:
+                    return
+                nl = data.find(b"\n")
+                if nl >= 0:
+                    pos += nl + 1
+                    carry = data[nl + 1:]
+                    break
+                pos += len(data)
         while pos < split.end:
             data = f.read(block)
-            if not data:  # end of file: a last line without '\n'
-                if carry:
-                    yield pos, carry
-                return
+            eof = not data
             data = carry + data
-            cut = data.rfind(b"\n")
+            if not data:
+                return
+            # At the end of the file a last line may lack its '\n'.
+            cut = len(data) - 1 if eof else data.rfind(b"\n")
             if cut < 0:  # a line longer than the block: read on
                 carry = data
                 continue
@@ -118,9 +167,11 @@ def split_blocks(split: Split, block: int = 16 << 20):
             if pos + len(whole) > split.end:
                 # The line holding the split's last byte is ours; later ones are not.
                 last = whole.find(b"\n", split.end - pos - 1)
-                yield pos, whole[:last + 1]
+                yield pos, whole if last < 0 else whole[:last + 1]
                 return
             yield pos, whole
+            if eof:
+                return
             pos += len(whole)
 
 
@@ -189,8 +240,8 @@ class WriteSplits:
                 yield self._write(self.splits[split_id], split_id, attempt)
 
     def _write(self, split: Split, split_id: int, attempt: str) -> pa.RecordBatch:
-        target = os.path.join(self.staging,
-                              f"part-{split_id:05d}-{attempt}-{uuid.uuid4().hex[:8]}.parquet")
+        target = _fs.join(self.staging,
+                          f"part-{split_id:05d}-{attempt}-{uuid.uuid4().hex[:8]}.parquet")
         schema = pa.schema([(self.column, vs.variant_type())])
         writer = None
         rows = nulled = 0
@@ -220,7 +271,7 @@ class WriteSplits:
             if writer is not None:
                 writer.abort()
             raise
-        size = os.path.getsize(target) if writer is not None else 0
+        size = _fs.size(target) if writer is not None else 0
         return pa.RecordBatch.from_pylist(
             [{"file": target if writer is not None else None, "rows": rows, "bytes": size,
               "nulled": nulled, "ddl": ddl}], schema=RESULT_SCHEMA)

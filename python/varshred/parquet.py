@@ -10,15 +10,19 @@ path projection and row-group pruning.
 
 from __future__ import annotations
 
+import decimal
+import math
 import operator
+import warnings
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Iterator, Literal, Mapping
+from typing import Any, Iterator, Literal, Mapping, Sequence
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from varshred import _kernels, _parquet, _status
+from varshred import _fs, _kernels, _parquet, _status
+from varshred import dataset as _dataset
 from varshred._options import choice
 from varshred.errors import VariantError
 from varshred.get import variant_get
@@ -69,6 +73,10 @@ class ParquetWriter:
     columns whose bytes varshred built in this process (``vs.from_json`` output passed
     straight on). Never list columns read from elsewhere.
 
+    ``path`` is a local path or a URI (``s3://``, ``gs://``, ``abfs://``, ``hdfs://``,
+    ``file://``), or a path in ``filesystem`` (a ``pyarrow.fs.FileSystem``); see
+    docs/storage.md for credentials and what each store guarantees.
+
     A writer may be shared between threads: calls run one at a time, :meth:`close`
     waits for a running write, and a write after close is a :class:`VariantError`.
     """
@@ -78,17 +86,20 @@ class ParquetWriter:
                  row_group_size: int = 1 << 20, data_page_size: int = 1 << 20,
                  dictionary: bool = True, statistics: bool = True, annotate: bool = True,
                  numeric: Literal["lenient", "strict"] = "lenient",
-                 write_path: Literal["direct", "arrow"] = "direct",
-                 trusted_columns: "tuple[str, ...] | list[str]" = ()):
-        self.path = str(path)
+                 trusted_columns: "tuple[str, ...] | list[str]" = (),
+                 write_path: str | None = None, filesystem: Any = None):
+        if write_path is not None:
+            # There is one write path since 0.2: every table takes the same one.
+            warnings.warn("ParquetWriter(): write_path= is deprecated and ignored",
+                          DeprecationWarning, stacklevel=2)
+        self.path, filesystem = _fs.location(path, filesystem)
         self.schema = schema
         self._writer = _parquet.ParquetFileWriter(
             self.path, schema, _shredding(shredding), compression=compression,
             compression_level=compression_level, row_group_size=row_group_size,
             data_page_size=data_page_size, dictionary=dictionary, statistics=statistics,
             annotate=annotate, numeric=choice("numeric", numeric, _kernels.NUMERIC),
-            write_path=choice("write_path", write_path, _parquet.WRITE_PATHS),
-            trusted_columns=tuple(trusted_columns))
+            trusted_columns=tuple(trusted_columns), filesystem=filesystem)
 
     def write_batch(self, batch: pa.RecordBatch) -> None:
         self._writer.write_batch(batch)
@@ -142,8 +153,10 @@ def write_json(strings: Any, path: str, *, column: str = "v",
 
     Parsing runs ``threads - 1`` chunks ahead of the writer on other threads (the GIL is
     released in both), so two cores give about the throughput of the writer alone.
-    ``shredding="infer"`` infers the schema from the first chunk; ``errors="null"``
-    writes invalid documents as NULL. Other options are :class:`ParquetWriter`'s.
+    ``shredding="infer"`` infers the schema from ``chunk_rows`` documents spread evenly
+    over the whole input when it is an Arrow array (later rows fit as well as the first
+    ones), from the first chunk otherwise; ``errors="null"`` writes invalid documents as
+    NULL. Other options are :class:`ParquetWriter`'s.
     """
     from concurrent.futures import ThreadPoolExecutor
     from itertools import islice
@@ -169,6 +182,13 @@ def write_json(strings: Any, path: str, *, column: str = "v",
         except VariantError as e:  # name the row of the whole input, not of the chunk
             raise VariantError(_status.shift_rows(str(e), start)) from None
         return v.combine_chunks() if isinstance(v, pa.ChunkedArray) else v
+
+    if (isinstance(shredding, str) and shredding == "infer"
+            and isinstance(strings, (pa.Array, pa.ChunkedArray)) and len(strings) > chunk_rows):
+        # Bad documents are reported by the full parse below, with their real row numbers.
+        step = len(strings) / chunk_rows
+        sample = strings.take(pa.array([int(i * step) for i in range(chunk_rows)]))
+        shredding = infer_schema(from_json(sample, numbers=numbers, errors="null"))
 
     schema = pa.schema([(column, variant_type())])
     rows = 0
@@ -224,17 +244,28 @@ class ColumnInfo:
         return self.layout is not None
 
 
-def _parquet_file(path: str) -> pq.ParquetFile:
+def _parquet_file(path: str, filesystem: Any = None) -> pq.ParquetFile:
     """pyarrow's view of a file whose footer varshred checked first: pyarrow's metadata
     accessors abort the process on a corrupt footer instead of raising."""
-    _parquet.check_footer(str(path))
-    return pq.ParquetFile(path)
+    _parquet.check_footer(*_fs.location(path, filesystem))
+    fs, inner = _fs.resolve(path, filesystem)
+    return pq.ParquetFile(inner, filesystem=fs)
 
 
-def inspect(path: str) -> list[ColumnInfo]:
-    """The top-level columns of ``path`` with their Variant layout."""
+def inspect(path: Any, *, filesystem: Any = None
+            ) -> "list[ColumnInfo] | dict[str, list[ColumnInfo]]":
+    """The top-level columns of ``path`` with their Variant layout; for a dataset (a
+    directory, glob or list: docs/datasets.md), ``{file: columns}`` per file."""
+    if _dataset.is_single_file(path, filesystem):
+        return _inspect_file(str(path), filesystem)
+    return {f: _inspect_file(f, filesystem)
+            for f in _dataset.files(path, filesystem=filesystem)}
+
+
+def _inspect_file(path: str, filesystem: Any = None) -> list[ColumnInfo]:
     return [ColumnInfo(n, layout, annotated, tuple(leaves))
-            for n, layout, annotated, leaves in _parquet.inspect(str(path))]
+            for n, layout, annotated, leaves in
+            _parquet.inspect(*_fs.location(path, filesystem))]
 
 
 @dataclass
@@ -259,7 +290,7 @@ class PathCount:
         return self.typed / total if total and self.is_leaf else None
 
 
-def shredding_counts(paths: "str | list[str]") -> list[PathCount]:
+def shredding_counts(paths: Any, *, filesystem: Any = None) -> list[PathCount]:
     """Per Variant column and path, the typed and residual value counts of Parquet
     files, summed over row groups and files, from the footers' statistics alone (no
     data is read): a leaf's non-null count is its value count minus its null count.
@@ -267,14 +298,15 @@ def shredding_counts(paths: "str | list[str]") -> list[PathCount]:
 
     ``PathCount.path`` is a Spark path without its leading ``$.``, with ``[]`` for every
     element (``"$"``, ``"user.name"``, ``"tags[]"``); keys other than plain names are
-    quoted, so the key "user.id" is ``"['user.id']"`` and never meets ``"user.id"``."""
+    quoted, so the key "user.id" is ``"['user.id']"`` and never meets ``"user.id"``.
+    ``paths`` is a file, directory, glob or list (docs/datasets.md)."""
     counts: dict = {}
-    for path in [paths] if isinstance(paths, str) else paths:
-        f = _parquet_file(path)
+    for path in _dataset.files(paths, filesystem=filesystem):
+        f = _parquet_file(path, filesystem)
         md = f.metadata
         arrow_schema = f.schema_arrow  # converted once per file, not per leaf
-        variant_columns = {c.name for c in inspect(path) if c.layout == "shredded"}
-        for i, parts in enumerate(_parquet.leaf_paths(str(path))):
+        variant_columns = {c.name for c in _inspect_file(path, filesystem) if c.layout == "shredded"}
+        for i, parts in enumerate(_parquet.leaf_paths(str(path), filesystem)):
             if parts[0] not in variant_columns or parts[-1] not in ("value", "typed_value"):
                 continue
             variant_path, group = _variant_path(parts, arrow_schema)
@@ -345,31 +377,113 @@ def counts_table(counts: list[PathCount]) -> str:
     return "\n".join(lines)
 
 
-def iter_batches(path: str, *, columns: list[str] | None = None, batch_size: int = 65536,
+def iter_batches(path: Any, *, columns: list[str] | None = None, batch_size: int = 65536,
                  shredded: bool = False,
-                 on_conflict: Literal["error", "typed-wins"] = "error"
-                 ) -> Iterator[pa.RecordBatch]:
-    """Streams record batches, reconstructing Variant columns batch by batch (files
-    larger than memory are fine)."""
-    reader = _parquet.reader(str(path), columns, shredded, batch_size,
-                             choice("on_conflict", on_conflict, _kernels.ON_CONFLICT))
-    try:
-        yield from reader
-    except pa.ArrowException as e:
-        raise _status.from_arrow_error(e) from None
+                 on_conflict: Literal["error", "typed-wins"] = "error", filter: Any = None,
+                 threads: int | None = None, readahead: int | None = None,
+                 filesystem: Any = None) -> Iterator[pa.RecordBatch]:
+    """Streams record batches, reconstructing Variant columns batch by batch, from a
+    file, a directory, a glob or a list of them (docs/datasets.md): one schema over
+    all files, rows in dataset order. ``filter`` skips the files and row groups whose
+    statistics prove that no row matches, then keeps the matching rows. ``threads``
+    (default: the CPU count) decode up to ``readahead`` row groups (default
+    ``2 * threads``) ahead of the consumer; with ``threads=1`` the batches stream
+    from the reader one at a time (a row group larger than memory is fine)."""
+    schema, tables = _scan(path, columns, batch_size, shredded, on_conflict, filter, threads,
+                           readahead, filesystem)
+    for table in tables:
+        for batch in table.to_batches():
+            if batch.num_rows:
+                yield batch
 
 
-def read_table(path: str, columns: list[str] | None = None, *, shredded: bool = False,
-               on_conflict: Literal["error", "typed-wins"] = "error") -> pa.Table:
-    """Reads ``path``; Variant columns in any layout (varshred's, Spark's, DuckDB's,
-    un-annotated shredded structs, the legacy draft) come back as
-    ``struct<metadata, value>``. ``shredded=True`` returns shredded columns as stored."""
-    reader = _parquet.reader(str(path), columns, shredded, 65536,
-                             choice("on_conflict", on_conflict, _kernels.ON_CONFLICT))
-    try:
-        return reader.read_all()
-    except pa.ArrowException as e:
-        raise _status.from_arrow_error(e) from None
+def read_table(path: Any, columns: list[str] | None = None, *, shredded: bool = False,
+               on_conflict: Literal["error", "typed-wins"] = "error", filter: Any = None,
+               threads: int | None = None, readahead: int | None = None,
+               filesystem: Any = None) -> pa.Table:
+    """Reads a file, a directory, a glob or a list of them (docs/datasets.md); Variant
+    columns in any layout (varshred's, Spark's, DuckDB's, un-annotated shredded
+    structs, the legacy draft) come back as ``struct<metadata, value>``, whatever
+    each file's shredding. ``shredded=True`` returns shredded columns as stored (all
+    files must then share one shredding). ``filter``, ``threads`` and ``readahead`` as
+    :func:`iter_batches`'."""
+    schema, tables = _scan(path, columns, 65536, shredded, on_conflict, filter, threads,
+                           readahead, filesystem)
+    tables = [t for t in tables if t.num_rows]
+    return pa.concat_tables(tables) if tables else schema.empty_table()
+
+
+def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: bool,
+          on_conflict: str, filter: Any, threads: int | None, readahead: int | None,
+          filesystem: Any, transform: Any = None) -> tuple[pa.Schema, Iterator[Any]]:
+    """The result schema and the tables of the dataset's units, in order: each unit
+    read by the C++ reader (without the GIL), given the result schema and filtered,
+    then passed through ``transform`` (on the worker: e.g. the CLI's JSON text)."""
+    conflict = choice("on_conflict", on_conflict, _kernels.ON_CONFLICT)
+    threads = _dataset.default_threads(threads)
+    ds = _dataset.Dataset(source, filesystem=filesystem)
+    infos = ds.infos(shredded, conflict, threads)
+    conditions = _dataset.parse_filter(filter, _variant_columns(infos))
+    needed = None if columns is None else list(dict.fromkeys(
+        list(columns) + [c.column for c in conditions]))
+    read_schema = ds.schema(infos, needed)
+    out_schema = ds.schema(infos, columns)
+    units = ds.units(infos, conditions, threads)
+
+    def finish(table: pa.Table | None, unit: _dataset.Unit) -> pa.Table:
+        table = ds.conform(table, unit, read_schema)
+        if conditions:
+            table = table.filter(_row_mask(table, conditions))
+        if read_schema.names != out_schema.names:
+            table = table.select(out_schema.names)
+        table = table.replace_schema_metadata(out_schema.metadata)
+        return table if transform is None else transform(table)
+
+    def open_unit(unit: _dataset.Unit):
+        path = ds.paths[unit.file]
+        names = [n for n in read_schema.names if n in infos[unit.file].schema.names]
+        if not names:
+            return None
+        return _parquet.reader(path, names, shredded, batch_size, conflict,
+                               list(unit.row_groups), ds.filesystem)
+
+    def read_unit(unit: _dataset.Unit) -> pa.Table:  # on a worker thread
+        reader = open_unit(unit)
+        try:
+            return finish(None if reader is None else reader.read_all(), unit)
+        except pa.ArrowException as e:
+            raise _status.from_arrow_error(e) from None
+
+    def stream() -> Iterator[pa.Table]:  # one thread: batch by batch
+        for unit in units:
+            reader = open_unit(unit)
+            if reader is None:
+                yield finish(None, unit)
+                continue
+            try:
+                for batch in reader:
+                    yield finish(pa.Table.from_batches([batch]), unit)
+            except pa.ArrowException as e:
+                raise _status.from_arrow_error(e) from None
+
+    tables = stream() if threads == 1 else _dataset.ordered_map(read_unit, units, threads,
+                                                                readahead)
+    return out_schema, tables
+
+
+def _variant_columns(infos: list) -> list[str]:
+    return list(dict.fromkeys(n for i in infos for n in i.schema.names
+                              if n in i.variant_columns))
+
+
+def _row_mask(table: pa.Table, conditions: list) -> pa.Array:
+    """Rows for which every condition holds (``table`` holds the conditions' columns)."""
+    mask = None
+    for c in conditions:
+        values = table[c.column]
+        m = _dataset.compare(values if c.path is None else _dataset.path_values(values, c), c)
+        mask = m if mask is None else pa.compute.and_(mask, m)
+    return mask
 
 
 # ----------------------------------------------------------------------------
@@ -414,15 +528,15 @@ class _PathColumns:
     typed_leaf: int | None      # the typed_value leaf at the end, when the path is shredded
 
 
-def _leaf_index(path: str) -> dict:
+def _leaf_index(path: str, filesystem: Any = None) -> dict:
     """Leaf path (a tuple of names, never a dotted string: names may contain '.') ->
     leaf column index, from the file's footer."""
-    return {p: i for i, p in enumerate(_parquet.leaf_paths(path))}
+    return {p: i for i, p in enumerate(_parquet.leaf_paths(path, filesystem))}
 
 
 def _path_columns(path: str, column: str, segments: list,
-                  index: dict | None = None) -> _PathColumns:
-    index = _leaf_index(path) if index is None else index
+                  index: dict | None = None, filesystem: Any = None) -> _PathColumns:
+    index = _leaf_index(path, filesystem) if index is None else index
     if (column, "metadata") not in index:
         raise VariantError(f"{path}: column {column!r} is not a Variant column")
 
@@ -448,21 +562,102 @@ def _path_columns(path: str, column: str, segments: list,
                         index.get(group + ("typed_value",)))
 
 
-def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
-               errors: Literal["null", "raise"] = "null") -> pa.Table:
+def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
+               errors: Literal["null", "raise"] = "null", filter: Any = None,
+               threads: int | None = None, readahead: int | None = None,
+               filesystem: Any = None, row_groups: Sequence[int] | None = None) -> pa.Table:
     """One Arrow column per ``{path: type}`` entry (types as Spark names or pyarrow
     types; ``None`` for Variant), reading only the column chunks each path needs: its
     typed_value leaf and the value columns on the way. Rows whose value did not land in
     the typed column are read from the residual values. Columns in the legacy draft
     layout are rebuilt whole first (their leaves do not map onto paths). Paths are
     read as :func:`variant_get` reads them (``$`` may be left out: ``"a.b"``), and
-    ``errors`` is variant_get's, with its default ``"null"`` for the same reason."""
-    path = str(path)
+    ``errors`` is variant_get's, with its default ``"null"`` for the same reason.
+
+    ``path`` may be a file, directory, glob or list (docs/datasets.md); files without
+    ``column`` give nulls. ``filter``, ``threads`` and ``readahead`` as
+    :func:`iter_batches`'. ``row_groups`` reads only those row groups of a single file,
+    in order, on the calling thread (a Spark task's partition)."""
+    from varshred.core import variant_type
+    from varshred.get import arrow_type
+
+    types = {p: variant_type() if t is None else arrow_type(t) for p, t in paths.items()}
+    if row_groups is not None:
+        files = _dataset.Dataset(path, filesystem=filesystem).paths
+        if len(files) != 1:
+            raise ValueError(f"row_groups= reads one file; {_dataset._describe(path)} "
+                             f"has {len(files)}")
+        if not row_groups:  # every row group pruned
+            return pa.schema(list(types.items())).empty_table()
+        return pa.table(_paths_of_file(files[0], column, paths, errors, list(row_groups),
+                                       filesystem=filesystem))
+    threads = _dataset.default_threads(threads)
+    ds = _dataset.Dataset(path, filesystem=filesystem)
+    infos = ds.infos(False, _kernels.ON_CONFLICT["error"], threads)
+    if not any(column in i.schema.names for i in infos) and ds.paths:
+        raise KeyError(f"{_dataset._describe(path)}: no column named {column!r}")
+    conditions = _dataset.parse_filter(filter, _variant_columns(infos))
+    for c in conditions:
+        if c.path is None and c.column not in ds.partition_schema.names:
+            ds.schema(infos, [c.column])  # a plain column: check that it exists
+    footers: dict = {}  # file -> its columns and leaf index, read once
+
+    def read_unit(unit: _dataset.Unit) -> pa.Table:
+        file = ds.paths[unit.file]
+        names = infos[unit.file].schema.names
+        rgs = list(unit.row_groups)
+        if column in names:
+            out = _paths_of_file(file, column, paths, errors, rgs, footers, ds.filesystem)
+        else:
+            out = {p: pa.nulls(unit.rows, t) for p, t in types.items()}
+        table = pa.table(out) if out else None
+        if not conditions:
+            return table if table is not None else pa.table({})
+        mask = None
+        part = ds.partition_values(unit.file)
+        for c in conditions:
+            if c.path is not None:  # the path alone, by projection
+                if c.column not in names:
+                    m = pa.repeat(False, unit.rows)
+                else:
+                    values = _paths_of_file(file, c.column, {c.path: pa.scalar(c.literal).type},
+                                            "null", rgs, footers, ds.filesystem)[c.path]
+                    m = _dataset.compare(values, c)
+            elif c.column in part:
+                value = pa.scalar(part[c.column], ds.partition_schema.field(c.column).type)
+                m = _dataset.compare(pa.repeat(value, unit.rows), c)
+            elif c.column in names:
+                m = _dataset.compare(_parquet.reader(file, [c.column], False, 65536,
+                                                     _kernels.ON_CONFLICT["error"],
+                                                     rgs, ds.filesystem).read_all()[c.column], c)
+            else:
+                m = pa.repeat(False, unit.rows)
+            mask = m if mask is None else pa.compute.and_(mask, m)
+        return table.filter(mask)
+
+    tables = [t for t in _dataset.ordered_map(read_unit, ds.units(infos, conditions, threads), threads,
+                                              readahead) if t.num_rows]
+    if tables:
+        return pa.concat_tables(tables)
+    return pa.schema([(p, t) for p, t in types.items()]).empty_table()
+
+
+def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str,
+                   row_groups: list[int] | None = None, footers: dict | None = None,
+                   filesystem: Any = None) -> dict:
+    """read_paths of one file (of ``row_groups`` when given): {path: values}.
+    ``footers`` keeps each file's columns and leaf index for the scan's next units."""
     out = {}
     legacy = None
-    if any(c.name == column and c.layout == "legacy" for c in inspect(path)):
-        legacy = read_table(path, [column])[column]
-    index = _leaf_index(path) if legacy is None else None
+    footers = {} if footers is None else footers
+    if path not in footers:  # two threads may both read it: the same value
+        footers[path] = (_inspect_file(path, filesystem), _leaf_index(path, filesystem))
+    infos, leaf_index = footers[path]
+    if any(c.name == column and c.layout == "legacy" for c in infos):
+        reader = _parquet.reader(path, [column], False, 65536, _kernels.ON_CONFLICT["error"],
+                                 row_groups, filesystem)
+        legacy = reader.read_all()[column]
+    index = leaf_index if legacy is None else None
     for p, type_name in paths.items():
         segments = _segments(p)
         if legacy is not None:
@@ -471,12 +666,12 @@ def read_paths(path: str, column: str, paths: Mapping[str, Any], *,
         cols = _path_columns(path, column, segments, index)
         # Shredded or not, variant_get reads the typed leaf directly and decodes the
         # residual values only for rows that need them.
-        partial = _parquet.read_leaves(path, cols.leaves)
+        partial = _parquet.read_leaves(path, cols.leaves, row_groups, filesystem)
         try:
             out[p] = variant_get(partial, _full_path(p), type_name, errors=errors)
         except VariantError as e:  # bad data in the file ("row 3, $.a: ..."): say where
             raise VariantError(f"{path}: column {column!r}, {e}") from None
-    return pa.table(out)
+    return out
 
 
 # ----------------------------------------------------------------------------
@@ -486,10 +681,12 @@ _OPS = {"==": operator.eq, "=": operator.eq, "<": operator.lt, "<=": operator.le
         ">": operator.gt, ">=": operator.ge}
 
 
-def prunable_row_groups(path: str, column: str, variant_path: str, op: str,
-                        literal: Any) -> list[int]:
+def prunable_row_groups(path: Any, column: str, variant_path: str, op: str, literal: Any, *,
+                        filesystem: Any = None) -> "list[int] | dict[str, list[int]]":
     """Row groups in which no row can satisfy ``variant_get(column, variant_path) <op>
-    literal``, so a reader may skip them.
+    literal``, so a reader may skip them. For a dataset (a directory, glob or list:
+    docs/datasets.md), ``{file: row groups}``; a file without ``column`` is all
+    prunable (its rows are null there).
 
     Sound for valid data (docs/shredding.md#data-skipping, #pair-semantics): a residual
     ``value`` at an object level on the way never holds the path (a non-null residual
@@ -501,9 +698,23 @@ def prunable_row_groups(path: str, column: str, variant_path: str, op: str,
     ``op`` is one of ``== < <= > >=``; the literal is compared with the statistics in
     Python, and a row group is kept whenever they are not comparable.
     """
+    if _dataset.is_single_file(path, filesystem):
+        return _prunable_file(str(path), column, variant_path, op, literal, filesystem)
+    out = {}
+    for f in _dataset.files(path, filesystem=filesystem):
+        if any(c.name == column for c in _inspect_file(f, filesystem)):
+            out[f] = _prunable_file(f, column, variant_path, op, literal, filesystem)
+        else:
+            out[f] = list(range(_parquet_file(f, filesystem).metadata.num_row_groups))
+    return out
+
+
+def _prunable_file(path: str, column: str, variant_path: str, op: str,
+                   literal: Any, filesystem: Any = None) -> list[int]:
+    """prunable_row_groups of one file: the one pruning rule (dataset scans use it)."""
     if op not in _OPS:
         raise ValueError(f"op must be one of {sorted(_OPS)}, got {op!r}")
-    path = str(path)
+    path, filesystem = _fs.location(path, filesystem)
     try:
         segments = _segments(variant_path)
     except VariantError:
@@ -512,10 +723,10 @@ def prunable_row_groups(path: str, column: str, variant_path: str, op: str,
         raise
     if any(isinstance(s, int) for s in segments):
         return []  # statistics of list elements do not bound a single element
-    cols = _path_columns(path, column, segments)
+    cols = _path_columns(path, column, segments, filesystem=filesystem)
     if cols.typed_leaf is None:
         return []  # not shredded that far, or an object at the end: no single typed leaf
-    md = _parquet_file(path).metadata
+    md = _parquet_file(path, filesystem).metadata
     # NaN is left out of float statistics, yet sorts above every number (Spark).
     floating = md.schema.column(cols.typed_leaf).physical_type in ("FLOAT", "DOUBLE")
     out = []
@@ -544,6 +755,9 @@ def _all_null(chunk) -> bool:
 def _excludes(op: str, lo: Any, hi: Any, literal: Any) -> bool:
     if isinstance(literal, bool) != isinstance(lo, bool):
         return False  # True == 1 in Python, not for a typed leaf
+    lo, hi = _as_literal_type(lo, literal), _as_literal_type(hi, literal)
+    if lo is None or hi is None:
+        return False
     try:
         if op in ("==", "="):
             return literal < lo or literal > hi
@@ -556,6 +770,25 @@ def _excludes(op: str, lo: Any, hi: Any, literal: Any) -> bool:
         return hi < literal  # ">="
     except TypeError:
         return False  # incomparable types: never skip
+
+
+def _as_literal_type(bound: Any, literal: Any) -> Any:
+    """A statistics bound cast as variant_get casts a value to the literal's type (a
+    decimal 42.5 to bigint is 42; to decimal(3,0), 43), so that the bounds still bound
+    the cast values (the casts are monotone); None when the cast is not known here."""
+    if isinstance(literal, bool) or isinstance(bound, bool):
+        return bound
+    if isinstance(literal, int) and isinstance(bound, (float, decimal.Decimal)):
+        return math.trunc(bound) if math.isfinite(bound) else None
+    if isinstance(literal, float) and isinstance(bound, (int, decimal.Decimal)):
+        return float(bound)
+    if isinstance(literal, decimal.Decimal) and isinstance(bound, float):
+        return None
+    if isinstance(literal, decimal.Decimal) and isinstance(bound, (int, decimal.Decimal)):
+        scale = max(0, -int(literal.as_tuple().exponent))
+        return decimal.Decimal(bound).quantize(decimal.Decimal(1).scaleb(-scale),
+                                               rounding=decimal.ROUND_HALF_UP)
+    return bound
 
 
 def is_variant_type(t: pa.DataType) -> bool:

@@ -12,7 +12,6 @@ import glob
 import json
 import os
 import re
-import shutil
 import sys
 import threading
 import time
@@ -23,7 +22,7 @@ from typing import Callable
 import pyarrow.parquet as pq
 
 import varshred as vs
-from varshred import jsonlines
+from varshred import _fs, jsonlines
 from varshred.shredding import ShreddingSchema
 
 __all__ = ["JobError", "ShredJob", "spark_session", "summary_text"]
@@ -32,15 +31,24 @@ _SCHEMA_WORDS = ("infer", "per-file", "none")
 
 
 def spark_session(master: str | None = None, app_name: str = "varshred",
-                  quiet: bool = True, conf: dict | None = None):
+                  quiet: bool = True, conf: dict | None = None, remote: str | None = None):
     """A SparkSession: the one spark-submit started, or local Spark on ``master``
     (default ``local[*]``) with the UI off and, when ``quiet``, the JVM's log off
     (errors reach the user through varshred's own one-line messages). ``conf`` adds
-    Spark settings (e.g. ``spark.archives`` for a cluster)."""
+    Spark settings (e.g. ``spark.archives`` for a cluster). ``remote``
+    (``sc://host:port``) connects to a Spark Connect server instead: no local JVM, and
+    the server's Python workers run varshred's tasks."""
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
+    if remote:
+        if master:
+            raise JobError("--master and --remote exclude each other")
+        builder = SparkSession.builder.remote(remote)
+        for key, value in (conf or {}).items():
+            builder = builder.config(key, value)
+        return builder.getOrCreate()
     builder = SparkSession.builder.appName(app_name)
     submitted = "PYSPARK_GATEWAY_PORT" in os.environ  # launched by spark-submit
     if master or not submitted:
@@ -63,11 +71,13 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
     return spark
 
 
-def _local_files(path: str) -> list[str] | None:
-    """The data files behind a local path, directory or glob; None for remote URIs."""
-    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", path) and not path.startswith("file://"):
-        return None
-    path = path.removeprefix("file://")
+def _input_files(path: str) -> list[str]:
+    """The data files behind a local path, directory or glob (made absolute: the
+    executors of a cluster run in their own directories), or a URI of a file or a
+    directory on any store (docs/storage.md)."""
+    if _fs.is_uri(path) and not path.startswith("file://"):
+        return _fs.list_files(path)
+    path = vs.spark._absolute(path.removeprefix("file://"))
     matches = sorted(glob.glob(path)) if glob.has_magic(path) else [path]
     out = []
     for m in matches:
@@ -82,7 +92,8 @@ def _local_files(path: str) -> list[str] | None:
 
 
 def _is_parquet(path: str) -> bool:
-    with open(path, "rb") as f:
+    fs, inner = _fs.resolve(path)
+    with fs.open_input_file(inner) as f:
         return f.read(4) == b"PAR1"
 
 
@@ -100,6 +111,64 @@ def _error_line(exc: BaseException) -> str:
     return first[:500]
 
 
+def is_connect(spark) -> bool:
+    """Whether ``spark`` is a Spark Connect session (no SparkContext, no RDDs)."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+def _parallelism(spark) -> int:
+    """The default parallelism: the SparkContext's, or on Spark Connect the server's
+    ``spark.default.parallelism`` when set (else 2 x the client's cores: the splits'
+    4 MB floor keeps small inputs in few tasks either way)."""
+    if not is_connect(spark):
+        return spark.sparkContext.defaultParallelism
+    return int(spark.conf.get("spark.default.parallelism", None) or 2 * (os.cpu_count() or 1))
+
+
+def _remote(path: str) -> bool:
+    return _fs.is_uri(path) and not path.startswith("file://")
+
+
+@dataclass(frozen=True)
+class _ReadParquetFiles:
+    """mapInArrow function run once per file id: the file's rows read by varshred's
+    reader through Arrow's filesystem (Spark's own Parquet reader would need the
+    store's Hadoop connector), Variant columns in Spark's layout."""
+
+    files: tuple
+
+    def __call__(self, batches):
+        for batch in batches:
+            for i in batch.column(0).to_pylist():
+                for b in vs.parquet.iter_batches(self.files[i]):
+                    yield vs.spark.for_spark(_spark_variants(b))
+
+
+def _spark_variants(batch):
+    import pyarrow as pa
+
+    columns = [vs.to_layout(c, "spark") if vs.parquet.is_variant_type(c.type) else c
+               for c in batch.columns]
+    return pa.RecordBatch.from_arrays(columns, names=batch.schema.names)
+
+
+def _read_parquet_files(spark, files: list[str]):
+    """Parquet files on an object store as a DataFrame, one task per file. Every file
+    must have the first file's columns."""
+    from pyspark.sql.types import StructField, StructType
+
+    first = vs.parquet.iter_batches(files[0], batch_size=1)
+    schema = next(first, None)
+    schema = (schema.schema if schema is not None
+              else vs.parquet.read_table(files[0]).schema)
+    fields = [StructField(f.name, vs.spark.variant_spark_type()
+                          if vs.parquet.is_variant_type(f.type)
+                          else vs.spark._spark_type_of(f.type), f.nullable)
+              for f in schema]
+    return (spark.range(0, len(files), 1, len(files))
+            .mapInArrow(_ReadParquetFiles(tuple(files)), StructType(fields)))
+
+
 class JobError(Exception):
     """A shred job failed; the message is one line naming the file (and row)."""
 
@@ -109,8 +178,8 @@ class _Progress:
     only: logs get the phase lines)."""
 
     def __init__(self, spark, enabled: bool):
-        self.tracker = spark.sparkContext.statusTracker()
-        self.enabled = enabled
+        self.enabled = enabled and not is_connect(spark)  # Connect has no status tracker
+        self.tracker = spark.sparkContext.statusTracker() if self.enabled else None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -151,6 +220,7 @@ class ShredJob:
     output: str
     schema: str = "infer"
     master: str | None = None
+    remote: str | None = None           # a Spark Connect URL, sc://host:port
     input_format: str = "auto"          # "auto" | "json" | "parquet"
     column: str = "data"                 # the Variant column of JSON-lines input
     json_columns: list = field(default_factory=list)
@@ -158,6 +228,7 @@ class ShredJob:
     mode: str = "error"                 # "error" | "overwrite" | "append" | "ignore"
     compression: str = "zstd"
     sample_rows: int = 100_000
+    sample_bytes: int = jsonlines.DEFAULT_SAMPLE_BYTES
     progress: bool = False
     spark_conf: dict = field(default_factory=dict)
     log: Callable[[str], None] = print
@@ -189,22 +260,22 @@ class ShredJob:
         if self.errors not in ("raise", "null"):
             raise JobError(f"--errors: 'raise' or 'null', got {self.errors!r}")
 
-    def _input_format(self, files: list[str] | None) -> str:
+    def _input_format(self, files: list[str]) -> str:
         if self.input_format != "auto":
             return self.input_format
-        if files is None:
-            return "parquet" if self.input.rstrip("/").endswith(".parquet") else "json"
         if files and all(_is_parquet(f) for f in files):
             return "parquet"
-        if any(f.endswith(".parquet") for f in files):
-            bad = next(f for f in files if f.endswith(".parquet") and not _is_parquet(f))
+        if any(_fs.without_query(f).endswith(".parquet") for f in files):
+            bad = next(f for f in files
+                       if _fs.without_query(f).endswith(".parquet") and not _is_parquet(f))
             raise JobError(f"{bad}: not a Parquet file (no PAR1 magic)")
         return "json"
 
-    def _check_parquet(self, files: list[str] | None) -> None:
-        for f in files or []:
+    def _check_parquet(self, files: list[str]) -> None:
+        for f in files:
             try:
-                pq.read_metadata(f)
+                fs, inner = _fs.resolve(f)
+                pq.read_metadata(inner, filesystem=fs)
             except Exception as e:  # pyarrow raises several kinds for bad footers
                 raise JobError(f"{f}: not a readable Parquet file: {e}") from None
 
@@ -215,7 +286,8 @@ class ShredJob:
             text = spark.read.text(self.input)
             return (text.where(F.length(F.trim(text["value"])) > 0)
                     .withColumnRenamed("value", self.column)), [self.column]
-        df = spark.read.parquet(self.input)
+        df = (_read_parquet_files(spark, self._files) if _remote(self.input)
+              else spark.read.parquet(self.input))
         missing = [c for c in self.json_columns if c not in df.columns]
         if missing:
             raise JobError(f"{self.input}: no column {missing[0]!r} (columns: {df.columns})")
@@ -227,37 +299,49 @@ class ShredJob:
     def run(self, spark=None) -> "vs.spark.WriteSummary | None":
         """Runs the job; raises JobError with a one-line message on bad input."""
         self._check_arguments()
-        files = _local_files(self.input)
-        if files is not None and not files:
+        self.output = vs.spark._absolute(self.output)
+        try:
+            files = _input_files(self.input)
+        except OSError as e:  # e.g. a bucket that does not exist, access denied
+            raise JobError(f"{self.input}: {e}") from None
+        if not files:
             raise JobError(f"{self.input}: no such file or directory (or no data files)")
+        self._files = files
         fmt = self._input_format(files)
         if fmt == "parquet":
             self._check_parquet(files)
-        if self.mode in ("error", "errorifexists") and vs.spark._path_has_data(self.output):
+        if self.mode in ("error", "errorifexists") and _fs.has_data(self.output):
             raise JobError(f"{self.output} already exists; use --mode overwrite or append")
 
         start = time.time()
-        spark = spark or spark_session(self.master, conf=self.spark_conf)
-        self.log(f"[1/3] Spark {spark.version} on {spark.sparkContext.master} "
+        spark = spark or spark_session(self.master, conf=self.spark_conf, remote=self.remote)
+        where = ((self.remote or "Spark Connect") if is_connect(spark)
+                 else spark.sparkContext.master)
+        self.log(f"[1/3] Spark {spark.version} on {where} "
                  f"({time.time() - start:.1f} s); input: {fmt}"
-                 f"{'' if files is None else f', {len(files)} file(s)'}")
-        # Local JSON lines are read by the tasks themselves: no Spark DataFrame needed.
-        direct = fmt == "json" and bool(files) and jsonlines.readable(files)
+                 f", {len(files)} file(s)")
+        # JSON lines are read by the tasks themselves: no Spark DataFrame needed.
+        direct = fmt == "json" and jsonlines.readable(files)
+        if fmt == "json" and not direct and any(_fs.is_uri(f) for f in files):
+            raise JobError(f"{self.input}: .deflate, .lz4 and .snappy JSON lines are read by "
+                           "Spark, from local files only")
         df, json_columns = (None, [self.column]) if direct else self._frame(spark, fmt)
         schema = self.schema
         try:
             with _Progress(spark, self.progress):
                 if schema == "infer":
                     t = time.time()
-                    stats = ({self.column: jsonlines.sample_stats(files, self.sample_rows)}
+                    stats = ({self.column: jsonlines.sample_stats(files, self.sample_rows,
+                                                                  self.sample_bytes)}
                              if direct else
                              vs.spark.sample_stats(df, json_columns=json_columns,
-                                                   sample_rows=self.sample_rows))
+                                                   sample_rows=self.sample_rows,
+                                                   sample_bytes=self.sample_bytes))
                     schemas = {c: vs.spark.spark_shredding(s.derive_schema(), inferred=True)
                                for c, s in stats.items()}
                     schema = {c: s.to_ddl() for c, s in schemas.items()}
                     self.log(f"[2/3] inferred from a sample of up to {self.sample_rows} rows "
-                             f"({time.time() - t:.1f} s):")
+                             f"and {self.sample_bytes / 2**20:g} MB ({time.time() - t:.1f} s):")
                     for c, s in schemas.items():
                         self.log(f"      {c}: {s.to_ddl()}")
                         self.log("      " + stats[c].report(s).rstrip().replace("\n", "\n      "))
@@ -284,15 +368,19 @@ class ShredJob:
         return summary
 
     def _write_lines(self, spark, files: list[str], ddl: str):
-        """Local JSON lines: each Spark task reads its own split of the files, parses
-        and writes it (no JVM text reader, no Arrow transfer); the driver then commits
-        the staged files. A failed task or job leaves nothing under the output."""
-        if self.mode == "ignore" and vs.spark._path_has_data(self.output):
+        """JSON lines: each Spark task reads its own split of the files (local or on any
+        store, docs/storage.md), parses and writes it (no JVM text reader, no Arrow
+        transfer) into a staging directory under the output that readers skip ('_');
+        the driver then commits the staged files. A failed task or job leaves nothing
+        visible under the output; nothing goes through the driver's disk."""
+        if self.mode == "ignore" and _fs.has_data(self.output):
             return None
-        splits = jsonlines.splits(files, spark.sparkContext.defaultParallelism)
-        created = not os.path.exists(self.output)
-        staging = os.path.join(self.output, f"_varshred_staging_{uuid.uuid4().hex}")
-        os.makedirs(staging)
+        splits = jsonlines.splits(files, _parallelism(spark))
+        created = not _fs.exists(self.output)
+        existing = (vs.spark._part_files(self.output)
+                    if self.mode == "append" and _fs.has_data(self.output) else [])
+        staging = _fs.join(self.output, f"_varshred_staging_{uuid.uuid4().hex}")
+        _fs.makedirs(staging)
         task = jsonlines.WriteSplits(tuple(splits), self.column, ddl, self.errors,
                               self.compression, staging)
         try:
@@ -302,18 +390,18 @@ class ShredJob:
             final = vs.spark.publish([r["file"] for r in written], self.output,
                                      overwrite=self.mode == "overwrite")
         except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
+            _fs.remove_tree(staging)
             if created:  # leave no trace of a failed job
-                shutil.rmtree(self.output, ignore_errors=True)
+                _fs.remove_tree(self.output)
             raise
-        shutil.rmtree(staging, ignore_errors=True)
+        _fs.remove_tree(staging)
         ddls = sorted({r["ddl"] for r in written})
         return vs.spark.WriteSummary(
             self.output, final, sum(r["rows"] for r in written),
             sum(r["bytes"] for r in written), 0.0,
             {self.column: ddls[0] if len(ddls) == 1 else ddls or ddl},
             {self.column: sum(r["nulled"] for r in written)} if self.errors == "null" else {},
-            {})
+            {}, drift=vs.spark.schema_drift(existing, final) if existing else None)
 
 
 def summary_text(summary: "vs.spark.WriteSummary") -> str:

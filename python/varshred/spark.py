@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import os
-import shutil
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 import pyarrow as pa
 
 import varshred as vs
+from varshred import _fs
+from varshred.jsonlines import DEFAULT_SAMPLE_BYTES
 
 if TYPE_CHECKING:  # pyspark is imported only when used
     from pyspark.sql import DataFrame, SparkSession
@@ -419,16 +421,21 @@ def unreadable_warning(unreadable: dict) -> str:
 @dataclass(frozen=True)
 class _SampleStats:
     """mapInArrow function: ShreddingStats of the first ``rows`` rows of a partition
-    (all rows when 0), one output row per column: (column, bytes(stats))."""
+    (all rows when 0), and of its first batches up to ``nbytes`` bytes of the sampled
+    columns (no bound when 0), one output row per column: (column, bytes(stats))."""
 
     variant_columns: tuple
     json_columns: tuple
     rows: int
+    nbytes: int = 0
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         stats = {c: vs.ShreddingStats() for c in self.variant_columns + self.json_columns}
-        seen = 0
+        seen = seen_bytes = 0
         for batch in batches:
+            if self.nbytes and seen_bytes >= self.nbytes:
+                break
+            seen_bytes += sum(batch.column(c).nbytes for c in stats)
             if self.rows:
                 batch = batch.slice(0, self.rows - seen)
             for c in self.variant_columns:
@@ -453,18 +460,24 @@ def variant_columns(df: DataFrame) -> list[str]:
 
 
 def sample_stats(df: DataFrame, *, json_columns: Sequence[str] = (),
-                 sample_rows: int = 100_000) -> dict[str, vs.ShreddingStats]:
+                 sample_rows: int = 100_000,
+                 sample_bytes: int = DEFAULT_SAMPLE_BYTES) -> dict[str, vs.ShreddingStats]:
     """Per column, ``ShreddingStats`` merged over a sample of ``df``: the first
-    ``sample_rows / partitions`` rows of every partition (every row when 0).
+    ``sample_rows / partitions`` rows of every partition, within about ``sample_bytes /
+    partitions`` bytes of the sampled columns (0: no bound).
 
     Covers the ``VariantType`` columns and the JSON string ``json_columns``."""
     variants = tuple(variant_columns(df))
     json_cols = tuple(json_columns)
     if not variants and not json_cols:
         return {}
-    parts = max(df.rdd.getNumPartitions(), 1)
+    # Spark Connect has no RDDs: there every partition samples up to the whole bounds
+    # (the driver merges statistics only; each task stays within the bounds).
+    connect = type(df).__module__.startswith("pyspark.sql.connect")
+    parts = 1 if connect else max(df.rdd.getNumPartitions(), 1)
     per_part = -(-sample_rows // parts) if sample_rows > 0 else 0
-    fn = _SampleStats(variants, json_cols, per_part)
+    per_part_bytes = -(-sample_bytes // parts) if sample_bytes > 0 else 0
+    fn = _SampleStats(variants, json_cols, per_part, per_part_bytes)
     rows = (df.select(*variants, *json_cols)
             .mapInArrow(fn, "column string, stats binary").collect())
     merged: dict = {}
@@ -475,14 +488,14 @@ def sample_stats(df: DataFrame, *, json_columns: Sequence[str] = (),
 
 
 def infer_schema(df: DataFrame, *, json_columns: Sequence[str] = (),
-                 sample_rows: int = 100_000,
+                 sample_rows: int = 100_000, sample_bytes: int = DEFAULT_SAMPLE_BYTES,
                  **derive_options: Any) -> dict[str, vs.ShreddingSchema]:
     """One shredding schema per Variant (or JSON string) column of ``df``, inferred from
     a sample pass (see :func:`sample_stats`): {column: ShreddingSchema}. Never types
     what Spark cannot read (see :func:`spark_shredding`)."""
     return {c: spark_shredding(s.derive_schema(**derive_options), inferred=True)
-            for c, s in sample_stats(df, json_columns=json_columns,
-                                     sample_rows=sample_rows).items()}
+            for c, s in sample_stats(df, json_columns=json_columns, sample_rows=sample_rows,
+                                     sample_bytes=sample_bytes).items()}
 
 
 @dataclass
@@ -499,6 +512,8 @@ class WriteSummary:
     stats: dict              # column -> ShreddingStats of every row written (collect_stats)
     # column -> {path: {type: count}}: values Spark cannot read (SPARK_UNREADABLE_TYPES)
     unreadable: dict = field(default_factory=dict)
+    # An append: the new files' shredding against the files already there (schema_drift)
+    drift: dict | None = None
 
     def report(self) -> str:
         """Per Variant column: the schema and, per path, how many values landed in
@@ -514,16 +529,75 @@ class WriteSummary:
         warning = unreadable_warning(self.unreadable)
         if warning:
             out.append(warning)
+        if self.drift is not None:
+            out.append(drift_text(self.drift))
         return "\n".join(out)
 
 
+def _shredded_paths(files: Sequence[str]) -> dict:
+    """{column: {path: sorted typed types}} over ``files``, from their footers."""
+    out: dict = {}
+    for f in files:
+        for c in vs.parquet.shredding_counts(f):
+            types = out.setdefault(c.column, {}).setdefault(c.path, [])
+            if c.typed_type not in types:
+                types.append(c.typed_type)
+    return {col: {p: sorted(t) for p, t in paths.items()} for col, paths in out.items()}
+
+
+def schema_drift(existing: Sequence[str], new: Sequence[str]) -> dict:
+    """How the shredding of ``new`` files differs from that of ``existing`` files, per
+    Variant column: {"files": len(existing), "columns": {column: {"added": [path],
+    "dropped": [path], "retyped": [(path, old types, new types)]}}} (paths as in
+    ``vs.parquet.shredding_counts``; types are the typed_value types, "object", "array"
+    or "variant" for a value-only path). Columns without drift are left out."""
+    old, now = _shredded_paths(existing), _shredded_paths(new)
+    columns = {}
+    for column in sorted(set(old) | set(now)):
+        a, b = old.get(column, {}), now.get(column, {})
+        change = {"added": sorted(set(b) - set(a)), "dropped": sorted(set(a) - set(b)),
+                  "retyped": [(p, a[p], b[p]) for p in sorted(set(a) & set(b))
+                              if a[p] != b[p]]}
+        if any(change.values()):
+            columns[column] = change
+    return {"files": len(existing), "columns": columns}
+
+
+def drift_text(drift: dict) -> str:
+    """The job summary's lines for :func:`schema_drift`."""
+    head = f"appended beside {drift['files']} existing file(s): "
+    if not drift["columns"]:
+        return head + "same shredding schema"
+    lines = [head + "the new files' shredding schema differs"]
+    for column, change in drift["columns"].items():
+        lines.append(f"  column {column}:")
+        if change["added"]:
+            lines.append("    paths added:   " + ", ".join(change["added"]))
+        if change["dropped"]:
+            lines.append("    paths dropped: " + ", ".join(change["dropped"]))
+        for path, old, new in change["retyped"]:
+            lines.append(f"    path retyped:  {path}: {' | '.join(old)} -> {' | '.join(new)}")
+    return "\n".join(lines)
+
+
+def _is_uri(path: str) -> bool:
+    return bool(re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", path))
+
+
+def _absolute(path: str) -> str:
+    """A local path made absolute (URIs as they are): the executors of a cluster run in
+    their own working directories, where a relative path names another file or none."""
+    return path if _is_uri(path) else os.path.abspath(path)
+
+
 def _path_has_data(path: str) -> bool:
-    return os.path.isfile(path) or (os.path.isdir(path) and bool(os.listdir(path)))
+    return _fs.has_data(path)
 
 
 def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: str = "error",
           json_columns: Sequence[str] = (), errors: str = "raise",
           compression: str = "zstd", sample_rows: int = 100_000,
+          sample_bytes: int = DEFAULT_SAMPLE_BYTES,
           collect_stats: bool = False) -> "WriteSummary | None":
     """Writes ``df`` as shredded Parquet under ``path`` through the varshred data source.
 
@@ -549,10 +623,11 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
             return None
         raise vs.VariantError(f"{path} already exists; use mode='overwrite' or 'append'")
     start = time.time()
+    existing = _part_files(path) if mode == "append" and os.path.isdir(path) else []
     if shredding == "infer":
         shredding = {c: s.to_ddl() for c, s in
-                     infer_schema(df, json_columns=json_columns,
-                                  sample_rows=sample_rows).items()}
+                     infer_schema(df, json_columns=json_columns, sample_rows=sample_rows,
+                                  sample_bytes=sample_bytes).items()}
     if isinstance(shredding, dict):
         shredding = json.dumps({c: str(d.to_ddl() if hasattr(d, "to_ddl") else d)
                                 for c, d in shredding.items()})
@@ -574,7 +649,8 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
                         time.time() - start, schemas, report["nulled"],
                         {c: vs.ShreddingStats.from_bytes(base64.b64decode(b))
                          for c, b in report["stats"].items()},
-                        report["unreadable"])
+                        report["unreadable"],
+                        schema_drift(existing, report["files"]) if existing else None)
 
 
 # ----------------------------------------------------------------------
@@ -582,19 +658,18 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
 
 
 def register(spark: SparkSession) -> None:
-    """Registers the ``varshred`` data source with ``spark``."""
+    """Registers the ``varshred`` data source with ``spark`` and turns on filter pushdown
+    to Python data sources (``spark.sql.python.filterPushdown.enabled``, off by default
+    in Spark 4.3): the path reader prunes row groups by the filters Spark pushes, and
+    Spark refuses to plan a reader that implements ``pushFilters`` while it is off."""
+    spark.conf.set("spark.sql.python.filterPushdown.enabled", "true")
     spark.dataSource.register(VarshredDataSource)
 
 
 def _part_files(path: str) -> list[str]:
-    if os.path.isfile(path):
-        return [path]
-    out = []
-    for root, dirs, files in os.walk(path):
-        dirs[:] = [d for d in dirs if not d.startswith(("_", "."))]
-        out += [os.path.join(root, f) for f in files
-                if f.endswith(".parquet") and not f.startswith(("_", "."))]
-    return sorted(out)
+    files = _fs.list_files(path)
+    return (files if files == [path]
+            else [f for f in files if _fs.without_query(f).endswith(".parquet")])
 
 
 try:  # the data source classes need pyspark; the rest of varshred does not
@@ -640,6 +715,7 @@ class _ArrowWriter(DataSourceArrowWriter):
         self.path: str = options.get("path") or ""
         if not self.path:
             raise vs.VariantError("the varshred data source needs a path: .save(path)")
+        self.path = _absolute(self.path)  # on the driver, for the executors
         self.overwrite = overwrite
         self.shredding = options.get("shredding", "infer")
         self.json_columns = [c.strip() for c in options.get("json_columns", "").split(",")
@@ -653,7 +729,7 @@ class _ArrowWriter(DataSourceArrowWriter):
         self.collect_stats = options.get("collect_stats", "false").lower() == "true"
         _explicit_shredding(self.shredding)  # on the driver, before any task runs
         self.job = options.get("job_id") or uuid.uuid4().hex
-        self.staging = os.path.join(self.path, f"_varshred_staging_{self.job}")
+        self.staging = _fs.join(self.path, f"_varshred_staging_{self.job}")
 
     def _prepare(self, batch: pa.RecordBatch, nulled: dict) -> pa.RecordBatch:
         for name in self.json_columns:
@@ -692,8 +768,8 @@ class _ArrowWriter(DataSourceArrowWriter):
 
         ctx = TaskContext.get()
         task = f"{ctx.partitionId():05d}-{ctx.attemptNumber()}" if ctx else "00000-0"
-        os.makedirs(self.staging, exist_ok=True)
-        target = os.path.join(self.staging, f"part-{task}-{uuid.uuid4().hex[:8]}.parquet")
+        _fs.makedirs(self.staging)
+        target = _fs.join(self.staging, f"part-{task}-{uuid.uuid4().hex[:8]}.parquet")
         nulled: dict = {}
         # Buffer a sample first: the shredding schema is needed before the first write.
         buffered, rows = [], 0
@@ -728,7 +804,7 @@ class _ArrowWriter(DataSourceArrowWriter):
             writer.abort()
             raise
         return _Written([target], written, self.staging,
-                        os.path.getsize(target), nulled,
+                        _fs.size(target), nulled,
                         {n: bytes(s) for n, s in stats.items()} if self.collect_stats else {},
                         {n: str(d) for n, d in shredding.items()},
                         {n: spark_unreadable(s) for n, s in stats.items()})
@@ -736,25 +812,27 @@ class _ArrowWriter(DataSourceArrowWriter):
     def commit(self, messages: list[WriterCommitMessage | None]) -> None:
         written = [m for m in messages if isinstance(m, _Written)]  # None: a failed task
         files = publish([f for m in written for f in m.files], self.path, self.overwrite)
-        shutil.rmtree(self.staging, ignore_errors=True)
+        _fs.remove_tree(self.staging)
         if self.report_to:
             _write_report(self.report_to, files, written)
 
     def abort(self, messages: list[WriterCommitMessage | None]) -> None:
-        shutil.rmtree(self.staging, ignore_errors=True)
+        _fs.remove_tree(self.staging)
 
 
 def publish(staged: Sequence[str], path: str, overwrite: bool) -> list[str]:
     """The job commit: moves the tasks' staged files into ``path`` (after removing the
-    Parquet files already there when ``overwrite``); returns the final names."""
+    Parquet files already there when ``overwrite``); returns the final names. Local
+    paths and URIs alike: a rename where the store has one, else a server-side copy
+    that makes each file appear whole (docs/storage.md#commit)."""
     if overwrite:
         for f in _part_files(path):
-            os.remove(f)
-    os.makedirs(path, exist_ok=True)
+            _fs.remove(f)
+    _fs.makedirs(path)
     files = []
     for f in staged:
-        final = os.path.join(path, os.path.basename(f))
-        os.replace(f, final)
+        final = _fs.join(path, _fs.without_query(f).rsplit("/", 1)[-1])
+        _fs.move(f, final)
         files.append(final)
     return files
 
@@ -809,20 +887,145 @@ def _parse_paths(spec: str) -> list[tuple[str, str]]:
     return out
 
 
+@dataclass(frozen=True)
+class _Pushed:
+    """A filter the path reader prunes by: ``variant_get(column, path, type) <op>
+    literal`` for any of ``literals`` (several for ``IN``)."""
+
+    path: str
+    spark_type: Any
+    op: str
+    literals: tuple
+
+
+# pyspark filter class name -> prunable_row_groups' op ("in": == for any literal)
+_FILTER_OPS = {"EqualTo": "==", "EqualNullSafe": "==", "GreaterThan": ">",
+               "GreaterThanOrEqual": ">=", "LessThan": "<", "LessThanOrEqual": "<=",
+               "In": "in"}
+
+
+def _keeps_order(spark_type: Any, leaf: Any) -> bool:
+    """Whether reading a typed leaf (a pyarrow ``ColumnSchema``) as ``spark_type`` keeps
+    every value (or makes it NULL on overflow): then the leaf's min/max bound the values
+    the reader returns, and a comparison with them is sound. A lossy cast (double or
+    decimal to bigint truncates, bigint to double rounds) or a reinterpretation (a
+    string leaf read as a number) is never used to prune."""
+    from pyspark.sql import types as T
+
+    kind = leaf.logical_type.type
+    integral = leaf.physical_type in ("INT32", "INT64") and kind in ("NONE", "INT")
+    if isinstance(spark_type, T.IntegralType):
+        return integral
+    if isinstance(spark_type, T.DecimalType):
+        return integral or (kind == "DECIMAL" and leaf.scale <= spark_type.scale)
+    if isinstance(spark_type, T.DoubleType):
+        return leaf.physical_type in ("DOUBLE", "FLOAT")
+    if isinstance(spark_type, T.FloatType):
+        return leaf.physical_type == "FLOAT"
+    if isinstance(spark_type, T.StringType):
+        return kind == "STRING"
+    if isinstance(spark_type, T.DateType):
+        return kind == "DATE"
+    if isinstance(spark_type, T.BooleanType):
+        return leaf.physical_type == "BOOLEAN"
+    return False  # timestamps (zone and unit rules), binary, nested types: never pruned
+
+
+@dataclass
+class _RowGroups(InputPartition):
+    """One Spark partition of the path reader: consecutive row groups of one file."""
+
+    path: str
+    row_groups: list
+
+
 class _PathReader(DataSourceReader):
-    def __init__(self, options: dict, paths: list[tuple[str, str]]):
-        self.path = options.get("path")
+    """Reads ``paths`` from every Parquet file under ``path``, one partition per range of
+    row groups (about ``max_partition_bytes`` of compressed column chunks, default
+    128 MB as Spark's ``spark.sql.files.maxPartitionBytes``). With ``prune`` "true",
+    filters on the path columns (``=``, ``<``, ``<=``, ``>``, ``>=``, ``IN``) skip the
+    files and row groups that ``vs.parquet.prunable_row_groups`` proves hold no matching
+    row; Spark still filters the rows read."""
+
+    def __init__(self, options: dict, paths: list[tuple[str, str]], schema: Any = None):
+        self.path = _absolute(options.get("path") or "")
         self.column = options.get("column")
         self.paths = paths
+        self.max_bytes = int(options.get("max_partition_bytes", 128 << 20))
+        # Opt-in: Spark 4.3 keeps the read planned under one query's filters on the
+        # loaded DataFrame and reuses it for a later query of that DataFrame that has no
+        # filters, which would then miss the pruned row groups (docs/cluster.md#pushdown).
+        prune = options.get("prune", "false").lower()
+        if prune not in ("true", "false"):
+            raise vs.VariantError(f'option prune: "true" or "false", got {prune!r}')
+        self.prune = prune == "true"
+        self.types = {f.name: f.dataType for f in schema.fields} if schema else {}
+        self.pushed: list[_Pushed] = []
+
+    def pushFilters(self, filters):
+        names = {p for p, _ in self.paths} if self.prune else set()
+        for f in filters:
+            op = _FILTER_OPS.get(type(f).__name__)
+            # A single-name column (the path's own column); a.b would be a struct field.
+            if op and len(f.attribute) == 1 and f.attribute[0] in names \
+                    and f.value is not None and f.attribute[0] in self.types:
+                literals = tuple(f.value) if op == "in" else (f.value,)
+                if all(v is not None for v in literals):
+                    self.pushed.append(_Pushed(f.attribute[0], self.types[f.attribute[0]],
+                                               "==" if op == "in" else op, literals))
+            yield f  # pruning skips row groups only: Spark still filters every row
+
+    def _kept_row_groups(self, path: str) -> list[int]:
+        from varshred import parquet as vpq
+
+        md = vpq._parquet_file(path).metadata
+        groups = set(range(md.num_row_groups))
+        if not self.pushed or not groups:
+            return sorted(groups)
+        column = self.column or _variant_column(path)
+        if any(c.name == column and c.layout == "legacy" for c in vpq.inspect(path)):
+            return sorted(groups)  # the legacy layout's leaves do not map onto paths
+        for p in self.pushed:
+            segments = vpq._segments(p.path)
+            if any(isinstance(s, int) for s in segments):
+                continue
+            leaf = vpq._path_columns(path, column, segments).typed_leaf
+            if leaf is None or not _keeps_order(p.spark_type, md.schema.column(leaf)):
+                continue
+            skip = set.intersection(*(set(vpq.prunable_row_groups(path, column, p.path,
+                                                                  p.op, v))
+                                      for v in p.literals))
+            groups -= skip
+        return sorted(groups)
 
     def partitions(self):
-        return [InputPartition(f) for f in _part_files(self.path)]
+        out = []
+        for path in _part_files(self.path):
+            md = None
+            run: list[int] = []
+            size = 0
+            for g in self._kept_row_groups(path):
+                md = md or vs.parquet._parquet_file(path).metadata
+                rg = md.row_group(g)
+                nbytes = sum(rg.column(i).total_compressed_size for i in range(rg.num_columns))
+                if run and (g != run[-1] + 1 or size + nbytes > self.max_bytes):
+                    out.append(_RowGroups(path, run))
+                    run, size = [], 0
+                run.append(g)
+                size += nbytes
+            if run:
+                out.append(_RowGroups(path, run))
+        # Spark reads an empty list as "one partition of the default kind": say "none".
+        return out or [_RowGroups("", [])]
 
     def read(self, partition):
         from varshred import parquet as vpq
 
-        column = self.column or _variant_column(partition.value)
-        table = vpq.read_paths(partition.value, column, dict(self.paths))
+        if not partition.row_groups:
+            return
+        column = self.column or _variant_column(partition.path)
+        table = vpq.read_paths(partition.path, column, dict(self.paths),
+                               row_groups=partition.row_groups)
         for batch in table.to_batches():
             yield for_spark(batch)
 
@@ -860,7 +1063,7 @@ class VarshredDataSource(DataSource):
         return ", ".join(fields)
 
     def reader(self, schema):
-        return _PathReader(self.options, _parse_paths(self._paths_option()))
+        return _PathReader(self.options, _parse_paths(self._paths_option()), schema)
 
     def writer(self, schema, overwrite: bool):
         return _ArrowWriter(dict(self.options), overwrite)

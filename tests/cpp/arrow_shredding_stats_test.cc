@@ -48,7 +48,8 @@ std::string Derive(const ShreddingStats& stats, InferOptions options = {}) {
   return schema.ok() ? schema->ToDdl() : "";
 }
 
-// ---- statistics ----------------------------------------------------------------------
+// ----------------------------------------------------------------------
+// Statistics
 
 TEST(ShreddingStatsTest, TypesTheEmptyKey) {
   auto stats = Scan({R"({"": 1, "a": {"": "x"}})", R"({"": 2, "a": {"": "y"}})"});
@@ -190,7 +191,8 @@ TEST(ShreddingStatsTest, ScansSparkLayoutAndShreddedInput) {
   }
 }
 
-// ---- merge and serialization -------------------------------------------------------
+// ----------------------------------------------------------------------
+// Merge and serialization
 
 std::vector<std::string> MixedDocuments(int n, uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -333,7 +335,8 @@ TEST(ShreddingStatsTest, DeserializeRejectsCorruptBytes) {
   EXPECT_GT(rejected, 1500);
 }
 
-// ---- schema derivation ---------------------------------------------------------------
+// ----------------------------------------------------------------------
+// Schema derivation
 
 TEST(ShreddingStatsDeriveTest, IntegersWidenToBigintOrNarrowest) {
   auto stats = Scan({R"({"x": 1})", R"({"x": 300})", R"({"x": -70000})"});
@@ -344,12 +347,18 @@ TEST(ShreddingStatsDeriveTest, IntegersWidenToBigintOrNarrowest) {
   EXPECT_EQ(Derive(Scan({"1", "-5"}), narrow), "tinyint");
 }
 
+// The union of digits and scale, widened to the largest precision of the same storage
+// (9, 18, 38 digits) so that later rows with more integer digits still fit.
 TEST(ShreddingStatsDeriveTest, DecimalsTakeTheUnionOfDigitsAndScale) {
   EXPECT_EQ(Derive(Scan({R"({"x": 1.5})", R"({"x": 123.25})"})),
-            "struct<x: decimal(5,2)>");
+            "struct<x: decimal(9,2)>");
   // Integers join as scale-0 decimals.
   EXPECT_EQ(Derive(Scan({R"({"x": 12345})", R"({"x": 0.125})"})),
-            "struct<x: decimal(8,3)>");
+            "struct<x: decimal(9,3)>");
+  EXPECT_EQ(Derive(Scan({R"({"x": 1234567890})", R"({"x": 0.5})"})),
+            "struct<x: decimal(18,1)>");
+  EXPECT_EQ(Derive(Scan({R"({"x": 1234567890123456789})", R"({"x": 0.5})"})),
+            "struct<x: decimal(38,1)>");
   // Past 38 digits: the decimal(38, s) that holds most values.
   EXPECT_EQ(Derive(Scan({"1234567890123456789012345678901234567",
                          "2234567890123456789012345678901234567",
@@ -450,7 +459,8 @@ TEST(ShreddingStatsDeriveTest, TopLevelDriftStillShredsTheDominantShape) {
   EXPECT_EQ(report.paths[0].residual, 5);
 }
 
-// ---- report ------------------------------------------------------------------------
+// ----------------------------------------------------------------------
+// Report
 
 TEST(ShreddingStatsReportTest, ToStringRendersATable) {
   auto stats = Scan({R"({"a": 1, "b": "x"})", R"({"a": "s"})", nullptr, R"({"a": 3})"});
@@ -564,7 +574,7 @@ TEST(ShreddingStatsReportTest, SharesMatchWhatShredDoes) {
   VS_ASSIGN_OR_FAIL(auto derived, stats.DeriveSchema());
   EXPECT_EQ(derived.ToDdl(),
             "struct<id: bigint, name: string, nested: struct<flag: boolean, x: bigint>, "
-            "price: decimal(6,2), price2: decimal(5,1), rare: bigint, "
+            "price: decimal(9,2), price2: decimal(9,1), rare: bigint, "
             "tags: array<string>>");
   ExpectReportMatchesShred(column, stats, derived);
   // Narrower columns than the data: lenient integer counts stay exact, narrow

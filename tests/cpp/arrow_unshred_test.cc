@@ -131,7 +131,8 @@ TEST(UnshredTest, SparkLayoutAndSqlNulls) {
   EXPECT_EQ(ValueAt(out, 0), "0c 03");
 }
 
-// ---- properties: random variants x random schemas -------------------------------------
+// ----------------------------------------------------------------------
+// Properties: random variants x random schemas
 
 TEST(ShredPropertyTest, UnshredOfShredIsLogicallyTheInput) {
   constexpr uint64_t kSeed = 0x5EED;

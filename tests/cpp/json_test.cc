@@ -282,7 +282,7 @@ TEST(JsonParseTest, DuplicateKeysLastWinsKeepsValueOrderAsSpark) {
   EXPECT_EQ(ToHex(q.value), "02 02 00 01 02 00 04 0c 02 0c 03");
 }
 
-// ---------------------------------------------------------------------------
+// ----------------------------------------------------------------------
 // Variant -> JSON
 
 std::string ToJson(std::string_view metadata_hex, std::string_view value_hex,

@@ -33,7 +33,8 @@ std::shared_ptr<arrow::Array> ShredAs(const std::shared_ptr<arrow::Array>& varia
   return *out;
 }
 
-// ---- random Variant documents ---------------------------------------------------------
+// ----------------------------------------------------------------------
+// Random Variant documents
 
 class DocGenerator {
  public:
@@ -210,7 +211,8 @@ class DocGenerator {
   std::mt19937_64 rng_;
 };
 
-// ---- layout variations ----------------------------------------------------------------
+// ----------------------------------------------------------------------
+// Layout variations
 
 struct Variation {
   bool drop_null_value_columns = false;  // value columns with no value are left out
@@ -300,7 +302,8 @@ std::shared_ptr<arrow::Array> Transform(const std::shared_ptr<arrow::Array>& a,
   return a;
 }
 
-// ---- the differential check -----------------------------------------------------------
+// ----------------------------------------------------------------------
+// The differential check
 
 const std::vector<std::shared_ptr<arrow::DataType>>& Types() {
   static const std::vector<std::shared_ptr<arrow::DataType>> types = {
@@ -456,7 +459,8 @@ TEST(VariantGetShreddedTest, RandomDifferentialProperty) {
   }
 }
 
-// ---- typical data, exact values -------------------------------------------------------
+// ----------------------------------------------------------------------
+// Typical data, exact values
 
 const std::vector<const char*> kEvents = {
     R"({"id": 1, "user": {"id": "u1", "age": 30}, "tags": ["a", "b"]})",
@@ -508,7 +512,8 @@ TEST(VariantGetShreddedTest, TypedPathsGiveTheTypedValues) {
       << failed.status().message();
 }
 
-// ---- integer leaves read as other types (the bulk cast paths) ------------------------
+// ----------------------------------------------------------------------
+// Integer leaves read as other types (the bulk cast paths)
 
 // Values at every integer type's bounds and just past them, 2^53 + 1 and 2^24 + 1
 // (rounded by double and float), Variant nulls, missing fields, residual strings, and
@@ -713,7 +718,8 @@ TEST(VariantGetShreddedTest, ZeroCopyMatchesUnshreddedWithMissingLevels) {
   }
 }
 
-// ---- hand-built layouts ---------------------------------------------------------------
+// ----------------------------------------------------------------------
+// Hand-built layouts
 
 // Metadata with the one key "a".
 const std::string kMetaA = testing::Hex("01 01 00 01 61");

@@ -98,3 +98,28 @@ def spark_corpus(spark, tmp_path_factory):
     import foreign
 
     return foreign.build_spark(spark, tmp_path_factory.mktemp("spark_corpus"))
+
+
+@pytest.fixture(scope="session")
+def s3_server():
+    """A real S3-compatible server on loopback (moto, tests/python/s3server.py)."""
+    try:
+        import boto3  # noqa: F401
+        import moto  # noqa: F401
+    except ImportError:
+        skip_or_fail("moto[server] is not installed (python/bootstrap.sh installs it)")
+    from s3server import S3Server
+
+    server = S3Server()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def s3(s3_server, monkeypatch):
+    """A fresh bucket on ``s3_server``, with the standard AWS_* variables (endpoint
+    included: AWS_ENDPOINT_URL) set for this test: ``s3.uri("key")`` is ``s3://...``."""
+    from s3server import new_bucket, set_env
+
+    set_env(s3_server, monkeypatch)
+    return new_bucket(s3_server)

@@ -259,3 +259,18 @@ def test_read_paths_parse_paths_as_variant_get_does(tmp_path, shredded):
     if shredded:
         assert vs.parquet.prunable_row_groups(path, "v", "$.a]b", ">=", 10) == [0]
         assert vs.parquet.prunable_row_groups(path, "v", "$.c.x]", "<", 100) == [1]
+
+
+@pytest.mark.parametrize("ddl", ["id bigint", "none"])
+def test_read_paths_of_some_row_groups(tmp_path, ddl):
+    import json
+
+    docs = [json.dumps({"id": i}) for i in range(50)]
+    path = str(tmp_path / "groups.parquet")
+    vs.parquet.write_table(pa.table({"v": vs.from_json(pa.array(docs))}), path,
+                           shredding={"v": ddl}, row_group_size=10)
+    ids = vs.parquet.read_paths(path, "v", {"id": "bigint"}, row_groups=[1, 3]).column(0)
+    assert ids.to_pylist() == list(range(10, 20)) + list(range(30, 40))
+    assert vs.parquet.read_paths(path, "v", {"id": "bigint"}, row_groups=[]).num_rows == 0
+    with pytest.raises(IndexError, match=r"groups\.parquet: no row group 5 \(the file has 5\)"):
+        vs.parquet.read_paths(path, "v", {"id": "bigint"}, row_groups=[5])

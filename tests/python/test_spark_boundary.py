@@ -31,11 +31,9 @@ def _error(fn) -> str:
 # Decimals
 
 
-@pytest.mark.parametrize("write_path", ["direct", "arrow"])
-def test_spark_reads_every_decimal_width_beside_a_list_column(spark, tmp_path, write_path):
+def test_spark_reads_every_decimal_width_beside_a_list_column(spark, tmp_path):
     path = str(tmp_path / "d.parquet")
-    vs.parquet.write_table(_table(with_list=True), path, shredding={"v": SCHEMA},
-                           write_path=write_path)
+    vs.parquet.write_table(_table(with_list=True), path, shredding={"v": SCHEMA})
     exprs = [f"try_variant_get(v, '$.{k}', '{t}') as {k}" for k, (t, _) in DECIMALS.items()]
     rows = spark.read.parquet(path).selectExpr(*exprs, "l").collect()
     for i, row in enumerate(rows[:len(_rows()) - 2]):

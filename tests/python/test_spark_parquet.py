@@ -41,12 +41,13 @@ def _logical(text):
     return None if text is None else json.loads(text)
 
 
-@pytest.mark.parametrize("write_path", ["direct", "arrow"])
-def test_spark_reads_varshred_files_natively(spark, tmp_path, write_path):
+@pytest.mark.parametrize("with_list", [False, True])
+def test_spark_reads_varshred_files_natively(spark, tmp_path, with_list):
     table, docs = _table()
+    if with_list:  # a nested neighbour column, written into the same row groups
+        table = table.append_column("l", pa.array([[i, i] for i in range(table.num_rows)]))
     path = str(tmp_path / "v.parquet")
-    vs.parquet.write_table(table, path, shredding={"v": SCHEMA}, row_group_size=64,
-                           write_path=write_path)
+    vs.parquet.write_table(table, path, shredding={"v": SCHEMA}, row_group_size=64)
     df = spark.read.parquet(path)  # no schema hint: the VARIANT(1) annotation suffices
     assert df.schema["v"].dataType.typeName() == "variant"
     rows = df.selectExpr("k", "to_json(v) as j",

@@ -37,12 +37,15 @@ def _run(threads):
     return errors
 
 
-@pytest.mark.parametrize("write_path", ["direct", "arrow"])
-def test_one_writer_shared_by_four_threads(tmp_path, write_path):
+@pytest.mark.parametrize("with_list", [False, True])
+def test_one_writer_shared_by_four_threads(tmp_path, with_list):
     batches = [_batch(i * 200) for i in range(40)]
+    if with_list:  # a nested column: Arrow's writer shares the row groups
+        batches = [b.append_column("l", pa.array([[j] for j in range(b.num_rows)]))
+                   for b in batches]
     for attempt in range(5):
         path = str(tmp_path / f"shared{attempt}.parquet")
-        w = vs.parquet.ParquetWriter(path, batches[0].schema, write_path=write_path,
+        w = vs.parquet.ParquetWriter(path, batches[0].schema,
                                      shredding={"v": "struct<id: bigint, s: string>"},
                                      row_group_size=300)
 

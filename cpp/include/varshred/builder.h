@@ -19,7 +19,7 @@ namespace varshred {
 
 /// \brief What to do when one object receives the same key twice.
 enum class DuplicateKeyPolicy : uint8_t {
-  kError,     ///< fail EndObject() (Spark's default, VARIANT_DUPLICATE_KEY)
+  kRaise,     ///< fail EndObject() (Spark's default, VARIANT_DUPLICATE_KEY)
   kLastWins,  ///< keep the value added last
 };
 
@@ -35,7 +35,7 @@ enum class DuplicateKeyPolicy : uint8_t {
 /// A failed call leaves the builder in an unspecified state: call Reset().
 class VariantBuilder {
  public:
-  explicit VariantBuilder(DuplicateKeyPolicy duplicates = DuplicateKeyPolicy::kError)
+  explicit VariantBuilder(DuplicateKeyPolicy duplicates = DuplicateKeyPolicy::kRaise)
       : duplicates_(duplicates) {}
 
   /// \brief Changes the duplicate-key policy for objects ended from now on.
@@ -88,7 +88,7 @@ class VariantBuilder {
   void StartObject();
   /// \brief Names the next value of the innermost open object.
   void AddKey(std::string_view key);
-  /// \brief Encodes the innermost object. Fails on a duplicate key under kError, when
+  /// \brief Encodes the innermost object. Fails on a duplicate key under kRaise, when
   /// a value of the object had no AddKey(), or when the innermost container is not an
   /// object.
   arrow::Status EndObject();

@@ -24,7 +24,7 @@ enum class JsonNumbers : uint8_t {
 
 struct JsonParseOptions {
   JsonNumbers numbers = JsonNumbers::kDecimal;
-  DuplicateKeyPolicy duplicate_keys = DuplicateKeyPolicy::kError;
+  DuplicateKeyPolicy duplicate_keys = DuplicateKeyPolicy::kRaise;
   /// Deepest nesting accepted, at most kMaxNestingDepth (what readers accept); deeper
   /// documents are an error, never a crash.
   int max_depth = kMaxNestingDepth;

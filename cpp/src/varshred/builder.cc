@@ -194,7 +194,7 @@ arrow::Status VariantBuilder::DropDuplicates(const Frame& frame, size_t* count) 
   Field* out = first;
   for (size_t i = 0; i < *count; ++i) {
     if (i + 1 < *count && first[i].id == first[i + 1].id) {
-      if (duplicates_ == DuplicateKeyPolicy::kError) {
+      if (duplicates_ == DuplicateKeyPolicy::kRaise) {
         return arrow::Status::Invalid("duplicate key \"", first[i].key, "\" in object");
       }
       continue;

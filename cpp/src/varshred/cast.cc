@@ -44,7 +44,7 @@ using internal::ParseTimestamp;
 using internal::Pow10;
 using internal::Trim;
 
-// ----------------------------------------------------------------------------
+// ----------------------------------------------------------------------
 // Decimal arithmetic
 
 int128_t Abs(int128_t v) { return v < 0 ? -v : v; }
@@ -85,7 +85,7 @@ float DecimalToFloat(int128_t unscaled, int scale) {
   return std::strtof(text.c_str(), nullptr);
 }
 
-// ----------------------------------------------------------------------------
+// ----------------------------------------------------------------------
 // Floating point
 
 // Spark's ANSI double -> integral check: floor(x) <= MAX && ceil(x) >= MIN, compared
@@ -131,7 +131,7 @@ bool CheckedMul(int64_t a, int64_t b, int64_t* out) {
 
 }  // namespace
 
-// ----------------------------------------------------------------------------
+// ----------------------------------------------------------------------
 // CastTarget
 
 std::string CastTarget::ToString() const {
@@ -166,7 +166,7 @@ std::string CastTarget::ToString() const {
   return "?";
 }
 
-// ----------------------------------------------------------------------------
+// ----------------------------------------------------------------------
 // VariantCaster
 
 struct VariantCaster::Impl {

@@ -65,7 +65,7 @@ bool ParseDatePart(std::string_view s, size_t* i, int64_t* days) {
 
 }  // namespace
 
-// ----------------------------------------------------------------------------
+// ----------------------------------------------------------------------
 // Numbers and booleans
 
 std::string_view Trim(std::string_view s) {
@@ -258,7 +258,7 @@ void AppendDecimalString(int128_t unscaled, int scale, std::string* out) {
   }
 }
 
-// ----------------------------------------------------------------------------
+// ----------------------------------------------------------------------
 // Dates and times
 
 bool ParseDate(std::string_view s, int32_t* out) {

@@ -20,7 +20,7 @@ namespace varshred {
 /// \brief What to do with data the spec calls invalid but that has an obvious reading.
 enum class ConflictPolicy : uint8_t {
   /// Fail with Invalid naming the row and path (arrow-rs; the spec's "should fail").
-  kError,
+  kRaise,
   /// Read as parquet-java does: a typed value wins over a conflicting non-object
   /// value, and a shredded key repeated in a residual object is dropped from the
   /// residual (the typed side wins, even when the typed field is missing).
@@ -28,7 +28,7 @@ enum class ConflictPolicy : uint8_t {
 };
 
 struct UnshredOptions {
-  ConflictPolicy on_conflict = ConflictPolicy::kError;
+  ConflictPolicy on_conflict = ConflictPolicy::kRaise;
   /// Field order of the result.
   VariantLayout layout = VariantLayout::kCanonical;
   /// Limits for validating metadata and `value` cells. Residual objects from other

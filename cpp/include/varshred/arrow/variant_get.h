@@ -23,8 +23,8 @@ namespace varshred {
 
 /// \brief What a failed cast does.
 enum class VariantGetErrors : uint8_t {
-  kNull,   ///< try_variant_get: the row is null
   kRaise,  ///< variant_get: the call fails with INVALID_VARIANT_CAST
+  kNull,   ///< try_variant_get: the row is null
 };
 
 struct VariantGetOptions {

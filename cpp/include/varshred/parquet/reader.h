@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "varshred/arrow/unshred.h"
+#include "varshred/parquet/filesystem.h"
 
 namespace varshred {
 
@@ -45,25 +46,38 @@ struct ParquetReadOptions {
   bool shredded = false;
   /// Rows per batch for streaming reads.
   int64_t batch_size = 64 * 1024;
+  /// Row groups to read, in this order; empty reads all. Lets a dataset scan split a
+  /// file into row groups read in parallel, and skip pruned ones.
+  std::vector<int> row_groups;
   /// Reconstruction of invalid data (error by default; typed-wins as parquet-java).
   UnshredOptions unshred;
+  /// The filesystem `path` is in; by default resolved from `path` (see ResolveFile).
+  std::shared_ptr<arrow::fs::FileSystem> filesystem;
 };
+
+// Every `path` below is a local path or a URI (s3://, gs://, abfs://, hdfs://,
+// file://...; see ResolveFile), or a path in `filesystem` when one is given.
 
 /// \brief The top-level columns of the file at `path` and their Variant layouts.
 /// Fails with a clear error when the file is not Parquet or is truncated.
-arrow::Result<std::vector<ParquetColumnInfo>> InspectParquet(const std::string& path);
+arrow::Result<std::vector<ParquetColumnInfo>> InspectParquet(
+    const std::string& path,
+    const std::shared_ptr<arrow::fs::FileSystem>& filesystem = nullptr);
 
 /// \brief The path of every leaf column of the file at `path`, by leaf index, as a list
 /// of names from the top-level column down. Compare these, never dotted strings: a name
 /// may itself contain '.' ("user.id" next to "user" {"id"}).
 arrow::Result<std::vector<std::vector<std::string>>> ParquetLeafPaths(
-    const std::string& path);
+    const std::string& path,
+    const std::shared_ptr<arrow::fs::FileSystem>& filesystem = nullptr);
 
 /// \brief Reads the footer of `path` and every row group's column chunk metadata and
 /// statistics, failing with an error naming the file where they are corrupt. Callers
 /// that then read the footer with pyarrow (whose metadata accessors abort the process
 /// on a corrupt footer instead of raising) check it here first.
-arrow::Status CheckParquetFooter(const std::string& path);
+arrow::Status CheckParquetFooter(
+    const std::string& path,
+    const std::shared_ptr<arrow::fs::FileSystem>& filesystem = nullptr);
 
 /// \brief Streams record batches from `path`, reconstructing Variant columns (canonical
 /// layout) batch by batch, so files larger than memory can be read.
@@ -79,8 +93,11 @@ arrow::Result<std::shared_ptr<arrow::Table>> ReadParquet(
 /// \brief Reads only the given leaf columns (by index) of one top-level column and
 /// returns them as a (partial) struct column: the basis of path projection, which
 /// reads a path's typed_value leaf and the value columns on the way, not the rest.
+/// `row_groups` selects row groups as ParquetReadOptions::row_groups does.
 arrow::Result<std::shared_ptr<arrow::ChunkedArray>> ReadParquetLeaves(
     const std::string& path, const std::vector<int>& leaves,
-    arrow::MemoryPool* pool = arrow::default_memory_pool());
+    arrow::MemoryPool* pool = arrow::default_memory_pool(),
+    const std::vector<int>& row_groups = {},
+    const std::shared_ptr<arrow::fs::FileSystem>& filesystem = nullptr);
 
 }  // namespace varshred

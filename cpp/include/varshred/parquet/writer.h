@@ -18,20 +18,9 @@
 
 #include "varshred/arrow/shred.h"
 #include "varshred/arrow/shredding_schema.h"
+#include "varshred/parquet/filesystem.h"
 
 namespace varshred {
-
-/// \brief How Variant columns reach the Parquet column writers.
-enum class ParquetWritePath : uint8_t {
-  /// varshred shreds straight into column chunks: it computes definition and
-  /// repetition levels itself and feeds Parquet C++'s typed column writers, without
-  /// building shredded Arrow arrays. Needs every non-Variant column to be flat; tables
-  /// with nested non-Variant columns take kArrow automatically.
-  kDirect,
-  /// Shred into Arrow arrays, then parquet::arrow::FileWriter with an annotated copy of
-  /// the Parquet schema. Kept as a benchmark comparison and a fallback.
-  kArrow,
-};
 
 struct ParquetWriteOptions {
   arrow::Compression::type compression = arrow::Compression::ZSTD;
@@ -46,12 +35,13 @@ struct ParquetWriteOptions {
   /// it (docs/interop.md#other-engines), so it can be turned off.
   bool annotate = true;
   NumericShredding numeric = NumericShredding::kLenient;
-  ParquetWritePath path = ParquetWritePath::kDirect;
   /// Variant columns whose bytes this process built itself (e.g. JsonToVariant output
   /// handed straight to the writer): their rows are not validated again. Bytes from
   /// anywhere else must not be listed: invalid bytes here are undefined behaviour.
-  /// Honoured by kDirect (kArrow validates every row).
   std::vector<std::string> trusted_columns;
+  /// The filesystem `path` is in; by default resolved from `path` (a local path or a
+  /// URI: see ResolveFile).
+  std::shared_ptr<arrow::fs::FileSystem> filesystem;
 };
 
 /// \brief Writes record batches to one Parquet file, shredding Variant columns.
@@ -61,11 +51,14 @@ struct ParquetWriteOptions {
 /// Each is written as a group {required binary metadata; optional binary value;
 /// typed_value per its schema in `shredding`} (an unlisted Variant column, or one
 /// mapped to ShreddingSchema::ValueOnly(), is the plain group {metadata, value}).
-/// Other columns are written as Parquet C++ would.
+/// Other columns, nested ones included, are written by parquet::arrow::FileWriter into
+/// the same row groups.
 ///
-/// The write is atomic: data go to a temporary file next to `path`, renamed to `path`
-/// by Close(). Abort(), a failed Close() or destroying an unclosed writer removes the
-/// temporary file, so no partial file ever appears under `path`.
+/// `path` is a local path or a URI (s3://, gs://, abfs://, hdfs://, file://...). The
+/// write is never partial: the file appears under `path` only when Close() succeeds
+/// (locally a temporary file next to `path`, renamed; on S3 a multipart upload,
+/// completed; docs/storage.md). Abort(), a failed Close() or destroying an unclosed
+/// writer drops what was written, so no partial file ever appears under `path`.
 class ParquetWriter {
  public:
   static arrow::Result<std::unique_ptr<ParquetWriter>> Open(

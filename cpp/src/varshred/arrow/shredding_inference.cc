@@ -67,7 +67,11 @@ Choice ChooseType(const PathStats& s, const InferOptions& options, int depth) {
     const int scale = s.max_scale();
     const int precision = std::max(1, s.max_integer_digits() + scale);
     if (precision <= kMaxDigits) {
-      consider(ChoiceKind::kPrimitive, *ShreddingSchema::Decimal(precision, scale),
+      // Headroom for later rows at no cost: the widest precision of the same storage
+      // (decimal4 up to 9 digits, decimal8 up to 18, decimal16 up to 38;
+      // docs/shredding.md#schema-inference).
+      const int stored = precision <= 9 ? 9 : precision <= 18 ? 18 : kMaxDigits;
+      consider(ChoiceKind::kPrimitive, *ShreddingSchema::Decimal(stored, scale),
                ints + decs);
     } else {
       // Past 38 digits: the best of bigint and decimal(38, k).

@@ -23,7 +23,8 @@ using internal::JoinElement;
 using internal::JoinField;
 using internal::PrimitiveCoverage;
 
-// ---- Report ---------------------------------------------------------------------------
+// ----------------------------------------------------------------------
+// Report
 
 namespace {
 

@@ -57,7 +57,8 @@ int IntegerWidth(int128_t x) {
 
 }  // namespace
 
-// ---- PathStats --------------------------------------------------------------------
+// ----------------------------------------------------------------------
+// PathStats
 
 PathStats::PathStats()
     : int_min_(std::numeric_limits<int64_t>::max()),
@@ -96,7 +97,8 @@ const PathStats* PathStats::FindField(std::string_view key) const {
   }
 }
 
-// ---- Building the tree: the scan, the merge, the reader of the serialized form -----
+// ----------------------------------------------------------------------
+// Building the tree: the scan, the merge, the reader of the serialized form
 
 PathStats* PathStats::MutableField(std::string_view key) {
   return const_cast<PathStats*>(FindField(key));
@@ -132,7 +134,8 @@ std::array<int64_t, 78>& PathStats::Histograms() {
   return *numeric_histograms_;
 }
 
-// ---- The scan and the merge ---------------------------------------------------------
+// ----------------------------------------------------------------------
+// The scan and the merge
 
 // Friend of PathStats and ShreddingStats: the code that fills the counters.
 struct ShreddingStatsScan {
@@ -318,7 +321,8 @@ struct ShreddingStatsScan {
   }
 };
 
-// ---- ShreddingStats: scan, merge ------------------------------------
+// ----------------------------------------------------------------------
+// ShreddingStats: scan, merge
 
 ShreddingStats::ShreddingStats(ShreddingStatsOptions options)
     : options_(options), root_(std::make_unique<PathStats>()) {

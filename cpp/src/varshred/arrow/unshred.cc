@@ -22,6 +22,7 @@
 
 #include "varshred/arrow/extension_internal.h"
 #include "varshred/arrow/shredded_layout_internal.h"
+#include "varshred/arrow/shredding_state_internal.h"
 #include "varshred/arrow/typed_scalar_internal.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get_internal.h"
@@ -34,6 +35,7 @@ namespace varshred {
 namespace {
 
 using internal::FieldEntry;
+using internal::PairState;
 using internal::TypedScalarColumn;
 
 struct ReadNode;
@@ -63,8 +65,8 @@ struct ReadNode {
   std::string path;
 };
 
-// ---- plan
-// ------------------------------------------------------------------------------
+// ----------------------------------------------------------------------
+// Plan
 
 // `depth`: objects and arrays above the node, bounded by the nesting limit of values
 // (a shredded column cannot usefully be deeper than the values it holds).
@@ -174,8 +176,8 @@ arrow::Result<std::unique_ptr<ReadNode>> CompilePair(std::shared_ptr<arrow::Arra
   return node;
 }
 
-// ---- row loop
-// ----------------------------------------------------------------------------
+// ----------------------------------------------------------------------
+// Row loop
 
 class Rebuilder {
  public:
@@ -191,44 +193,55 @@ class Rebuilder {
   arrow::Status Rebuild(ReadNode& node, int64_t i, std::string* out, bool* missing) {
     *missing = false;
     const bool has_value = node.value && !node.value.IsNull(i);
-    switch (node.typed.index()) {
-      case 1: {
-        const auto& p = std::get<TypedScalarColumn>(node.typed);
-        if (p.IsNull(i)) break;
-        if (has_value && options_.on_conflict == ConflictPolicy::kError) {
+    const auto state =
+        internal::StateOf(has_value, !TypedIsNull(node, i), node.typed.index() == 2);
+    switch (state) {
+      case PairState::kMissing:
+        *missing = true;
+        return arrow::Status::OK();
+      case PairState::kValue: {
+        const std::string_view bytes = node.value.Get(i);
+        bool keys_sorted = true;
+        ARROW_RETURN_NOT_OK(CheckValue(node, bytes, &keys_sorted));
+        AppendValue(VariantView::MakeUnchecked(metadata_, bytes), keys_sorted, out);
+        return arrow::Status::OK();
+      }
+      case PairState::kConflict:
+        if (options_.on_conflict == ConflictPolicy::kRaise) {
           return Error(node, "conflicting value and typed_value");
         }
-        const auto st = p.Append(i, out);
-        return st.ok() ? st : Error(node, st.message());
-      }
-      case 2: {
-        auto& o = std::get<ObjectReader>(node.typed);
-        if (o.array->IsNull(i)) break;
-        return RebuildObject(node, o, i, has_value, out);
-      }
-      case 3: {
-        auto& a = std::get<ArrayReader>(node.typed);
-        if (a.array->IsNull(i)) break;
-        if (has_value && options_.on_conflict == ConflictPolicy::kError) {
-          return Error(node, "conflicting value and typed_value");
-        }
-        return RebuildArray(a, i, out);
-      }
-      default:
+        break;  // parquet-java: the typed value wins
+      case PairState::kTyped:
+      case PairState::kPartialObject:
         break;
     }
-    if (!has_value) {
-      *missing = true;
-      return arrow::Status::OK();
+    switch (node.typed.index()) {
+      case 1: {
+        const auto st = std::get<TypedScalarColumn>(node.typed).Append(i, out);
+        return st.ok() ? st : Error(node, st.message());
+      }
+      case 2:
+        return RebuildObject(node, std::get<ObjectReader>(node.typed), i,
+                             state == PairState::kPartialObject, out);
+      default:
+        return RebuildArray(std::get<ArrayReader>(node.typed), i, out);
     }
-    const std::string_view bytes = node.value.Get(i);
-    bool keys_sorted = true;
-    ARROW_RETURN_NOT_OK(CheckValue(node, bytes, &keys_sorted));
-    AppendValue(VariantView::MakeUnchecked(metadata_, bytes), keys_sorted, out);
-    return arrow::Status::OK();
   }
 
  private:
+  static bool TypedIsNull(const ReadNode& node, int64_t i) {
+    switch (node.typed.index()) {
+      case 1:
+        return std::get<TypedScalarColumn>(node.typed).IsNull(i);
+      case 2:
+        return std::get<ObjectReader>(node.typed).array->IsNull(i);
+      case 3:
+        return std::get<ArrayReader>(node.typed).array->IsNull(i);
+      default:
+        return true;  // value-only pair
+    }
+  }
+
   arrow::Status Error(const ReadNode& node, std::string_view what) const {
     return arrow::Status::Invalid("row ", row_, ", ", node.path, ": ", what);
   }
@@ -320,7 +333,7 @@ class Rebuilder {
       for (uint32_t f = 0; f < residual.num_fields(); ++f) {
         const std::string_view key = residual.key(f);
         if (IsShreddedName(o, key)) {
-          if (options_.on_conflict == ConflictPolicy::kError) {
+          if (options_.on_conflict == ConflictPolicy::kRaise) {
             return Error(
                 node, "residual value repeats shredded field '" + std::string(key) + "'");
           }

@@ -19,7 +19,7 @@
 
 namespace varshred {
 
-// ----------------------------------------------------------------------------
+// ----------------------------------------------------------------------
 // Target types
 
 arrow::Result<CastTarget> CastTargetForArrowType(const arrow::DataType& type) {
@@ -67,7 +67,7 @@ arrow::Result<CastTarget> CastTargetForArrowType(const arrow::DataType& type) {
       "binary/large_binary");
 }
 
-// ----------------------------------------------------------------------------
+// ----------------------------------------------------------------------
 // CastAppender
 
 arrow::Status CastAppender::Failed(const VariantView& v) {
@@ -229,7 +229,7 @@ arrow::Result<std::unique_ptr<CastAppender>> CastAppender::Make(
   return arrow::Status::TypeError("variant_get cannot cast to ", type->ToString());
 }
 
-// ----------------------------------------------------------------------------
+// ----------------------------------------------------------------------
 // VariantGet
 
 namespace internal {

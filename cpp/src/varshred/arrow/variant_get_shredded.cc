@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "varshred/arrow/shredded_layout_internal.h"
+#include "varshred/arrow/shredding_state_internal.h"
 #include "varshred/arrow/typed_scalar_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
@@ -51,7 +52,8 @@ namespace varshred::internal {
 
 namespace {
 
-// ---- typed scalars appended to the target type in bulk ------------------------------
+// ----------------------------------------------------------------------
+// Typed scalars appended to the target type in bulk
 //
 // A typed leaf is read without building a Variant per value when its cast to the target
 // is plain arithmetic: the identity (Spark casts a value to its own type unchanged), an
@@ -289,7 +291,8 @@ AppendSlotsFn MakeSlotAppender(const arrow::DataType& typed,
   }
 }
 
-// ---- the path compiled against the layout ---------------------------------------------
+// ----------------------------------------------------------------------
+// The path compiled against the layout
 
 enum class Kind : uint8_t { kNone, kObject, kList, kScalar };
 
@@ -441,8 +444,11 @@ class ShreddedGetter {
         return {lv.element && l == n ? Found::kVariantNull : Found::kMissing, l, pos};
       }
       const bool has_value = lv.value && !lv.value.IsNull(pos);
-      if (lv.typed && !lv.typed->IsNull(pos)) {
-        if (has_value && lv.kind != Kind::kObject) return {Found::kConflict, l, pos};
+      const auto state = internal::StateOf(has_value, lv.typed && !lv.typed->IsNull(pos),
+                                           lv.kind == Kind::kObject);
+      if (state == internal::PairState::kConflict) return {Found::kConflict, l, pos};
+      if (state == internal::PairState::kTyped ||
+          state == internal::PairState::kPartialObject) {
         if (l == n) {
           return {lv.kind == Kind::kScalar ? Found::kTyped : Found::kRebuild, l, pos};
         }
@@ -457,12 +463,12 @@ class ShreddedGetter {
           continue;
         }
         // A key the typed object does not shred lives in the residual object, if any.
-        if (lv.kind == Kind::kObject && path_[l].is_key() && has_value) {
+        if (path_[l].is_key() && state == internal::PairState::kPartialObject) {
           return {Found::kResidual, l, pos};
         }
         return {Found::kMissing, l, pos};
       }
-      if (has_value) return {Found::kResidual, l, pos};
+      if (state == internal::PairState::kValue) return {Found::kResidual, l, pos};
       // docs/shredding.md: null/null is a missing field, but a missing top-level
       // value or array element reads as Variant null (which has no keys or elements).
       return {l == n && (l == 0 || lv.element) ? Found::kVariantNull : Found::kMissing, l,

@@ -17,6 +17,7 @@
 #include "varshred/arrow/legacy.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/parquet/catch_internal.h"
+#include "varshred/parquet/filesystem.h"
 
 namespace varshred {
 
@@ -26,10 +27,21 @@ namespace {
 
 constexpr char kCorrupt[] = "corrupt Parquet file";
 
-arrow::Result<std::unique_ptr<pq::arrow::FileReader>> OpenFile(const std::string& path,
-                                                               arrow::MemoryPool* pool) {
-  auto file = arrow::io::ReadableFile::Open(path, pool);
-  if (!file.ok()) return file.status().WithMessage(path, ": ", file.status().message());
+using FileSystemPtr = std::shared_ptr<arrow::fs::FileSystem>;
+
+arrow::Result<std::unique_ptr<pq::arrow::FileReader>> OpenFile(
+    const std::string& path, arrow::MemoryPool* pool, const FileSystemPtr& filesystem) {
+  ARROW_ASSIGN_OR_RAISE(auto location, ResolveFile(path, filesystem));
+  // Object stores: a size request, then range reads of the footer and the chunks.
+  auto file = location.fs->OpenInputFile(location.path);
+  if (!file.ok()) {
+    // The OS error (Arrow keeps errno in the detail, which the message leaves out).
+    const auto& st = file.status();
+    std::string message = st.message();
+    if (message.find(path) == std::string::npos) message = path + ": " + message;
+    if (st.detail()) message += ": " + st.detail()->ToString();
+    return arrow::Status(st.code(), message);
+  }
   std::unique_ptr<pq::arrow::FileReader> reader;
   auto opened = pq::arrow::OpenFile(*file, pool);
   if (!opened.ok()) {
@@ -37,6 +49,26 @@ arrow::Result<std::unique_ptr<pq::arrow::FileReader>> OpenFile(const std::string
                                   opened.status().message(), ")");
   }
   return std::move(opened).ValueOrDie();
+}
+
+// `selected`, or every row group when it is empty; an index out of range is an error
+// naming the file.
+arrow::Result<std::vector<int>> RowGroups(const std::string& path,
+                                          const pq::arrow::FileReader& reader,
+                                          const std::vector<int>& selected) {
+  const int n = reader.num_row_groups();
+  if (selected.empty()) {
+    std::vector<int> all(n);
+    for (int i = 0; i < n; ++i) all[i] = i;
+    return all;
+  }
+  for (int g : selected) {
+    if (g < 0 || g >= n) {
+      return arrow::Status::IndexError(path, ": no row group ", g, " (the file has ", n,
+                                       ")");
+    }
+  }
+  return selected;
 }
 
 bool HasChild(const pq::schema::GroupNode& g, const std::string& name) {
@@ -165,19 +197,22 @@ class VariantBatchReader : public arrow::RecordBatchReader {
 
 }  // namespace
 
-arrow::Result<std::vector<ParquetColumnInfo>> InspectParquet(const std::string& path) {
+arrow::Result<std::vector<ParquetColumnInfo>> InspectParquet(
+    const std::string& path, const FileSystemPtr& filesystem) {
   return internal::CatchParquet(
       path, kCorrupt, [&]() -> arrow::Result<std::vector<ParquetColumnInfo>> {
-        ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, arrow::default_memory_pool()));
+        ARROW_ASSIGN_OR_RAISE(auto reader,
+                              OpenFile(path, arrow::default_memory_pool(), filesystem));
         return Columns(*reader->parquet_reader()->metadata()->schema());
       });
 }
 
 arrow::Result<std::vector<std::vector<std::string>>> ParquetLeafPaths(
-    const std::string& path) {
+    const std::string& path, const FileSystemPtr& filesystem) {
   return internal::CatchParquet(
       path, kCorrupt, [&]() -> arrow::Result<std::vector<std::vector<std::string>>> {
-        ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, arrow::default_memory_pool()));
+        ARROW_ASSIGN_OR_RAISE(auto reader,
+                              OpenFile(path, arrow::default_memory_pool(), filesystem));
         const pq::SchemaDescriptor& schema =
             *reader->parquet_reader()->metadata()->schema();
         std::vector<std::vector<std::string>> out;
@@ -188,9 +223,11 @@ arrow::Result<std::vector<std::vector<std::string>>> ParquetLeafPaths(
       });
 }
 
-arrow::Status CheckParquetFooter(const std::string& path) {
+arrow::Status CheckParquetFooter(const std::string& path,
+                                 const FileSystemPtr& filesystem) {
   return internal::CatchParquet(path, kCorrupt, [&]() -> arrow::Status {
-    ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, arrow::default_memory_pool()));
+    ARROW_ASSIGN_OR_RAISE(auto reader,
+                          OpenFile(path, arrow::default_memory_pool(), filesystem));
     const auto md = reader->parquet_reader()->metadata();
     const pq::SchemaDescriptor& schema = *md->schema();
     for (int i = 0; i < schema.num_columns(); ++i) schema.Column(i)->path();
@@ -215,7 +252,7 @@ namespace {
 
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
     const std::string& path, const ParquetReadOptions& options, arrow::MemoryPool* pool) {
-  ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, pool));
+  ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, pool, options.filesystem));
   const auto all = Columns(*reader->parquet_reader()->metadata()->schema());
   std::vector<ParquetColumnInfo> selected;
   if (options.columns.empty()) {
@@ -240,8 +277,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
   std::vector<int> leaves;
   for (const auto& c : selected)
     leaves.insert(leaves.end(), c.leaves.begin(), c.leaves.end());
-  std::vector<int> row_groups(reader->num_row_groups());
-  for (int i = 0; i < reader->num_row_groups(); ++i) row_groups[i] = i;
+  ARROW_ASSIGN_OR_RAISE(auto row_groups, RowGroups(path, *reader, options.row_groups));
   reader->set_batch_size(options.batch_size);
   auto inner = reader->GetRecordBatchReader(row_groups, leaves);
   if (!inner.ok())
@@ -271,11 +307,13 @@ arrow::Result<std::shared_ptr<arrow::Table>> ReadParquet(
 }
 
 arrow::Result<std::shared_ptr<arrow::ChunkedArray>> ReadParquetLeaves(
-    const std::string& path, const std::vector<int>& leaves, arrow::MemoryPool* pool) {
+    const std::string& path, const std::vector<int>& leaves, arrow::MemoryPool* pool,
+    const std::vector<int>& row_groups, const FileSystemPtr& filesystem) {
   return internal::CatchParquet(
       path, kCorrupt, [&]() -> arrow::Result<std::shared_ptr<arrow::ChunkedArray>> {
-        ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, pool));
-        auto read = reader->ReadTable(leaves);
+        ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, pool, filesystem));
+        ARROW_ASSIGN_OR_RAISE(auto groups, RowGroups(path, *reader, row_groups));
+        auto read = reader->ReadRowGroups(groups, leaves);
         if (!read.ok()) {
           return read.status().WithMessage(path, ": ", read.status().message());
         }

@@ -1,10 +1,11 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// ParquetWriter. The direct path compiles each Variant column's shredding schema into
-// a tree of nodes that know their Parquet leaf columns and definition/repetition
-// levels (Dremel encoding), walks every row once, and hands the levels and values of
-// each leaf to Parquet C++'s typed column writers. The Arrow path shreds into Arrow
-// arrays and lets parquet::arrow::FileWriter do the rest.
+// ParquetWriter. Each Variant column goes through the shredding core
+// (arrow/shredder_internal.h) into a sink that computes the definition and repetition
+// levels (Dremel encoding) of its Parquet leaf columns and hands them to Parquet C++'s
+// typed column writers, without building shredded Arrow arrays. The other columns go
+// through parquet::arrow::FileWriter into the same row groups
+// (shared_row_groups_internal.h).
 
 #include "varshred/parquet/writer.h"
 
@@ -27,13 +28,15 @@
 #include <deque>
 #include <random>
 
-#include "varshred/arrow/typed_match_internal.h"
+#include "varshred/arrow/shredder_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/container_encoding_internal.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/parquet/catch_internal.h"
+#include "varshred/parquet/output_file.h"
 #include "varshred/parquet/schema.h"
+#include "varshred/parquet/shared_row_groups_internal.h"
 #include "varshred/validate.h"
 
 namespace varshred {
@@ -48,90 +51,15 @@ ParquetWriter::~ParquetWriter() = default;
 
 namespace {
 
-// ----------------------------------------------------------------------
-// Atomic output: a hidden temporary file next to the target (same directory, so the
-// rename is atomic; a leading '.' so that directory readers such as Spark, DuckDB and
-// pyarrow.dataset skip it if the process dies), synced and renamed on success.
+using internal::AtomicFile;  // parquet/output_file.h
 
-class AtomicFile {
- public:
-  static arrow::Result<AtomicFile> Open(const std::string& path) {
-    AtomicFile f;
-    f.final_path_ = path;
-    const size_t slash = path.rfind('/');
-    f.dir_ = slash == std::string::npos ? "." : path.substr(0, slash + 1);
-    const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-    std::random_device rd;
-    f.temp_path_ = (slash == std::string::npos ? "" : f.dir_) + "." + base +
-                   ".varshred-tmp-" + std::to_string(rd()) + std::to_string(rd());
-    auto stream = arrow::io::FileOutputStream::Open(f.temp_path_);
-    if (!stream.ok()) return f.Named(stream.status());
-    f.stream_ = std::move(stream).ValueOrDie();
-    return f;
-  }
-  const std::shared_ptr<arrow::io::FileOutputStream>& stream() const { return stream_; }
-  arrow::Status Publish() {
-    if (!stream_->closed()) ARROW_RETURN_NOT_OK(Named(stream_->Close()));
-    // The data reach the disk before the name does: a crash after the rename never
-    // leaves an empty or partial file under the target's name. (The Parquet writer
-    // has closed the stream already; Linux syncs a file through any descriptor.)
-    if (!Sync(temp_path_, O_RDONLY)) return Failed("cannot sync the written file");
-    if (std::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
-      auto st = Failed("cannot move the written file into place");
-      std::remove(temp_path_.c_str());
-      return st;
-    }
-    published_ = true;
-    // Best effort: make the rename durable too (not every file system syncs a
-    // directory).
-    (void)Sync(dir_, O_RDONLY | O_DIRECTORY);
-    return arrow::Status::OK();
-  }
-  void Discard() {
-    if (published_ || !stream_) return;
-    if (!stream_->closed()) (void)stream_->Close();
-    std::remove(temp_path_.c_str());
-    stream_.reset();
-  }
-  const std::string& final_path() const { return final_path_; }
-
-  // I/O errors name the target and the OS error (Arrow keeps errno in the status
-  // detail, which the message leaves out), never the hidden temporary file.
-  arrow::Status Named(const arrow::Status& st) const {
-    if (st.ok() || !st.IsIOError()) return st;
-    std::string message = st.message();
-    for (size_t at; (at = message.find(temp_path_)) != std::string::npos;) {
-      message.replace(at, temp_path_.size(), final_path_);
-    }
-    if (message.find(final_path_) == std::string::npos) {
-      message = final_path_ + ": " + message;
-    }
-    if (st.detail()) message += ": " + st.detail()->ToString();
-    return arrow::Status(st.code(), message);
-  }
-
- private:
-  static bool Sync(const std::string& path, int flags) {
-    const int fd = ::open(path.c_str(), flags);
-    if (fd < 0) return false;
-    const bool ok = ::fsync(fd) == 0;
-    const int err = errno;
-    ::close(fd);
-    errno = err;
-    return ok;
-  }
-  arrow::Status Failed(const char* what) const {
-    return arrow::Status::IOError(final_path_, ": ", what, ": ", std::strerror(errno));
-  }
-
-  std::string final_path_;
-  std::string dir_;
-  std::string temp_path_;
-  std::shared_ptr<arrow::io::FileOutputStream> stream_;
-  bool published_ = false;
-};
-
-std::shared_ptr<pq::WriterProperties> MakeProperties(const ParquetWriteOptions& o) {
+// The writer's properties; with `file`, also the encodings of the typed leaves of the
+// Variant columns (the leaves `variant_leaves` of `file`), docs/shredding.md#storage:
+// integers, dates, times and timestamps are mostly distinct and often ordered (ids,
+// times, counters), where DELTA_BINARY_PACKED beats a dictionary.
+std::shared_ptr<pq::WriterProperties> MakeProperties(
+    const ParquetWriteOptions& o, const pq::SchemaDescriptor* file = nullptr,
+    const std::vector<int>& variant_leaves = {}) {
   pq::WriterProperties::Builder b;
   b.compression(o.compression);
   if (o.compression_level) b.compression_level(*o.compression_level);
@@ -145,6 +73,21 @@ std::shared_ptr<pq::WriterProperties> MakeProperties(const ParquetWriteOptions& 
     b.enable_statistics();
   else
     b.disable_statistics();
+  for (int leaf : variant_leaves) {
+    const pq::ColumnDescriptor* column = file->Column(leaf);
+    // Decimals are often few distinct values (prices, scores): they keep the dictionary.
+    if (column->name() != "typed_value" || column->logical_type()->is_decimal()) continue;
+    const auto path = column->path();
+    switch (column->physical_type()) {
+      case pq::Type::INT32:
+      case pq::Type::INT64:
+        b.disable_dictionary(path);
+        b.encoding(path, pq::Encoding::DELTA_BINARY_PACKED);
+        break;
+      default:
+        break;
+    }
+  }
   return b.build();
 }
 
@@ -201,15 +144,6 @@ arrow::Result<std::vector<ColumnPlanInput>> VariantColumns(
   return out;
 }
 
-bool IsNested(const arrow::DataType& t) {
-  return t.id() == arrow::Type::STRUCT || t.id() == arrow::Type::LIST ||
-         t.id() == arrow::Type::LARGE_LIST || t.id() == arrow::Type::LIST_VIEW ||
-         t.id() == arrow::Type::LARGE_LIST_VIEW || t.id() == arrow::Type::MAP ||
-         t.id() == arrow::Type::FIXED_SIZE_LIST || t.id() == arrow::Type::SPARSE_UNION ||
-         t.id() == arrow::Type::DENSE_UNION;
-}
-
-// Unshredded canonical input for a Variant column (shredded input is rebuilt first).
 arrow::Result<std::shared_ptr<arrow::Array>> UnshreddedInput(
     const std::shared_ptr<arrow::Array>& column, arrow::MemoryPool* pool) {
   ARROW_ASSIGN_OR_RAISE(auto view, VariantArrayView::Make(column));
@@ -273,95 +207,37 @@ struct Leaf {
 };
 
 // One {value, typed_value} pair of the shredding schema.
-struct Node {
-  ShreddingSchema::Kind kind = ShreddingSchema::Kind::kValueOnly;
-  int16_t def = 0;  // definition level at which this pair's group is defined
+
+// ----------------------------------------------------------------------
+// The shredding core's Parquet sink: levels and values per leaf column (Dremel
+// encoding), handed to Parquet C++'s typed column writers once per batch.
+
+// Where one {value, typed_value} pair goes in the file.
+struct ParquetColumns {
+  int16_t def = 0;  // definition level at which the pair's group is defined
   int value_leaf = -1;
+  int typed_leaf = -1;            // primitive typed_value
   std::vector<int> typed_leaves;  // every leaf under typed_value
-  // Primitive.
-  int typed_leaf = -1;
-  VariantType type = VariantType::kNull;
-  int precision = 0;
-  int scale = 0;
-  // Object: fields in schema order.
-  std::vector<std::string> names;
-  std::vector<std::unique_ptr<Node>> fields;
-  std::vector<int> match;         // per-row scratch: field index in the object, or -1
-  std::vector<char> shredded;     // per-row scratch: object field i went to a typed group
-  std::vector<uint32_t> by_name;  // field indexes ordered by name bytes
-  // Object field id -> schema field (-1: not shredded) for the current dictionary,
-  // filled lazily; cleared when `ids_epoch` falls behind the writer's epoch.
-  std::vector<int32_t> id_to_field;
-  uint64_t ids_epoch = 0;
-  // Array.
-  std::unique_ptr<Node> element;
-  int16_t list_rep = 0;
+  int16_t list_rep = 0;           // array: repetition level of elements after the first
 };
 
-class VariantColumnWriter {
+using Node = internal::ShredNode<ParquetColumns>;
+
+class ParquetSink {
  public:
-  // Builds the plan for the Variant group `group` whose first leaf is `first_leaf`.
-  static arrow::Result<std::unique_ptr<VariantColumnWriter>> Make(
-      const GroupNode& group, const ShreddingSchema& schema, int first_leaf, bool lenient,
-      bool validate) {
-    auto w = std::make_unique<VariantColumnWriter>();
-    w->lenient_ = lenient;
-    w->validate_ = validate;
-    w->nullable_ = group.is_optional();
-    const int16_t base = w->nullable_ ? 1 : 0;
+  using Columns = ParquetColumns;
+  using Level = int16_t;  // repetition level
+
+  // Numbers the leaves of the Variant group `group` from `first_leaf`, in the file's
+  // depth-first column order, and places the pairs of `root` on them.
+  arrow::Status Init(const GroupNode& group, Node& root, int first_leaf) {
+    const int16_t base = group.is_optional() ? 1 : 0;
     int next = first_leaf;
-    w->metadata_leaf_ = w->AddLeaf(next++, base, 0);
-    w->root_ = std::make_unique<Node>();
-    ARROW_RETURN_NOT_OK(w->Compile(group, schema, base, 0, &next, w->root_.get()));
-    return w;
+    metadata_leaf_ = AddLeaf(next++, base, 0);
+    return Place(group, root, base, 0, &next);
   }
 
-  // Fills the leaves from the unshredded canonical array `column`.
-  arrow::Status Shred(const std::shared_ptr<arrow::Array>& column, int64_t row_offset) {
-    ARROW_ASSIGN_OR_RAISE(auto view, VariantArrayView::Make(column));
-    internal::MetadataCache metadata_cache;  // per batch: it keeps views of the bytes
-    // Field ids mean the same keys while the dictionary bytes stay the same: object
-    // nodes cache id -> field per dictionary (epoch), rows of one shape skip key lookups.
-    std::string_view last_md;
-    ++epoch_;
-    for (int64_t i = 0; i < view.length(); ++i) {
-      if (view.IsNull(i)) {
-        // SQL NULL: the group itself is null at every leaf.
-        for (auto& leaf : leaves_) leaf.Levels(0, 0);
-        continue;
-      }
-      const std::string_view md_bytes = view.metadata(i);
-      if (md_bytes != last_md) {
-        ++epoch_;
-        last_md = md_bytes;
-      }
-      std::string_view value = view.value_is_null(i) ? kNullValue : view.value(i);
-      arrow::Status st;
-      MetadataView md;
-      if (validate_) {
-        auto cached = metadata_cache.Get(md_bytes);
-        if (!cached.ok()) return RowError(row_offset + i, cached.status());
-        md = *cached;
-        bool keys_sorted = true;
-        st = ValidateValue(md, value, ValidateOptions::ForReading(), &keys_sorted);
-        if (!st.ok()) return RowError(row_offset + i, st);
-        if (!keys_sorted) {
-          // Files hold spec order: rewrite rows whose ids another engine left unsorted.
-          residual_.clear();
-          internal::AppendSortedKeys(VariantView::MakeUnchecked(md, value), &residual_);
-          value = arena_.Copy(residual_);
-        }
-      } else {
-        md = MetadataView::MakeUnchecked(md_bytes);
-      }
-      Leaf& m = leaves_[metadata_leaf_];
-      m.Levels(m.max_def, 0);
-      m.bytes.push_back(ByteArray(md_bytes));
-      st = Emit(*root_, VariantView::MakeUnchecked(md, value), 0);
-      if (!st.ok()) return RowError(row_offset + i, st);
-    }
-    return arrow::Status::OK();
-  }
+  int num_leaves() const { return static_cast<int>(leaves_.size()); }
 
   // Writes the collected leaves into `rg` and clears them.
   arrow::Status Flush(pq::RowGroupWriter* rg) {
@@ -373,12 +249,61 @@ class VariantColumnWriter {
     return arrow::Status::OK();
   }
 
-  int num_leaves() const { return static_cast<int>(leaves_.size()); }
+  // Events of the shredding core (shredder_internal.h).
+
+  arrow::Status NullRow(Node&) {
+    // SQL NULL: the group itself is null at every leaf.
+    for (auto& leaf : leaves_) leaf.Levels(0, 0);
+    return arrow::Status::OK();
+  }
+  arrow::Status BeginRow(Node&, std::string_view metadata) {
+    Leaf& m = leaves_[metadata_leaf_];
+    m.Levels(m.max_def, 0);
+    m.bytes.push_back(ByteArray(metadata));
+    return arrow::Status::OK();
+  }
+  // Values point into the batch or the arena until Flush().
+  std::string_view Keep(std::string_view bytes) { return arena_.Copy(bytes); }
+
+  arrow::Status Value(Node& node, std::string_view bytes, int16_t rep) {
+    EmitValue(node, bytes, rep);
+    for (int l : node.columns.typed_leaves) leaves_[l].Levels(node.columns.def, rep);
+    return arrow::Status::OK();
+  }
+  arrow::Status Missing(Node& node, int16_t rep) {
+    const int16_t def = node.columns.def;
+    if (node.columns.value_leaf >= 0) leaves_[node.columns.value_leaf].Levels(def, rep);
+    for (int l : node.columns.typed_leaves) leaves_[l].Levels(def, rep);
+    return arrow::Status::OK();
+  }
+  arrow::Status Typed(Node& node, const internal::TypedValue& t, int16_t rep) {
+    EmitNoValue(node, rep);
+    return AppendTyped(node, t, rep);
+  }
+  arrow::Status BeginObject(Node&, int16_t) { return arrow::Status::OK(); }
+  arrow::Status EndObject(Node& node, std::string_view residual, int16_t rep) {
+    if (residual.empty()) {
+      EmitNoValue(node, rep);
+    } else {
+      EmitValue(node, arena_.Copy(residual), rep);
+    }
+    return arrow::Status::OK();
+  }
+  arrow::Status BeginArray(Node& node, uint32_t size, int16_t rep) {
+    EmitNoValue(node, rep);
+    if (size == 0) {
+      // An empty list: typed_value defined, no element.
+      const auto def = static_cast<int16_t>(node.columns.def + 1);
+      for (int l : node.columns.typed_leaves) leaves_[l].Levels(def, rep);
+    }
+    return arrow::Status::OK();
+  }
+  int16_t Element(Node& node, uint32_t index, int16_t rep) {
+    return index == 0 ? rep : node.columns.list_rep;
+  }
+  arrow::Status EndArray(Node&, uint32_t, int16_t) { return arrow::Status::OK(); }
 
  private:
-  static arrow::Status RowError(int64_t row, const arrow::Status& st) {
-    return st.WithMessage("row ", row, ": ", st.message());
-  }
   static pq::ByteArray ByteArray(std::string_view s) {
     return pq::ByteArray(static_cast<uint32_t>(s.size()),
                          reinterpret_cast<const uint8_t*>(s.data()));
@@ -393,246 +318,104 @@ class VariantColumnWriter {
     return static_cast<int>(leaves_.size()) - 1;
   }
 
-  // Walks the Parquet group of one pair alongside its schema node, numbering leaves in
-  // the same depth-first order as the file's column indexes.
-  arrow::Status Compile(const GroupNode& group, const ShreddingSchema& schema,
-                        int16_t def, int16_t rep, int* next, Node* node) {
-    node->kind = schema.kind();
-    node->def = def;
+  // Walks the Parquet group of one pair alongside its plan node.
+  arrow::Status Place(const GroupNode& group, Node& node, int16_t def, int16_t rep,
+                      int* next) {
+    ParquetColumns& c = node.columns;
+    c.def = def;
     for (int i = 0; i < group.field_count(); ++i) {
       const NodePtr& child = group.field(i);
-      if (child->name() == "metadata") continue;  // top level only, numbered by Make
+      if (child->name() == "metadata") continue;  // top level only, numbered by Init
       if (child->name() == "value") {
         // Optional when shredded; required in the plain {metadata, value} group.
-        node->value_leaf = AddLeaf(
+        c.value_leaf = AddLeaf(
             (*next)++, static_cast<int16_t>(child->is_optional() ? def + 1 : def), rep);
         continue;
       }
       // typed_value
       const size_t before = leaves_.size();
-      switch (schema.kind()) {
+      switch (node.kind) {
         case ShreddingSchema::Kind::kPrimitive:
-          node->typed_leaf = AddLeaf((*next)++, static_cast<int16_t>(def + 1), rep);
-          node->type = schema.type();
-          node->precision = schema.precision();
-          node->scale = schema.scale();
+          c.typed_leaf = AddLeaf((*next)++, static_cast<int16_t>(def + 1), rep);
           break;
         case ShreddingSchema::Kind::kObject: {
           const auto& typed = static_cast<const GroupNode&>(*child);
-          for (const auto& [name, field_schema] : schema.fields()) {
-            const int index = typed.FieldIndex(name);
-            if (index < 0) return arrow::Status::Invalid("internal: no group for ", name);
-            auto field = std::make_unique<Node>();
-            ARROW_RETURN_NOT_OK(
-                Compile(static_cast<const GroupNode&>(*typed.field(index)), field_schema,
-                        static_cast<int16_t>(def + 1), rep, next, field.get()));
-            node->names.push_back(name);
-            node->fields.push_back(std::move(field));
+          for (size_t f = 0; f < node.fields.size(); ++f) {
+            const int index = typed.FieldIndex(node.names[f]);
+            if (index < 0) {
+              return arrow::Status::Invalid("internal: no group for ", node.names[f]);
+            }
+            ARROW_RETURN_NOT_OK(Place(static_cast<const GroupNode&>(*typed.field(index)),
+                                      *node.fields[f], static_cast<int16_t>(def + 1), rep,
+                                      next));
           }
-          node->match.resize(node->fields.size());
-          for (uint32_t f = 0; f < node->names.size(); ++f) node->by_name.push_back(f);
-          std::sort(
-              node->by_name.begin(), node->by_name.end(),
-              [&](uint32_t a, uint32_t b) { return node->names[a] < node->names[b]; });
           break;
         }
         case ShreddingSchema::Kind::kArray: {
           const auto& list = static_cast<const GroupNode&>(*child);
           const auto& repeated = static_cast<const GroupNode&>(*list.field(0));
           const auto& element = static_cast<const GroupNode&>(*repeated.field(0));
-          node->list_rep = static_cast<int16_t>(rep + 1);
-          node->element = std::make_unique<Node>();
+          c.list_rep = static_cast<int16_t>(rep + 1);
           // typed_value (+1), the repeated group (+1); the element group is required.
-          ARROW_RETURN_NOT_OK(Compile(element, schema.element(),
-                                      static_cast<int16_t>(def + 2), node->list_rep, next,
-                                      node->element.get()));
+          ARROW_RETURN_NOT_OK(Place(element, *node.element, static_cast<int16_t>(def + 2),
+                                    c.list_rep, next));
           break;
         }
         case ShreddingSchema::Kind::kValueOnly:
           break;
       }
       for (size_t l = before; l < leaves_.size(); ++l) {
-        node->typed_leaves.push_back(static_cast<int>(l));
+        c.typed_leaves.push_back(static_cast<int>(l));
       }
     }
     return arrow::Status::OK();
   }
 
-  // Every leaf of `node` null at definition level `def` (absent field, or the parent's
-  // typed_value is null).
-  void EmitAbsent(const Node& node, int16_t def, int16_t rep) {
-    if (node.value_leaf >= 0) leaves_[node.value_leaf].Levels(def, rep);
-    for (int l : node.typed_leaves) leaves_[l].Levels(def, rep);
-  }
-
   void EmitValue(const Node& node, std::string_view bytes, int16_t rep) {
-    Leaf& leaf = leaves_[node.value_leaf];
+    Leaf& leaf = leaves_[node.columns.value_leaf];
     leaf.Levels(leaf.max_def, rep);
     leaf.bytes.push_back(ByteArray(bytes));
   }
   void EmitNoValue(const Node& node, int16_t rep) {
-    if (node.value_leaf >= 0) leaves_[node.value_leaf].Levels(node.def, rep);
+    if (node.columns.value_leaf >= 0) {
+      leaves_[node.columns.value_leaf].Levels(node.columns.def, rep);
+    }
   }
 
-  arrow::Status Emit(Node& node, const VariantView& v, int16_t rep) {
-    switch (node.kind) {
-      case ShreddingSchema::Kind::kValueOnly:
-        EmitValue(node, v.value_bytes(), rep);
-        return arrow::Status::OK();
-      case ShreddingSchema::Kind::kPrimitive:
-        if (EmitTyped(node, v, rep)) {
-          EmitNoValue(node, rep);
-        } else {
-          // docs/shredding.md rule 1: anything else goes whole to value.
-          leaves_[node.typed_leaf].Levels(node.def, rep);
-          EmitValue(node, v.value_bytes(), rep);
-        }
-        return arrow::Status::OK();
-      case ShreddingSchema::Kind::kObject:
-        if (v.type() != VariantType::kObject) {
-          EmitValue(node, v.value_bytes(), rep);
-          for (int l : node.typed_leaves) leaves_[l].Levels(node.def, rep);
-          return arrow::Status::OK();
-        }
-        return EmitObject(node, v.GetObject(), rep);
-      case ShreddingSchema::Kind::kArray: {
-        if (v.type() != VariantType::kArray) {
-          EmitValue(node, v.value_bytes(), rep);
-          for (int l : node.typed_leaves) leaves_[l].Levels(node.def, rep);
-          return arrow::Status::OK();
-        }
-        EmitNoValue(node, rep);
-        const ArrayView arr = v.GetArray();
-        if (arr.size() == 0) {
-          for (int l : node.typed_leaves) leaves_[l].Levels(node.def + 1, rep);
-          return arrow::Status::OK();
-        }
-        for (uint32_t i = 0; i < arr.size(); ++i) {
-          ARROW_RETURN_NOT_OK(
-              Emit(*node.element, arr.element(i), i == 0 ? rep : node.list_rep));
-        }
-        return arrow::Status::OK();
-      }
-    }
-    return arrow::Status::OK();
-  }
-
-  // docs/shredding.md rule 2: an object always gets a typed_value; shredded fields
-  // go to their groups, the rest to a residual object in value (never a shredded key).
-  arrow::Status EmitObject(Node& node, const ObjectView& obj, int16_t rep) {
-    const uint32_t n = obj.num_fields();
-    if (node.ids_epoch != epoch_) {
-      node.id_to_field.clear();
-      node.ids_epoch = epoch_;
-    }
-    std::fill(node.match.begin(), node.match.end(), -1);
-    // Per node, not per writer: child objects are emitted before this one's residual.
-    node.shredded.assign(n, 0);
-    size_t matched = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-      const uint32_t id = obj.field_id(i);
-      if (id >= node.id_to_field.size()) node.id_to_field.resize(id + 1, kUnresolved);
-      int32_t& f = node.id_to_field[id];
-      if (f == kUnresolved) f = FieldNamed(node, obj.key(i));
-      if (f >= 0) {
-        node.match[f] = static_cast<int>(i);
-        node.shredded[i] = 1;
-        ++matched;
-      }
-    }
-    for (size_t f = 0; f < node.fields.size(); ++f) {
-      if (node.match[f] >= 0) {
-        ARROW_RETURN_NOT_OK(
-            Emit(*node.fields[f], obj.value(static_cast<uint32_t>(node.match[f])), rep));
-      } else {
-        EmitAbsent(*node.fields[f], static_cast<int16_t>(node.def + 1), rep);
-      }
-    }
-    if (matched == n) {
-      EmitNoValue(node, rep);
-      return arrow::Status::OK();
-    }
-    // Residual: the unshredded fields, re-encoded against the row's metadata.
-    residual_.clear();
-    entries_.clear();
-    for (uint32_t i = 0; i < n; ++i) {
-      if (node.shredded[i]) continue;
-      const std::string_view bytes = obj.value(i).value_bytes();
-      entries_.push_back(
-          {obj.key(i), obj.field_id(i), static_cast<uint32_t>(residual_.size())});
-      residual_.append(bytes);
-    }
-    internal::SortFieldsByKey(&entries_, 0, entries_.size());
-    internal::InsertObjectHeader(&residual_, 0, entries_.data(), entries_.size());
-    EmitValue(node, arena_.Copy(residual_), rep);
-    return arrow::Status::OK();
-  }
-
-  static constexpr int32_t kUnresolved = -2;
-
-  // The schema field named `key` (binary search by name bytes), or -1.
-  static int32_t FieldNamed(const Node& node, std::string_view key) {
-    auto it = std::lower_bound(node.by_name.begin(), node.by_name.end(), key,
-                               [&](uint32_t f, std::string_view k) {
-                                 return std::string_view(node.names[f]) < k;
-                               });
-    if (it == node.by_name.end() || node.names[*it] != key) return -1;
-    return static_cast<int32_t>(*it);
-  }
-
-  // Appends `v` to the primitive typed leaf when it has the leaf's type.
-  bool EmitTyped(const Node& node, const VariantView& v, int16_t rep) {
-    Leaf& leaf = leaves_[node.typed_leaf];
+  arrow::Status AppendTyped(const Node& node, const internal::TypedValue& t,
+                            int16_t rep) {
+    Leaf& leaf = leaves_[node.columns.typed_leaf];
+    const VariantView& v = t.variant;
     switch (node.type) {
       case VariantType::kBoolean:
-        if (v.type() != VariantType::kBoolean) return false;
         leaf.bools.push_back(v.GetBool());
         break;
       case VariantType::kInt8:
       case VariantType::kInt16:
-      case VariantType::kInt32: {
-        int64_t x;
-        if (!internal::MatchInteger(v, node.type, lenient_, &x)) return false;
-        leaf.i32.push_back(static_cast<int32_t>(x));
-        break;
-      }
-      case VariantType::kInt64: {
-        int64_t x;
-        if (!internal::MatchInteger(v, node.type, lenient_, &x)) return false;
-        leaf.i64.push_back(x);
-        break;
-      }
+      case VariantType::kInt32:
       case VariantType::kDecimal4:
+        leaf.i32.push_back(static_cast<int32_t>(t.integer));
+        break;
+      case VariantType::kInt64:
       case VariantType::kDecimal8:
+        leaf.i64.push_back(t.integer);
+        break;
       case VariantType::kDecimal16: {
-        int128_t x;
-        if (!internal::MatchDecimal(v, node.type, node.precision, node.scale, lenient_,
-                                    &x)) {
-          return false;
-        }
-        if (node.type == VariantType::kDecimal4) {
-          leaf.i32.push_back(static_cast<int32_t>(x));
-        } else if (node.type == VariantType::kDecimal8) {
-          leaf.i64.push_back(static_cast<int64_t>(x));
-        } else {
-          // Parquet DECIMAL on FIXED_LEN_BYTE_ARRAY is big-endian two's complement.
-          char be[16];
-          for (int b = 0; b < 16; ++b) be[b] = static_cast<char>(x >> (8 * (15 - b)));
-          leaf.fixed.emplace_back(
-              reinterpret_cast<const uint8_t*>(arena_.Copy({be, 16}).data()));
-        }
+        // Parquet DECIMAL on FIXED_LEN_BYTE_ARRAY is big-endian two's complement.
+        char be[16];
+        for (int b = 0; b < 16; ++b)
+          be[b] = static_cast<char>(t.decimal >> (8 * (15 - b)));
+        leaf.fixed.emplace_back(
+            reinterpret_cast<const uint8_t*>(arena_.Copy({be, 16}).data()));
         break;
       }
       case VariantType::kFloat:
-        if (v.type() != VariantType::kFloat) return false;
         leaf.f32.push_back(v.GetFloat());
         break;
       case VariantType::kDouble:
-        if (v.type() != VariantType::kDouble) return false;
         leaf.f64.push_back(v.GetDouble());
         break;
       case VariantType::kDate:
-        if (v.type() != VariantType::kDate) return false;
         leaf.i32.push_back(v.GetDate());
         break;
       case VariantType::kTimeNtzMicros:
@@ -640,26 +423,23 @@ class VariantColumnWriter {
       case VariantType::kTimestampNtzMicros:
       case VariantType::kTimestampNanos:
       case VariantType::kTimestampNtzNanos:
-        if (v.type() != node.type) return false;
         leaf.i64.push_back(v.GetTimeValue());
         break;
       case VariantType::kString:
-        if (v.type() != VariantType::kString) return false;
         leaf.bytes.push_back(ByteArray(v.GetString()));
         break;
       case VariantType::kBinary:
-        if (v.type() != VariantType::kBinary) return false;
         leaf.bytes.push_back(ByteArray(v.GetBinary()));
         break;
       case VariantType::kUuid:
-        if (v.type() != VariantType::kUuid) return false;
         leaf.fixed.emplace_back(reinterpret_cast<const uint8_t*>(v.GetUuid().data()));
         break;
       default:
-        return false;
+        return arrow::Status::Invalid("cannot shred into ", VariantTypeName(node.type),
+                                      " at ", node.path);
     }
     leaf.Levels(leaf.max_def, rep);
-    return true;
+    return arrow::Status::OK();
   }
 
   template <typename WriterT, typename T>
@@ -694,81 +474,112 @@ class VariantColumnWriter {
     }
   }
 
-  bool lenient_ = true;
-  bool validate_ = true;  // false for trusted columns (bytes built by this process)
-  uint64_t epoch_ = 0;    // bumped whenever the rows' metadata dictionary changes
-  bool nullable_ = true;
   int metadata_leaf_ = 0;
-  std::unique_ptr<Node> root_;
   std::vector<Leaf> leaves_;
   Arena arena_;
-  std::string residual_;
-  std::vector<internal::FieldEntry> entries_;
+};
+
+// One Variant column: its plan, its sink and the shredder between them.
+class VariantColumnWriter {
+ public:
+  static arrow::Result<std::unique_ptr<VariantColumnWriter>> Make(
+      const GroupNode& group, const ShreddingSchema& schema, int first_leaf, bool lenient,
+      bool validate) {
+    auto w = std::unique_ptr<VariantColumnWriter>(new VariantColumnWriter(lenient));
+    w->validate_ = validate;
+    w->root_ = internal::CompileShredPlan<ParquetColumns>(schema, "$");
+    ARROW_RETURN_NOT_OK(w->sink_.Init(group, *w->root_, first_leaf));
+    return w;
+  }
+
+  // Shreds an unshredded canonical column into the leaves, then writes them to `rg`.
+  arrow::Status Write(const std::shared_ptr<arrow::Array>& column, int64_t row_offset,
+                      pq::RowGroupWriter* rg) {
+    ARROW_ASSIGN_OR_RAISE(auto view, VariantArrayView::Make(column));
+    const ValidateOptions options = ValidateOptions::ForReading();
+    ARROW_RETURN_NOT_OK(
+        shredder_.ShredRows(view, *root_, validate_ ? &options : nullptr, row_offset));
+    return sink_.Flush(rg);
+  }
+
+  int num_leaves() const { return sink_.num_leaves(); }
+
+ private:
+  explicit VariantColumnWriter(bool lenient) : shredder_(&sink_, lenient) {}
+
+  bool validate_ = true;  // false for trusted columns (bytes built by this process)
+  std::unique_ptr<Node> root_;
+  ParquetSink sink_;
+  internal::Shredder<ParquetSink> shredder_;
 };
 
 // ----------------------------------------------------------------------
-// Writers
+// The writer: Variant columns through the shredding core into their column chunks,
+// every other column through parquet::arrow::FileWriter, into the same row groups.
 
-struct Column {
-  int field_index;
-  int first_leaf;
-  std::unique_ptr<VariantColumnWriter> variant;  // null for other columns
-};
-
-class DirectWriter : public ParquetWriter {
+class SharedWriter : public ParquetWriter {
  public:
-  DirectWriter(AtomicFile file, ParquetWriteOptions options, arrow::MemoryPool* pool)
-      : file_(std::move(file)),
-        options_(options),
-        pool_(pool),
-        arrow_props_(pq::default_arrow_writer_properties()),
-        ctx_(pool, arrow_props_.get()) {}
-  ~DirectWriter() override { Abort(); }
-
-  bool IsTrusted(const std::string& name) const {
-    const auto& t = options_.trusted_columns;
-    return std::find(t.begin(), t.end(), name) != t.end();
-  }
+  SharedWriter(AtomicFile file, ParquetWriteOptions options, arrow::MemoryPool* pool)
+      : file_(std::move(file)), options_(std::move(options)), pool_(pool) {}
+  ~SharedWriter() override { Abort(); }
 
   arrow::Status Init(const std::shared_ptr<arrow::Schema>& schema,
                      const std::vector<ColumnPlanInput>& variants) {
     schema_ = schema;
     props_ = MakeProperties(options_);
-    pq::schema::NodeVector fields;
+    const auto arrow_props = pq::default_arrow_writer_properties();
     std::map<int, const ShreddingSchema*> by_field;
     for (const auto& v : variants) by_field[v.field_index] = &v.schema;
+    pq::schema::NodeVector fields, other_fields;
+    arrow::FieldVector others;
+    std::vector<int> other_leaves, variant_leaves;
     int leaf = 0;
     for (int i = 0; i < schema->num_fields(); ++i) {
       const auto& field = schema->field(i);
       auto it = by_field.find(i);
-      NodePtr node;
       if (it != by_field.end()) {
-        ARROW_ASSIGN_OR_RAISE(node, VariantNode(field->name(), field->nullable(),
-                                                *it->second, options_.annotate));
+        ARROW_ASSIGN_OR_RAISE(auto node, VariantNode(field->name(), field->nullable(),
+                                                     *it->second, options_.annotate));
         ARROW_ASSIGN_OR_RAISE(auto w,
                               VariantColumnWriter::Make(
                                   static_cast<const GroupNode&>(*node), *it->second, leaf,
                                   options_.numeric == NumericShredding::kLenient,
                                   !IsTrusted(field->name())));
-        columns_.push_back({i, leaf, nullptr});
-        leaf += w->num_leaves();
-        columns_.back().variant = std::move(w);
-      } else {
-        std::shared_ptr<pq::SchemaDescriptor> desc;
-        ARROW_RETURN_NOT_OK(pq::arrow::ToParquetSchema(arrow::schema({field}).get(),
-                                                       *props_, *arrow_props_, &desc));
-        node = desc->group_node()->field(0);
-        columns_.push_back({i, leaf, nullptr});
-        leaf += 1;
+        for (int l = 0; l < w->num_leaves(); ++l) variant_leaves.push_back(leaf++);
+        variants_.push_back({i, std::move(w)});
+        fields.push_back(std::move(node));
+        continue;
       }
-      fields.push_back(node);
+      // Arrow's mapping, made twice: a schema node has one parent.
+      std::shared_ptr<pq::SchemaDescriptor> desc;
+      ARROW_RETURN_NOT_OK(pq::arrow::ToParquetSchema(arrow::schema({field}).get(),
+                                                     *props_, *arrow_props, &desc));
+      for (int l = 0; l < desc->num_columns(); ++l) other_leaves.push_back(leaf++);
+      fields.push_back(desc->group_node()->field(0));
+      ARROW_RETURN_NOT_OK(pq::arrow::ToParquetSchema(arrow::schema({field}).get(),
+                                                     *props_, *arrow_props, &desc));
+      other_fields.push_back(desc->group_node()->field(0));
+      others.push_back(field);
+      other_columns_.push_back(i);
     }
     auto root = std::static_pointer_cast<GroupNode>(
         GroupNode::Make("schema", pq::Repetition::REQUIRED, fields));
+    auto other_root = std::static_pointer_cast<GroupNode>(
+        GroupNode::Make("schema", pq::Repetition::REQUIRED, other_fields));
+    pq::SchemaDescriptor file_schema;
+    file_schema.Init(root);
+    props_ = MakeProperties(options_, &file_schema, variant_leaves);
     BEGIN_PARQUET_CATCH_EXCEPTIONS
-    writer_ = pq::ParquetFileWriter::Open(file_.stream(), root, props_);
+    file_writer_ = pq::ParquetFileWriter::Open(file_.stream(), root, props_);
     END_PARQUET_CATCH_EXCEPTIONS
-    return arrow::Status::OK();
+    auto shared = std::make_unique<internal::SharedRowGroups>(
+        file_writer_.get(), other_root, std::move(other_leaves));
+    shared_ = shared.get();
+    auto view = std::make_unique<pq::ParquetFileWriter>();
+    view->Open(std::move(shared));
+    others_schema_ = arrow::schema(std::move(others));
+    return pq::arrow::FileWriter::Make(pool_, std::move(view), others_schema_,
+                                       arrow_props, &others_writer_);
   }
 
   // Parquet C++ may throw from any call below: errors name the file instead.
@@ -780,18 +591,36 @@ class DirectWriter : public ParquetWriter {
     return file_.Named(
         internal::CatchParquet(path(), kWriteFailed, [&] { return Finish(); }));
   }
+
+  void Abort() override {
+    // The Arrow writer's file view points at the file writer: it goes first.
+    try {
+      others_writer_.reset();
+      file_writer_.reset();
+    } catch (...) {
+    }
+    file_.Discard();
+  }
+
+  int64_t num_rows() const override { return rows_; }
+  const std::string& path() const override { return file_.final_path(); }
+
+ private:
+  bool IsTrusted(const std::string& name) const {
+    const auto& t = options_.trusted_columns;
+    return std::find(t.begin(), t.end(), name) != t.end();
+  }
+
   arrow::Status WriteBatch(const arrow::RecordBatch& batch) {
-    if (!writer_) return arrow::Status::Invalid("ParquetWriter is closed");
+    if (!others_writer_) return arrow::Status::Invalid("ParquetWriter is closed");
     if (!batch.schema()->Equals(*schema_, /*check_metadata=*/false)) {
       return arrow::Status::TypeError("batch schema ", batch.schema()->ToString(),
                                       " differs from the writer's ", schema_->ToString());
     }
     int64_t offset = 0;
     while (offset < batch.num_rows()) {
-      if (rg_ == nullptr) {
-        BEGIN_PARQUET_CATCH_EXCEPTIONS
-        rg_ = writer_->AppendBufferedRowGroup();
-        END_PARQUET_CATCH_EXCEPTIONS
+      if (rg_rows_ == 0 || rg_rows_ >= options_.row_group_size) {
+        ARROW_RETURN_NOT_OK(others_writer_->NewBufferedRowGroup());
         rg_rows_ = 0;
       }
       const int64_t n =
@@ -804,256 +633,60 @@ class DirectWriter : public ParquetWriter {
       offset += n;
       rg_rows_ += n;
       rows_ += n;
-      if (rg_rows_ >= options_.row_group_size) ARROW_RETURN_NOT_OK(CloseRowGroup());
+    }
+    return arrow::Status::OK();
+  }
+
+  // One slice within the current row group: every column gets the same rows.
+  arrow::Status WriteSlice(const arrow::RecordBatch& slice) {
+    if (!other_columns_.empty()) {
+      arrow::ArrayVector columns;
+      for (int i : other_columns_) columns.push_back(slice.column(i));
+      ARROW_RETURN_NOT_OK(others_writer_->WriteRecordBatch(
+          *arrow::RecordBatch::Make(others_schema_, slice.num_rows(), columns)));
+    }
+    for (auto& [field_index, writer] : variants_) {
+      ARROW_ASSIGN_OR_RAISE(auto input,
+                            UnshreddedInput(slice.column(field_index), pool_));
+      auto st = writer->Write(input, rows_, shared_->row_group());
+      if (!st.ok()) {
+        return st.WithMessage("column \"", schema_->field(field_index)->name(), "\", ",
+                              st.message());
+      }
     }
     return arrow::Status::OK();
   }
 
   arrow::Status Finish() {
-    if (!writer_) return arrow::Status::Invalid("ParquetWriter is closed");
-    auto st = CloseRowGroup();
+    if (!others_writer_) return arrow::Status::Invalid("ParquetWriter is closed");
+    // Closes the last row group and the file (through SharedRowGroups).
+    auto st = others_writer_->Close();
     if (st.ok()) {
-      st = [&]() -> arrow::Status {
-        BEGIN_PARQUET_CATCH_EXCEPTIONS
-        writer_->Close();
-        END_PARQUET_CATCH_EXCEPTIONS
-        return arrow::Status::OK();
-      }();
-    }
-    if (st.ok()) {
-      writer_.reset();
+      others_writer_.reset();
+      file_writer_.reset();
       st = file_.Publish();
     }
     if (!st.ok()) Abort();
     return st;
   }
 
-  void Abort() override {
-    rg_ = nullptr;
-    if (writer_) {
-      try {
-        writer_.reset();
-      } catch (...) {
-      }
-    }
-    file_.Discard();
-  }
-
-  int64_t num_rows() const override { return rows_; }
-  const std::string& path() const override { return file_.final_path(); }
-
- private:
-  arrow::Status CloseRowGroup() {
-    if (rg_ == nullptr) return arrow::Status::OK();
-    BEGIN_PARQUET_CATCH_EXCEPTIONS
-    rg_->Close();
-    END_PARQUET_CATCH_EXCEPTIONS
-    rg_ = nullptr;
-    return arrow::Status::OK();
-  }
-
-  arrow::Status WriteSlice(const arrow::RecordBatch& batch) {
-    for (auto& c : columns_) {
-      const auto& array = batch.column(c.field_index);
-      if (c.variant) {
-        ARROW_ASSIGN_OR_RAISE(auto input, UnshreddedInput(array, pool_));
-        auto st = c.variant->Shred(input, rows_);
-        if (!st.ok()) {
-          return st.WithMessage("column \"", schema_->field(c.field_index)->name(),
-                                "\", ", st.message());
-        }
-        ARROW_RETURN_NOT_OK(c.variant->Flush(rg_));
-        continue;
-      }
-      const bool nullable = schema_->field(c.field_index)->nullable();
-      std::vector<int16_t> def;
-      if (nullable) {
-        def.resize(array->length());
-        for (int64_t i = 0; i < array->length(); ++i) def[i] = array->IsValid(i) ? 1 : 0;
-      }
-      BEGIN_PARQUET_CATCH_EXCEPTIONS
-      ARROW_RETURN_NOT_OK(rg_->column(c.first_leaf)
-                              ->WriteArrow(nullable ? def.data() : nullptr, nullptr,
-                                           array->length(), *array, &ctx_, nullable));
-      END_PARQUET_CATCH_EXCEPTIONS
-    }
-    return arrow::Status::OK();
-  }
+  struct VariantColumn {
+    int field_index;
+    std::unique_ptr<VariantColumnWriter> writer;
+  };
 
   AtomicFile file_;
   ParquetWriteOptions options_;
   arrow::MemoryPool* pool_;
   std::shared_ptr<arrow::Schema> schema_;
   std::shared_ptr<pq::WriterProperties> props_;
-  std::shared_ptr<pq::ArrowWriterProperties> arrow_props_;
-  pq::ArrowWriteContext ctx_;
-  std::unique_ptr<pq::ParquetFileWriter> writer_;
-  pq::RowGroupWriter* rg_ = nullptr;
+  std::unique_ptr<pq::ParquetFileWriter> file_writer_;
+  internal::SharedRowGroups* shared_ = nullptr;  // owned by others_writer_
+  std::shared_ptr<arrow::Schema> others_schema_;
+  std::unique_ptr<pq::arrow::FileWriter> others_writer_;
+  std::vector<int> other_columns_;
+  std::vector<VariantColumn> variants_;
   int64_t rg_rows_ = 0;
-  int64_t rows_ = 0;
-  std::vector<Column> columns_;
-};
-
-// `type` with every decimal128 relabelled decimal128(38, scale). Arrow's writer writes
-// FIXED_LEN_BYTE_ARRAY decimals at the width the array's precision implies, while the
-// file declares FLBA(16) for every decimal16 (varshred::ToParquetSchema, as the
-// direct path writes); at precision 38 it writes all 16 bytes. The footer keeps the
-// declared precision.
-std::shared_ptr<arrow::DataType> FullWidthDecimals(
-    const std::shared_ptr<arrow::DataType>& type) {
-  switch (type->id()) {
-    case arrow::Type::DECIMAL128:
-      return arrow::decimal128(arrow::Decimal128Type::kMaxPrecision,
-                               static_cast<const arrow::DecimalType&>(*type).scale());
-    case arrow::Type::STRUCT: {
-      arrow::FieldVector fields;
-      for (const auto& f : type->fields()) {
-        fields.push_back(f->WithType(FullWidthDecimals(f->type())));
-      }
-      return arrow::struct_(fields);
-    }
-    case arrow::Type::LIST: {
-      const auto& element = static_cast<const arrow::ListType&>(*type).value_field();
-      return arrow::list(element->WithType(FullWidthDecimals(element->type())));
-    }
-    default:
-      return type;
-  }
-}
-
-// Shreds into Arrow arrays, then parquet::arrow::FileWriter.
-class ArrowPathWriter : public ParquetWriter {
- public:
-  ArrowPathWriter(AtomicFile file, ParquetWriteOptions options, arrow::MemoryPool* pool)
-      : file_(std::move(file)), options_(options), pool_(pool) {}
-  ~ArrowPathWriter() override { Abort(); }
-
-  arrow::Status Init(const std::shared_ptr<arrow::Schema>& schema,
-                     std::vector<ColumnPlanInput> variants) {
-    schema_ = schema;
-    variants_ = std::move(variants);
-    props_ = MakeProperties(options_);
-    auto arrow_props = pq::ArrowWriterProperties::Builder().store_schema()->build();
-    // Output Arrow schema: each Variant column becomes its shredded struct.
-    arrow::FieldVector fields = schema->fields();
-    pq::schema::NodeVector nodes;
-    std::map<int, const ShreddingSchema*> by_field;
-    for (const auto& v : variants_) by_field[v.field_index] = &v.schema;
-    for (int i = 0; i < schema->num_fields(); ++i) {
-      auto it = by_field.find(i);
-      if (it == by_field.end()) {
-        std::shared_ptr<pq::SchemaDescriptor> desc;
-        ARROW_RETURN_NOT_OK(pq::arrow::ToParquetSchema(arrow::schema({fields[i]}).get(),
-                                                       *props_, *arrow_props, &desc));
-        nodes.push_back(desc->group_node()->field(0));
-        continue;
-      }
-      fields[i] =
-          arrow::field(fields[i]->name(), OutputType(*it->second), fields[i]->nullable());
-      ARROW_ASSIGN_OR_RAISE(
-          auto node, VariantNode(fields[i]->name(), fields[i]->nullable(), *it->second,
-                                 options_.annotate));
-      nodes.push_back(node);
-    }
-    out_schema_ = arrow::schema(fields);
-    auto root = std::static_pointer_cast<GroupNode>(
-        GroupNode::Make("schema", pq::Repetition::REQUIRED, nodes));
-    std::unique_ptr<pq::ParquetFileWriter> file_writer;
-    BEGIN_PARQUET_CATCH_EXCEPTIONS
-    file_writer = pq::ParquetFileWriter::Open(file_.stream(), root, props_);
-    END_PARQUET_CATCH_EXCEPTIONS
-    return pq::arrow::FileWriter::Make(pool_, std::move(file_writer), out_schema_,
-                                       arrow_props, &writer_);
-  }
-
-  // Parquet C++ may throw from any call below: errors name the file instead.
-  arrow::Status Write(const arrow::RecordBatch& batch) override {
-    return file_.Named(
-        internal::CatchParquet(path(), kWriteFailed, [&] { return WriteBatch(batch); }));
-  }
-  arrow::Status Close() override {
-    return file_.Named(
-        internal::CatchParquet(path(), kWriteFailed, [&] { return Finish(); }));
-  }
-  arrow::Status WriteBatch(const arrow::RecordBatch& batch) {
-    if (!writer_) return arrow::Status::Invalid("ParquetWriter is closed");
-    arrow::ArrayVector columns = batch.columns();
-    for (const auto& v : variants_) {
-      ARROW_ASSIGN_OR_RAISE(auto unshredded,
-                            UnshreddedInput(columns[v.field_index], pool_));
-      ARROW_ASSIGN_OR_RAISE(auto input,
-                            ToLayout(unshredded, VariantLayout::kCanonical, pool_));
-      if (v.schema.has_typed_value()) {
-        ShredOptions so;
-        so.numeric = options_.numeric;
-        auto shredded = Shred(*input, v.schema, so, pool_);
-        if (!shredded.ok()) {
-          Abort();
-          return shredded.status().WithMessage("column \"",
-                                               schema_->field(v.field_index)->name(),
-                                               "\", ", shredded.status().message());
-        }
-        ARROW_ASSIGN_OR_RAISE(auto typed, CastLike(*shredded, v.field_index));
-        ARROW_ASSIGN_OR_RAISE(columns[v.field_index],
-                              typed->View(FullWidthDecimals(typed->type())));
-      } else {
-        columns[v.field_index] = input;
-      }
-    }
-    auto out = arrow::RecordBatch::Make(out_schema_, batch.num_rows(), columns);
-    auto st = writer_->WriteRecordBatch(*out);
-    if (!st.ok()) {
-      Abort();
-      return st;
-    }
-    rows_ += batch.num_rows();
-    return arrow::Status::OK();
-  }
-
-  arrow::Status Finish() {
-    if (!writer_) return arrow::Status::Invalid("ParquetWriter is closed");
-    auto st = writer_->Close();
-    writer_.reset();
-    if (st.ok()) st = file_.Publish();
-    if (!st.ok()) Abort();
-    return st;
-  }
-
-  void Abort() override {
-    writer_.reset();
-    file_.Discard();
-  }
-  int64_t num_rows() const override { return rows_; }
-  const std::string& path() const override { return file_.final_path(); }
-
- private:
-  static std::shared_ptr<arrow::DataType> OutputType(const ShreddingSchema& s) {
-    return s.has_typed_value() ? s.ToArrow()
-                               : VariantStorageType(VariantLayout::kCanonical);
-  }
-  // The shredded array relabelled with the declared output type (same children; only
-  // field nullability may differ).
-  arrow::Result<std::shared_ptr<arrow::Array>> CastLike(
-      const std::shared_ptr<arrow::Array>& a, int field_index) {
-    const auto& want = out_schema_->field(field_index)->type();
-    if (a->type()->Equals(*want)) return a;
-    const auto& s = static_cast<const arrow::StructArray&>(*a);
-    if (s.num_fields() != want->num_fields()) {
-      return arrow::Status::TypeError("shredded type ", a->type()->ToString(),
-                                      " does not match ", want->ToString());
-    }
-    return std::make_shared<arrow::StructArray>(
-        want, s.length(), s.fields(), s.null_bitmap(), s.null_count(), s.offset());
-  }
-
-  AtomicFile file_;
-  ParquetWriteOptions options_;
-  arrow::MemoryPool* pool_;
-  std::shared_ptr<arrow::Schema> schema_;
-  std::shared_ptr<arrow::Schema> out_schema_;
-  std::vector<ColumnPlanInput> variants_;
-  std::shared_ptr<pq::WriterProperties> props_;
-  std::unique_ptr<pq::arrow::FileWriter> writer_;
   int64_t rows_ = 0;
 };
 
@@ -1067,23 +700,11 @@ arrow::Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
     return arrow::Status::Invalid("row_group_size must be positive");
   }
   ARROW_ASSIGN_OR_RAISE(auto variants, VariantColumns(*schema, shredding));
-  bool direct = options.path == ParquetWritePath::kDirect;
-  for (int i = 0; i < schema->num_fields(); ++i) {
-    if (!IsVariantType(*schema->field(i)->type()) &&
-        IsNested(*schema->field(i)->type())) {
-      direct = false;  // nested non-Variant columns need Arrow's level builder
-    }
-  }
-  ARROW_ASSIGN_OR_RAISE(auto file, AtomicFile::Open(path));
+  ARROW_ASSIGN_OR_RAISE(auto file, AtomicFile::Open(path, options.filesystem));
   return internal::CatchParquet(
       path, kWriteFailed, [&]() -> arrow::Result<std::unique_ptr<ParquetWriter>> {
-        if (direct) {
-          auto w = std::make_unique<DirectWriter>(std::move(file), options, pool);
-          ARROW_RETURN_NOT_OK(w->Init(schema, variants));
-          return w;
-        }
-        auto w = std::make_unique<ArrowPathWriter>(std::move(file), options, pool);
-        ARROW_RETURN_NOT_OK(w->Init(schema, std::move(variants)));
+        auto w = std::make_unique<SharedWriter>(std::move(file), options, pool);
+        ARROW_RETURN_NOT_OK(w->Init(schema, variants));
         return w;
       });
 }

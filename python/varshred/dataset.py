@@ -1,0 +1,435 @@
+# Licensed under the Apache License, Version 2.0.
+"""Datasets: a file, a directory, a glob or a list of them, read as one table
+(docs/datasets.md).
+
+Listing lives here and only here (:func:`files`): every path argument of
+``varshred.parquet`` and of the CLI goes through it. It lists through a
+``pyarrow.fs.FileSystem`` (``LocalFileSystem`` for local paths) so that object stores
+plug in by passing ``filesystem=`` or a URI.
+
+A scan reads *units*, one row group of one file each, in dataset order: ``threads``
+workers decode up to ``readahead`` units ahead of the consumer (the C++ reader runs
+without the GIL), so memory is bounded by ``readahead`` row groups, not by the
+dataset's size, and rows come out in order.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import Any, Callable, Iterable, Iterator
+from urllib.parse import unquote
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.fs as pafs
+
+from varshred import _fs
+
+
+__all__ = ["files", "Dataset"]
+
+_URI = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
+_MAGIC = re.compile(r"[*?[]")
+HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"  # Hive's and Spark's name for a null key
+
+def _hidden(name: str) -> bool:
+    """Spark's and pyarrow's rule: _SUCCESS, _temporary, .crc files, .staging ..."""
+    return name.startswith(("_", "."))
+
+
+def _filesystem(path: str, filesystem: pafs.FileSystem | None
+                ) -> tuple[pafs.FileSystem, str, str]:
+    """(filesystem, the path inside it, the prefix that turns a listed path back into
+    the string the reader opens)."""
+    if filesystem is not None:  # a path in it, or a URI of it (its path part)
+        return filesystem, _fs.resolve(path, filesystem)[1], ""
+    if path.startswith("file://"):  # read as the local path
+        return pafs.LocalFileSystem(), path[len("file://"):], ""
+    if _URI.match(path):
+        fs, inner = pafs.FileSystem.from_uri(path)
+        return fs, inner, path[:path.index("://") + 3]
+    return pafs.LocalFileSystem(), path, ""
+
+
+@dataclass(frozen=True)
+class _Entry:
+    path: str                       # as the reader opens it
+    partition: tuple                # ((key, value or None), ...) from key=value directories
+
+
+def _walk(fs: pafs.FileSystem, base: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The visible files below ``base``, sorted, each with its directories below base."""
+    root = base.rstrip("/")
+    out = []
+    for info in fs.get_file_info(pafs.FileSelector(base, recursive=True)):
+        if info.type != pafs.FileType.File:
+            continue
+        parts = info.path[len(root):].lstrip("/").split("/")
+        if not any(_hidden(p) for p in parts):
+            out.append((info.path, tuple(parts[:-1])))
+    return sorted(out)
+
+
+def _glob(fs: pafs.FileSystem, pattern: str) -> list[str]:
+    """Paths matching ``pattern`` (``*``, ``?``, ``[..]`` within one path component, as
+    the shell's), hidden names left out unless the pattern component names them."""
+    parts = pattern.rstrip("/").split("/")
+    first = next(i for i, p in enumerate(parts) if _MAGIC.search(p))
+    head, want = parts[:first], parts[first:]
+    base = "/".join(head) or ("/" if pattern.startswith("/") else ".")
+    if fs.get_file_info(base).type != pafs.FileType.Directory:
+        return []
+    out = []
+    for info in fs.get_file_info(pafs.FileSelector(base, recursive=len(want) > 1)):
+        rel = info.path[len(base.rstrip("/")):].lstrip("/").split("/")
+        if len(rel) == len(want) and all(fnmatchcase(r, w) and (not _hidden(r) or _hidden(w))
+                                         for r, w in zip(rel, want)):
+            out.append("/".join(head + rel))  # spelled as the pattern spells its base
+    return sorted(out)
+
+
+def _expand(path: str, filesystem: pafs.FileSystem | None) -> list[_Entry]:
+    fs, inner, prefix = _filesystem(path, filesystem)
+    # A URI's query (endpoint_override=...) is kept on every file listed from it.
+    query = "?" + path.partition("?")[2] if prefix and "?" in path else ""
+    if _MAGIC.search(inner):
+        matches = [prefix + m for m in _glob(fs, inner)]
+        if not matches:
+            raise FileNotFoundError(f"{path}: no file or directory matches")
+    else:
+        matches = [prefix + inner]
+    out = []
+    for m in matches:
+        inside = m[len(prefix):]
+        info = fs.get_file_info(inside)
+        if info.type == pafs.FileType.NotFound:
+            raise FileNotFoundError(f"{m}: no such file or directory")
+        if info.type == pafs.FileType.Directory:
+            out += [_Entry(prefix + p + query, _partition(dirs))
+                    for p, dirs in _walk(fs, inside)]
+        else:  # a file named (or matched) is read whatever its name
+            out.append(_Entry(m + query, ()))
+    return out
+
+
+def _partition(dirs: tuple[str, ...]) -> tuple:
+    """Hive-style ``key=value`` directories -> ((key, value), ...); values URL-decoded
+    as Spark writes them, Hive's default partition name meaning null."""
+    out = []
+    for d in dirs:
+        key, sep, value = d.partition("=")
+        if sep and key:
+            value = unquote(value)
+            out.append((unquote(key), None if value == HIVE_NULL else value))
+    return tuple(out)
+
+
+def _sources(source: Any) -> list[str]:
+    if isinstance(source, (str, os.PathLike)):
+        return [os.fspath(source)]
+    items = [os.fspath(s) for s in source]
+    if not items:
+        raise ValueError("no paths given: an empty list")
+    return items
+
+
+def _entries(source: Any, filesystem: pafs.FileSystem | None) -> list[_Entry]:
+    return [e for s in _sources(source) for e in _expand(s, filesystem)]
+
+
+def files(source: Any, *, filesystem: pafs.FileSystem | None = None) -> list[str]:
+    """The data files of ``source``: a file (returned as named, whatever its name), a
+    directory (every file below it, recursively, in sorted order, skipping names that
+    start with ``_`` or ``.`` at any level, as Spark and pyarrow do), a glob (``*``,
+    ``?``, ``[...]`` within a path component; matched directories are listed as
+    directories are), or a list of these (in the list's order). A path that matches
+    nothing is a :class:`FileNotFoundError`; a directory without data files gives an
+    empty list."""
+    return [e.path for e in _entries(source, filesystem)]
+
+
+def is_single_file(source: Any, filesystem: pafs.FileSystem | None = None) -> bool:
+    """True when ``source`` names one existing file (not a directory, glob or list)."""
+    if not isinstance(source, (str, os.PathLike)):
+        return False
+    path = os.fspath(source)
+    fs, inner, _ = _filesystem(path, filesystem)
+    return not _MAGIC.search(inner) and fs.get_file_info(inner).type == pafs.FileType.File
+
+
+# ----------------------------------------------------------------------------
+# Filters
+
+_COMPARE = {"==": pc.equal, "=": pc.equal, "<": pc.less, "<=": pc.less_equal,
+            ">": pc.greater, ">=": pc.greater_equal}
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One ``(path, op, value)`` of a filter: ``column`` is the Variant column and
+    ``path`` its Spark path, or ``path`` is None and ``column`` a plain (or partition)
+    column compared as it is."""
+
+    column: str
+    path: str | None
+    op: str
+    literal: Any
+
+    def __str__(self) -> str:
+        where = self.column if self.path is None else f"{self.column} {self.path}"
+        return f"{where} {self.op} {self.literal!r}"
+
+
+def parse_filter(filter: Any, variant_columns: list[str]) -> list[Condition]:
+    """``("$.id", "==", 42)`` (a path of the dataset's only Variant column),
+    ``("v", "$.id", "==", 42)`` (a path of column v), ``("day", "==", "2026-11-23")``
+    (a plain or partition column: the first item does not start with ``$``), or a list
+    of these, all of which must hold."""
+    if filter is None:
+        return []
+    items = [filter] if isinstance(filter, tuple) else list(filter)
+    out = []
+    for item in items:
+        if not isinstance(item, tuple) or len(item) not in (3, 4):
+            raise ValueError(f"filter: expected (path, op, value), (column, path, op, "
+                             f"value) or a list of them, got {item!r}")
+        if len(item) == 4:
+            column, path, op, literal = item
+        elif isinstance(item[0], str) and item[0].startswith("$"):
+            if len(variant_columns) != 1:
+                raise ValueError(f"filter {item!r}: the dataset has Variant columns "
+                                 f"{variant_columns}; name one: (column, path, op, value)")
+            column, (path, op, literal) = variant_columns[0], item
+        else:
+            (column, op, literal), path = item, None
+        if op not in _COMPARE:
+            raise ValueError(f"filter {item!r}: op must be one of {sorted(_COMPARE)}")
+        if literal is None:
+            raise ValueError(f"filter {item!r}: comparing with None is never true")
+        if path is not None and column not in variant_columns:
+            raise ValueError(f"filter {item!r}: {column!r} is not a Variant column of the "
+                             f"dataset (Variant columns: {variant_columns})")
+        out.append(Condition(column, path, op, literal))
+    return out
+
+
+def compare(values: pa.Array | pa.ChunkedArray, cond: Condition) -> pa.Array:
+    """The rows where ``values <op> literal`` is true (null counts as false)."""
+    try:
+        scalar = pa.scalar(cond.literal)
+        if values.type != scalar.type and not pa.types.is_null(values.type):
+            scalar = scalar.cast(values.type)
+        mask = _COMPARE[cond.op](values, scalar)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as e:
+        raise ValueError(f"filter {cond}: cannot compare {values.type} with "
+                         f"{cond.literal!r} ({e})") from None
+    return pc.fill_null(mask, False)
+
+
+def path_values(variants: Any, cond: Condition) -> pa.Array | pa.ChunkedArray:
+    """``variant_get(column, path, <the literal's type>)``: the rows' values a Variant
+    condition compares, cast by variant_get's rules (a value that does not cast is
+    null, so never matches)."""
+    from varshred.get import variant_get
+
+    target = pa.scalar(cond.literal).type
+    return variant_get(variants, cond.path, target, errors="null")
+
+
+# ----------------------------------------------------------------------------
+# Scans
+
+
+@dataclass
+class FileInfo:
+    """What a scan needs from a file's footer."""
+
+    schema: pa.Schema          # as the reader returns it (Variant columns rebuilt)
+    row_group_rows: list[int]  # rows per row group
+    variant_columns: set       # names of the file's Variant columns
+
+
+@dataclass(frozen=True)
+class Unit:
+    """Row groups of one file, read by one worker."""
+
+    file: int
+    row_groups: tuple[int, ...]
+    rows: int
+
+
+def default_threads(threads: int | None) -> int:
+    n = (os.cpu_count() or 1) if threads is None else int(threads)
+    if n < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
+    return n
+
+
+def ordered_map(fn: Callable, items: Iterable, threads: int, readahead: int | None
+                ) -> Iterator:
+    """``map(fn, items)`` with ``threads`` workers and at most ``readahead`` calls
+    (default ``2 * threads``) running or done ahead of the consumer; in order."""
+    if threads <= 1:
+        yield from map(fn, items)
+        return
+    from varshred.parquet import _ahead
+
+    depth = max(1, 2 * threads if readahead is None else int(readahead))
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="varshred-scan")
+    try:
+        yield from _ahead(pool, fn, items, depth)
+    finally:  # the consumer stopped early or a unit failed: drop what is queued
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+class Dataset:
+    """The files of a source (see :func:`files`) with their partition values."""
+
+    def __init__(self, source: Any, *, filesystem: pafs.FileSystem | None = None):
+        self.source = source
+        self.filesystem = filesystem
+        self.entries = _entries(source, filesystem)
+        self.paths = [e.path for e in self.entries]
+        self.partition_schema = self._partition_schema()
+
+    def __repr__(self) -> str:
+        return f"Dataset({self.source!r}: {len(self.paths)} files)"
+
+    def _partition_schema(self) -> pa.Schema:
+        """One field per partition key (in order of appearance): int64 when every
+        non-null value of the key parses as an integer, else string."""
+        values: dict[str, list] = {}
+        for e in self.entries:
+            for k, v in e.partition:
+                values.setdefault(k, []).append(v)
+        fields = []
+        for k, vs in values.items():
+            ints = all(v is None or re.fullmatch(r"[+-]?\d+", v) for v in vs)
+            fields.append(pa.field(k, pa.int64() if ints and any(vs) else pa.string()))
+        return pa.schema(fields)
+
+    def partition_values(self, i: int) -> dict[str, Any]:
+        raw = dict(self.entries[i].partition)
+        out = {}
+        for f in self.partition_schema:
+            v = raw.get(f.name)
+            out[f.name] = int(v) if v is not None and pa.types.is_integer(f.type) else v
+        return out
+
+    def infos(self, shredded: bool, on_conflict: int, threads: int) -> list[FileInfo]:
+        return list(ordered_map(lambda p: _file_info(p, shredded, on_conflict,
+                                                     self.filesystem),
+                                self.paths, threads, None))
+
+    def schema(self, infos: list[FileInfo], columns: list[str] | None = None) -> pa.Schema:
+        """One schema for all files: columns in order of first appearance (restricted
+        to ``columns``), then the partition columns. A column missing from some files
+        is null there; one of two different types is an error naming both files
+        (Variant columns have one type whatever each file's shredding)."""
+        seen: dict[str, tuple[pa.Field, str]] = {}
+        for path, info in zip(self.paths, infos):
+            for f in info.schema:
+                if columns is not None and f.name not in columns:
+                    continue
+                if f.name not in seen:
+                    seen[f.name] = (f, path)
+                    continue
+                g, first = seen[f.name]
+                if g.type == f.type or pa.types.is_null(f.type):
+                    if f.nullable and not g.nullable:
+                        seen[f.name] = (g.with_nullable(True), first)
+                elif pa.types.is_null(g.type):
+                    seen[f.name] = (f, path)
+                else:
+                    raise TypeError(
+                        f"column {f.name!r} is {g.type} in {first} but {f.type} in {path}"
+                        + ("; shredded=True keeps each file's shredding, read with "
+                           "shredded=False for one Variant type"
+                           if "typed_value" in str(g.type) + str(f.type) else ""))
+        for name in columns or []:
+            if name not in seen and name not in self.partition_schema.names:
+                raise KeyError(f"{_describe(self.source)}: no column named {name!r}")
+        fields = []
+        for name, (f, _) in seen.items():
+            if name in self.partition_schema.names:
+                raise ValueError(f"{_describe(self.source)}: {name!r} is both a column of "
+                                 "the files and a partition directory key")
+            missing = any(name not in info.schema.names for info in infos)
+            fields.append(f.with_nullable(True) if missing else f)
+        fields += [f for f in self.partition_schema
+                   if columns is None or f.name in columns]
+        metadata = infos[0].schema.metadata if len(infos) == 1 else None
+        return pa.schema(fields, metadata=metadata)
+
+    def units(self, infos: list[FileInfo], conditions: list[Condition],
+              threads: int = 1) -> list[Unit]:
+        """One unit per row group left after pruning: a partition condition skips
+        whole files; a Variant one the row groups that
+        :func:`varshred.parquet.prunable_row_groups` proves hold no match (footers
+        read on ``threads`` threads)."""
+        from varshred.parquet import _prunable_file
+
+        def file_units(i: int) -> list[Unit]:
+            path, info = self.paths[i], infos[i]
+            every = set(range(len(info.row_group_rows)))
+            skip: set[int] = set()
+            part = self.partition_values(i)
+            for c in conditions:
+                if c.path is None and c.column in part:
+                    value = pa.array([part[c.column]],
+                                     self.partition_schema.field(c.column).type)
+                    if not compare(value, c)[0].as_py():
+                        return []
+                elif c.path is not None:
+                    if c.column not in info.schema.names:
+                        return []  # the column is null in every row: no match
+                    skip.update(_prunable_file(path, c.column, c.path, c.op, c.literal,
+                                                self.filesystem))
+                if skip == every:
+                    return []
+            return [Unit(i, (g,), n) for g, n in enumerate(info.row_group_rows)
+                    if g not in skip]
+
+        return [u for us in ordered_map(file_units, range(len(self.paths)),
+                                        threads if conditions else 1, None) for u in us]
+
+    def conform(self, table: pa.Table | None, unit: Unit, schema: pa.Schema) -> pa.Table:
+        """``table`` (rows of one unit; None when the file has none of the columns)
+        with ``schema``'s columns: missing ones null, partition values repeated."""
+        part = self.partition_values(unit.file)
+        n = unit.rows if table is None else table.num_rows
+        cols = []
+        for f in schema:
+            if f.name in part:
+                cols.append(pa.repeat(pa.scalar(part[f.name], f.type), n))
+            elif table is not None and f.name in table.column_names:
+                c = table[f.name]
+                cols.append(c if c.type == f.type else c.cast(f.type))
+            else:
+                cols.append(pa.nulls(n, f.type))
+        return pa.Table.from_arrays(cols, schema=schema)
+
+
+def _describe(source: Any) -> str:
+    return os.fspath(source) if isinstance(source, (str, os.PathLike)) else str(
+        [os.fspath(s) for s in source])
+
+
+def _file_info(path: str, shredded: bool, on_conflict: int,
+               filesystem: pafs.FileSystem | None = None) -> FileInfo:
+    from varshred import _parquet, _status
+    from varshred.parquet import _parquet_file
+
+    md = _parquet_file(path, filesystem).metadata  # the footer checked by varshred first
+    try:
+        reader = _parquet.reader(path, None, shredded, 1, on_conflict, None, filesystem)
+    except pa.ArrowException as e:
+        raise _status.from_arrow_error(e) from None
+    schema = reader.schema  # Variant columns are Variant structs here, in every layout
+    variants = {f.name for f in schema if _parquet.is_variant_type(f.type)}
+    return FileInfo(schema, [md.row_group(g).num_rows for g in range(md.num_row_groups)],
+                    variants)

@@ -1,0 +1,435 @@
+# Licensed under the Apache License, Version 2.0.
+"""Datasets (docs/datasets.md): a directory, glob or list of Parquet files read as one
+table by read_table / iter_batches / read_paths and the CLI, across files with
+different shredding and columns, in parallel, with filter pruning and Hive
+partitions."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pyarrow as pa
+import pytest
+
+import varshred as vs
+from varshred import _parquet, cli
+
+
+def _docs(start: int, n: int, extra: bool = False) -> list[str]:
+    out = []
+    for i in range(start, start + n):
+        d = {"id": i, "kind": ["click", "view"][i % 2], "user": {"name": f"u{i % 7}"}}
+        if extra:
+            d["score"] = i / 4  # appears after drift: a path the first files lack
+        out.append(json.dumps(d, separators=(",", ":")))
+    return out
+
+
+def _json(table: pa.Table, column: str = "v") -> list:
+    return [None if j is None else json.loads(j) for j in vs.to_json(table[column]).to_pylist()]
+
+
+@pytest.fixture
+def drifted(tmp_path):
+    """A dataset of varshred's own part files: per-file inferred shredding (string ids
+    in one file), a column added by a later append, and noise Spark and Hadoop leave."""
+    root = tmp_path / "events"
+    (root / "2026" / "11").mkdir(parents=True)
+    vs.parquet.write_json(_docs(0, 300), str(root / "part-000.parquet"), row_group_size=100)
+    vs.parquet.write_json([json.dumps({"id": f"s{i}", "kind": "legacy"}) for i in range(50)],
+                          str(root / "part-001.parquet"))
+    vs.parquet.write_json(_docs(300, 200, extra=True),
+                          str(root / "2026" / "11" / "part-002.parquet"), row_group_size=100)
+    late = pa.table({"v": vs.from_json(pa.array(_docs(500, 40))),
+                     "source": pa.array(["late"] * 40)})
+    vs.parquet.write_table(late, str(root / "2026" / "part-003.parquet"),
+                           shredding={"v": "id bigint"})
+    # Never read: markers, staging directories, hidden files (not Parquet at all).
+    (root / "_SUCCESS").write_text("")
+    (root / ".part-000.parquet.crc").write_bytes(b"crc")
+    (root / "_temporary" / "0").mkdir(parents=True)
+    (root / "_temporary" / "0" / "part-9.parquet").write_bytes(b"partial")
+    (root / ".hidden").mkdir()
+    (root / ".hidden" / "x.parquet").write_bytes(b"x")
+    return root
+
+
+def _expected_rows(root) -> list:
+    """In path order: 2026/11/part-002, 2026/part-003, part-000, part-001."""
+    return ([json.loads(d) for d in _docs(300, 200, extra=True)]
+            + [json.loads(d) for d in _docs(500, 40)]
+            + [json.loads(d) for d in _docs(0, 300)]
+            + [{"id": f"s{i}", "kind": "legacy"} for i in range(50)])
+
+
+def test_files_lists_directories_globs_and_lists(drifted):
+    files = vs.dataset.files(str(drifted))
+    rel = [os.path.relpath(f, drifted) for f in files]
+    assert rel == ["2026/11/part-002.parquet", "2026/part-003.parquet", "part-000.parquet",
+                   "part-001.parquet"]
+    assert vs.dataset.files(str(drifted) + "/") == files
+    assert vs.dataset.files(str(drifted / "part-*.parquet")) == [
+        str(drifted / "part-000.parquet"), str(drifted / "part-001.parquet")]
+    assert vs.dataset.files(str(drifted / "2026" / "*")) == [
+        str(drifted / "2026" / "11" / "part-002.parquet"),
+        str(drifted / "2026" / "part-003.parquet")]
+    # A list keeps its order; a file named is read whatever its name.
+    named = [str(drifted / "part-001.parquet"), str(drifted / "2026")]
+    assert vs.dataset.files(named) == [named[0]] + files[:2]
+    assert vs.dataset.files(str(drifted / "_SUCCESS")) == [str(drifted / "_SUCCESS")]
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        vs.dataset.files(str(drifted / "missing"))
+    with pytest.raises(FileNotFoundError, match="matches"):
+        vs.dataset.files(str(drifted / "*.json"))
+
+
+def test_read_table_of_a_drifted_directory(drifted):
+    t = vs.parquet.read_table(str(drifted))
+    assert t.schema.names == ["v", "source"]
+    assert vs.parquet.is_variant_type(t.schema.field("v").type)
+    assert _json(t) == _expected_rows(drifted)
+    assert t["source"].to_pylist() == [None] * 200 + ["late"] * 40 + [None] * 350
+    # The same through iter_batches, a glob and a list.
+    streamed = pa.Table.from_batches(list(vs.parquet.iter_batches(str(drifted), batch_size=64)))
+    assert streamed.equals(t)
+    files = vs.dataset.files(str(drifted))
+    assert vs.parquet.read_table(files).equals(t)
+    assert _json(vs.parquet.read_table(str(drifted / "part-*"), ["v"])) == \
+        _expected_rows(drifted)[240:]
+
+
+def test_one_file_reads_as_before(drifted):
+    path = str(drifted / "part-000.parquet")
+    reader = _parquet.reader(path, None, False, 65536, 0)
+    assert vs.parquet.read_table(path).equals(reader.read_all())
+    assert vs.parquet.prunable_row_groups(path, "v", "$.id", "==", 150) == [0, 2]
+    assert [c.name for c in vs.parquet.inspect(path)] == ["v"]
+
+
+def test_threads_same_rows_same_order(drifted):
+    one = vs.parquet.read_table(str(drifted), threads=1)
+    for threads, readahead in [(2, None), (2, 1), (3, 5)]:
+        many = vs.parquet.read_table(str(drifted), threads=threads, readahead=readahead)
+        assert many.equals(one)
+        batches = list(vs.parquet.iter_batches(str(drifted), threads=threads,
+                                               readahead=readahead))
+        assert pa.Table.from_batches(batches).equals(one)
+    paths = {"$.id": "bigint", "$.user.name": "string", "$.score": "double"}
+    a = vs.parquet.read_paths(str(drifted), "v", paths, threads=1)
+    b = vs.parquet.read_paths(str(drifted), "v", paths, threads=2, readahead=2)
+    assert a.equals(b)
+    assert a["$.id"].to_pylist() == [r["id"] if isinstance(r["id"], int) else None
+                                     for r in _expected_rows(drifted)]
+
+
+def test_columns_missing_and_conflicting(tmp_path):
+    a, b, c = (str(tmp_path / n) for n in ("a.parquet", "b.parquet", "c.parquet"))
+    v = vs.from_json(pa.array(['{"x": 1}', '{"x": 2}']))
+    vs.parquet.write_table(pa.table({"v": v, "n": pa.array([1, 2], pa.int64())}), a)
+    vs.parquet.write_table(pa.table({"v": v, "m": pa.array(["p", "q"])}), b,
+                           shredding={"v": "x bigint"})
+    vs.parquet.write_table(pa.table({"v": v, "n": pa.array(["1", "2"])}), c)
+    t = vs.parquet.read_table([a, b])
+    assert t.schema.names == ["v", "n", "m"]
+    assert t["n"].to_pylist() == [1, 2, None, None]
+    assert t["m"].to_pylist() == [None, None, "p", "q"]
+    assert vs.parquet.read_table([a, b], ["m"])["m"].to_pylist() == [None, None, "p", "q"]
+    with pytest.raises(TypeError) as e:
+        vs.parquet.read_table([a, b, c])
+    assert "'n'" in str(e.value) and a in str(e.value) and c in str(e.value)
+    assert vs.parquet.read_table([a, c], ["v"]).num_rows == 4  # the conflict not read
+    # Shredded as stored: one shredding across files, else an error naming both.
+    with pytest.raises(TypeError, match="shredded=False") as e:
+        vs.parquet.read_table([a, b], ["v"], shredded=True)
+    assert a in str(e.value) and b in str(e.value)
+    with pytest.raises(KeyError, match="nope"):
+        vs.parquet.read_table([a, b], ["nope"])
+
+
+def test_empty_directory_and_empty_file(tmp_path):
+    (tmp_path / "empty").mkdir()
+    assert vs.parquet.read_table(str(tmp_path / "empty")).num_rows == 0
+    os.makedirs(tmp_path / "d")
+    vs.parquet.write_json([], str(tmp_path / "d" / "none.parquet"))
+    vs.parquet.write_json(['{"a": 1}'], str(tmp_path / "d" / "one.parquet"))
+    t = vs.parquet.read_table(str(tmp_path / "d"))
+    assert _json(t) == [{"a": 1}]
+
+
+def _count_row_groups(monkeypatch) -> list:
+    """Records the row groups every data read asks for (not the footer reads)."""
+    seen: list = []
+    reader, read_leaves = _parquet.reader, _parquet.read_leaves
+
+    def counting_reader(path, columns, shredded, batch_size, on_conflict, row_groups=None,
+                        filesystem=None):
+        if row_groups is not None:
+            seen.append(("table", os.path.basename(path), tuple(row_groups)))
+        return reader(path, columns, shredded, batch_size, on_conflict, row_groups, filesystem)
+
+    def counting_leaves(path, leaves, row_groups=None, filesystem=None):
+        seen.append(("leaves", os.path.basename(path), tuple(row_groups or ())))
+        return read_leaves(path, leaves, row_groups, filesystem)
+
+    monkeypatch.setattr(_parquet, "reader", counting_reader)
+    monkeypatch.setattr(_parquet, "read_leaves", counting_leaves)
+    return seen
+
+
+def _matches(value, op, literal) -> bool:
+    import operator
+    if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    return {"==": operator.eq, "<": operator.lt, ">=": operator.ge}[op](value, literal)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_filter_prunes_row_groups_and_keeps_the_same_rows(drifted, monkeypatch, threads):
+    seen = _count_row_groups(monkeypatch)
+    everything = vs.parquet.read_table(str(drifted), threads=threads)
+    all_groups = {s[1:] for s in seen}
+    assert len(all_groups) == 3 + 1 + 2 + 1  # row groups of the four files
+    rows = _json(everything)
+    for flt in [("$.id", "==", 150), ("v", "$.id", "<", 20), [("$.id", ">=", 310),
+                                                              ("$.id", "<", 320)]]:
+        seen.clear()
+        got = vs.parquet.read_table(str(drifted), filter=flt, threads=threads)
+        read = {s[1:] for s in seen}
+        conds = [flt] if isinstance(flt, tuple) else flt
+        want = [r for r in rows
+                if all(_matches(r["id"], c[-2], c[-1]) for c in conds)]
+        assert _json(got) == want and want
+        # Pruned: only the row groups whose statistics allow a match, plus part-001,
+        # whose ids are strings (a residual value could cast to a match).
+        assert len(read) < len(all_groups), read
+        assert ("part-001.parquet", (0,)) in read
+        # The same rows as a filter without pruning (variant_get on every row).
+        exact = everything.filter(vs.parquet._row_mask(
+            everything, vs.dataset.parse_filter(flt, ["v"])))
+        assert got.equals(exact)
+    seen.clear()
+    one = vs.parquet.read_table(str(drifted), filter=("$.id", "==", 150), threads=threads)
+    assert {s[1:] for s in seen} == {("part-000.parquet", (1,)), ("part-001.parquet", (0,))}
+    assert one.num_rows == 1
+    seen.clear()
+    ids = vs.parquet.read_paths(str(drifted), "v", {"$.user.name": "string"},
+                                filter=("$.id", "==", 450), threads=threads)
+    assert ids["$.user.name"].to_pylist() == ["u2"]
+    assert {s[1:] for s in seen if s[0] == "leaves"} == {
+        ("part-002.parquet", (1,)), ("part-001.parquet", (0,))}
+
+
+def test_filter_on_a_string_literal_and_by_cast(tmp_path):
+    """variant_get semantics: the string "42" casts to bigint 42, so a file whose typed
+    column is a string is never pruned for an integer literal."""
+    vs.parquet.write_json(['{"id": "42"}', '{"id": "7"}'], str(tmp_path / "a.parquet"))
+    vs.parquet.write_json(['{"id": 42}', '{"id": 8}'], str(tmp_path / "b.parquet"))
+    t = vs.parquet.read_table(str(tmp_path), filter=("$.id", "==", 42))
+    assert _json(t) == [{"id": "42"}, {"id": 42}]
+    t = vs.parquet.read_table(str(tmp_path), filter=("$.id", "==", "7"))
+    assert _json(t) == [{"id": "7"}]
+    with pytest.raises(ValueError, match="op must be one of"):
+        vs.parquet.read_table(str(tmp_path), filter=("$.id", "!=", 1))
+    with pytest.raises(ValueError, match="expected"):
+        vs.parquet.read_table(str(tmp_path), filter="id = 1")
+
+
+def test_prunable_row_groups_and_counts_of_a_dataset(drifted):
+    pr = vs.parquet.prunable_row_groups(str(drifted), "v", "$.id", "==", 150)
+    by_name = {os.path.basename(f): g for f, g in pr.items()}
+    assert by_name == {"part-000.parquet": [0, 2], "part-001.parquet": [],
+                       "part-002.parquet": [0, 1], "part-003.parquet": [0]}
+    counts = {c.path: c for c in vs.parquet.shredding_counts(str(drifted))}
+    assert counts["id"].typed + counts["id"].residual == 590
+    info = vs.parquet.inspect(str(drifted))
+    assert set(map(os.path.basename, info)) == set(by_name)
+
+
+def test_hive_partitions(tmp_path):
+    for day, hour, ids in [("2026-11-23", 1, range(0, 5)), ("2026-11-23", 2, range(5, 8)),
+                           ("2026-11-24", 1, range(8, 10))]:
+        d = tmp_path / f"day={day}" / f"hour={hour}"
+        d.mkdir(parents=True)
+        vs.parquet.write_json([json.dumps({"id": i}) for i in ids], str(d / "part-0.parquet"))
+    d = tmp_path / "day=__HIVE_DEFAULT_PARTITION__" / "hour=3"
+    d.mkdir(parents=True)
+    vs.parquet.write_json(['{"id": 10}'], str(d / "part-0.parquet"))
+    t = vs.parquet.read_table(str(tmp_path))
+    assert t.schema.names == ["v", "day", "hour"]
+    assert t.schema.field("day").type == pa.string()
+    assert t.schema.field("hour").type == pa.int64()
+    assert t["day"].to_pylist() == ["2026-11-23"] * 8 + ["2026-11-24"] * 2 + [None]
+    assert t["hour"].to_pylist() == [1] * 5 + [2] * 3 + [1] * 2 + [3]
+    f = vs.parquet.read_table(str(tmp_path), filter=[("day", "==", "2026-11-23"),
+                                                     ("hour", ">=", 2)])
+    assert [r["id"] for r in _json(f)] == [5, 6, 7]
+    paths = vs.parquet.read_paths(str(tmp_path), "v", {"$.id": "bigint"},
+                                  filter=("day", "==", "2026-11-24"))
+    assert paths["$.id"].to_pylist() == [8, 9]
+
+
+def _run_cli(*argv, stdin=None, cwd=None):
+    return subprocess.run([sys.executable, "-m", "varshred", *argv], input=stdin,
+                          capture_output=True, timeout=300, cwd=cwd)
+
+
+def test_cli_dash_is_stdin_and_stdout(drifted, tmp_path):
+    r = _run_cli("to-json", str(drifted), "-", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert not os.path.exists(tmp_path / "-")
+    lines = r.stdout.decode().splitlines()
+    # Two columns (v, source): each row an object of both, compact as Spark's to_json.
+    assert json.loads(lines[0]) == {"v": _expected_rows(drifted)[0], "source": None}
+    assert lines[0].startswith('{"v":{"id":300,')
+    # One Variant column: the documents themselves; "-" also reads standard input.
+    one = drifted / "part-000.parquet"
+    r = _run_cli("to-json", "-", stdin=one.read_bytes())
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.decode().splitlines() == _docs(0, 300)
+    r = _run_cli("get", "-", "$.user.name", "--type", "string", stdin=one.read_bytes())
+    assert r.stdout.decode().split() == [f"u{i % 7}" for i in range(300)]
+    r = _run_cli("get", str(drifted / "part-*"), "$.id", "--threads", "2")
+    assert r.stdout.decode().split()[299:302] == ["299", '"s0"', '"s1"']
+    r = _run_cli("inspect", str(drifted))
+    assert r.returncode == 0 and r.stdout.decode().count("column v: shredded") == 4
+    r = _run_cli("to-json", str(tmp_path / "missing"))
+    assert r.returncode == 1 and b"no such file or directory" in r.stderr
+    # A file OUTPUT appears complete or not at all.
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    shutil.copy(one, bad / "a.parquet")
+    (bad / "b.parquet").write_bytes(b"PAR1 not really")
+    r = _run_cli("to-json", str(bad), str(tmp_path / "out.jsonl"), "--threads", "1")
+    assert r.returncode == 1 and b"b.parquet" in r.stderr
+    assert sorted(os.listdir(tmp_path)) == ["bad", "events"]
+    r = _run_cli("to-json", str(bad / "a.parquet"), str(tmp_path / "out.jsonl"))
+    assert (tmp_path / "out.jsonl").read_text().splitlines() == _docs(0, 300)
+
+
+@pytest.mark.spark
+def test_three_producers_in_one_directory(spark_corpus, duckdb_corpus, tmp_path):
+    """Spark's shredded writes, DuckDB's and varshred's (its own per-file shredding)
+    side by side: one Variant column, each file's rows as reading it alone gives."""
+    root = tmp_path / "mixed"
+    root.mkdir()
+    sources = [spark_corpus.files["inferred"], spark_corpus.files["forced"],
+               duckdb_corpus.files["default"], duckdb_corpus.files["forced"]]
+    for i, f in enumerate(sources):
+        shutil.copy(f, root / f"part-{i}.parquet")
+    v = vs.parquet.read_table(spark_corpus.files["inferred"], ["v"])["v"]
+    vs.parquet.write_table(pa.table({"v": v}), str(root / "part-4.parquet"),
+                           shredding={"v": vs.infer_schema(v)})
+    vs.parquet.write_table(pa.table({"id": ["x"], "v": vs.from_json(pa.array(['{"a": [1]}']))}),
+                           str(root / "part-5.parquet"), shredding={"v": "a array<bigint>"})
+    alone = [vs.parquet.read_table(str(root / f"part-{i}.parquet"), ["v"]) for i in range(6)]
+    layouts = {vs.parquet.inspect(str(root / f"part-{i}.parquet"))[-1].layout for i in range(6)}
+    assert layouts == {"shredded"}
+    for threads in (1, 2):
+        t = vs.parquet.read_table(str(root), ["v"], threads=threads)
+        assert _json(t) == [r for a in alone for r in _json(a)]
+    # Their id columns agree (int32); varshred's string id is an error naming both files.
+    with pytest.raises(TypeError, match="'id' is int32 in .*part-0.parquet but string in "
+                                        ".*part-5.parquet"):
+        vs.parquet.read_table(str(root))
+    assert vs.parquet.read_table(str(root / "part-[0-3].parquet"))["id"].type == pa.int32()
+
+
+@pytest.mark.spark
+def test_shred_then_to_json_gives_back_the_documents(spark, tmp_path):
+    from varshred.pipeline import ShredJob
+
+    docs = [json.dumps(json.loads(d), separators=(",", ":"), sort_keys=True)
+            for d in cli.sample_events(2000, seed=4)]
+    src = tmp_path / "in"  # three input files: three tasks, three part files
+    src.mkdir()
+    for i in range(3):
+        (src / f"in-{i}.jsonl").write_text("\n".join(docs[i::3]) + "\n")
+    out = str(tmp_path / "out")
+    ShredJob(str(src), out, schema="per-file", log=lambda _: None).run(spark)
+    assert len(vs.dataset.files(out)) > 1
+    r = _run_cli("to-json", out, "-")
+    assert r.returncode == 0, r.stderr
+    back = r.stdout.decode().splitlines()
+    # Spark's own to_json of the documents is the reference (its normalisation).
+    spark_json = [row.j for row in spark.createDataFrame([(d,) for d in docs], "d string")
+                  .selectExpr("to_json(parse_json(d)) as j").collect()]
+    # The documents are compact with sorted keys; Spark prints 99.0 as 99, otherwise the same.
+    assert sum(a != b for a, b in zip(spark_json, docs)) < len(docs) / 2
+    assert sorted(back) == sorted(spark_json)
+    # Each part file's rows in input order (a task reads one input file in order).
+    for f in vs.dataset.files(out):
+        r = _run_cli("to-json", f)
+        part = r.stdout.decode().splitlines()
+        start = spark_json.index(part[0])
+        assert part == spark_json[start::3][:len(part)]
+
+
+def test_readahead_bounds_the_row_groups_in_flight(tmp_path, monkeypatch):
+    """Memory follows readahead, not the dataset: with the consumer stopped after one
+    batch, at most 1 + readahead row groups were ever opened."""
+    import time
+
+    for i in range(4):
+        vs.parquet.write_json(_docs(i * 100, 100), str(tmp_path / f"p{i}.parquet"),
+                              row_group_size=10)
+    seen = _count_row_groups(monkeypatch)
+    batches = vs.parquet.iter_batches(str(tmp_path), threads=2, readahead=3)
+    first = next(batches)
+    assert first.num_rows == 10
+    time.sleep(0.5)  # let the workers run as far ahead as they may (an upper bound only)
+    assert len(seen) <= 1 + 3
+    assert sum(b.num_rows for b in batches) == 390
+    assert len(seen) == 40
+
+
+def test_pruning_casts_the_statistics_as_variant_get_casts_values(tmp_path):
+    """variant_get(42.5, bigint) is 42 and variant_get(42.45, decimal(3,1)) is 42.5:
+    statistics of a decimal leaf, compared uncast, pruned row groups holding matches."""
+    import decimal
+
+    path = str(tmp_path / "d.parquet")
+    v = vs.from_json(pa.array(['{"id": 42.5}', '{"id": 42.45}', '{"id": 0.1}']))
+    vs.parquet.write_table(pa.table({"v": v}), path, shredding={"v": "id decimal(9,2)"},
+                           row_group_size=1)
+    cases = [(42, [0, 1]), (decimal.Decimal("42.5"), [0, 1]), (0.1, [2]), (43, [])]
+    for literal, rows in cases:
+        got = vs.parquet.read_table(path, filter=("$.id", "==", literal))
+        want = [r for r, x in enumerate(v.to_pylist())
+                if vs.variant_get(v.slice(r, 1), "$.id", pa.scalar(literal).type)[0].as_py()
+                == literal]
+        assert want == rows
+        assert vs.parquet.read_table(path).take(pa.array(rows, pa.int64())).equals(got), literal
+        kept = set(range(3)) - set(vs.parquet.prunable_row_groups(path, "v", "$.id", "==",
+                                                                  literal))
+        assert set(rows) <= kept, literal
+
+
+def test_listing_goes_through_a_pyarrow_filesystem(drifted):
+    """Any pyarrow.fs.FileSystem lists (object stores plug in here); a SubTreeFileSystem
+    over the local one stands in for a bucket."""
+    import pyarrow.fs as pafs
+
+    bucket = pafs.SubTreeFileSystem(str(drifted), pafs.LocalFileSystem())
+    assert vs.dataset.files("", filesystem=bucket) == [
+        "2026/11/part-002.parquet", "2026/part-003.parquet", "part-000.parquet",
+        "part-001.parquet"]
+    assert vs.dataset.files("part-*", filesystem=bucket) == ["part-000.parquet",
+                                                             "part-001.parquet"]
+    local = vs.parquet.read_table(str(drifted), filesystem=pafs.LocalFileSystem())
+    assert local.num_rows == 590
+    # The C++ reader opens the files through the same filesystem (arrow::fs).
+    assert vs.parquet.read_table("", filesystem=bucket).num_rows == 590
+
+
+def test_benchmark_smoke_run():
+    """bench/python/dataset_read_bench.py on a tiny dataset: it runs and reports."""
+    bench = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "python",
+                         "dataset_read_bench.py")
+    r = subprocess.run([sys.executable, bench, "--mb", "0.5", "--files", "4", "--repeat", "1"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("4 files,") and r.stdout.count("ratio") == 3, r.stdout
