@@ -13,8 +13,10 @@ from typing import Any
 import pyarrow  # noqa: F401  (loads libarrow before the extension module)
 
 from varshred.core import (
+    from_arrow,
     from_json,
     from_python,
+    to_arrow,
     to_json,
     to_layout,
     to_python,
@@ -22,6 +24,7 @@ from varshred.core import (
     variant_type,
 )
 from varshred.errors import VariantError
+from varshred.functions import schema_of_variant, schema_of_variant_agg, variant_explode
 from varshred.get import variant_get
 from varshred.infer import ShreddingStats, infer_schema
 from varshred.shredding import ShreddingSchema, from_legacy_shredded, shred, unshred
@@ -44,9 +47,14 @@ __all__ = [
     "shred",
     "unshred",
     "variant_get",
+    "schema_of_variant",
+    "schema_of_variant_agg",
+    "variant_explode",
     "__version__",
+    "from_arrow",
     "from_json",
     "from_python",
+    "to_arrow",
     "to_json",
     "to_layout",
     "to_python",

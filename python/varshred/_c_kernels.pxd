@@ -156,6 +156,42 @@ cdef extern from "varshred/arrow/variant_get.h" namespace "varshred" nogil:
                                            CMemoryPool* pool)
 
 
+# ---- varshred/arrow/arrow_to_variant.h, variant_to_arrow.h ---------------------
+
+cdef extern from "varshred/arrow/arrow_to_variant.h" namespace "varshred" nogil:
+    cdef cppclass ArrowToVariantOptions:
+        VariantLayout layout
+
+    CResult[shared_ptr[CArray]] ArrowToVariant(const CArray& array,
+                                               const ArrowToVariantOptions& options,
+                                               CMemoryPool* pool)
+
+cdef extern from "varshred/arrow/variant_to_arrow.h" namespace "varshred" nogil:
+    CResult[shared_ptr[CArray]] VariantToArrow(const CArray& variants,
+                                               const shared_ptr[CDataType]& type,
+                                               const VariantGetOptions& options,
+                                               CMemoryPool* pool)
+
+
+cdef extern from "varshred/arrow/schema_of_variant.h" namespace "varshred" nogil:
+    CResult[shared_ptr[CArray]] SchemaOfVariant(const CArray& variants, CMemoryPool* pool)
+
+    cdef cppclass VariantSchemaAccumulator:
+        VariantSchemaAccumulator()
+        CStatus Add(const CArray& variants)
+        CStatus Merge(string_view type)
+        string ToString()
+
+cdef extern from "varshred/arrow/variant_explode.h" namespace "varshred" nogil:
+    cdef cppclass VariantExplodeOptions:
+        cbool outer
+        VariantLayout layout
+
+    CResult[shared_ptr[CArray]] VariantExplode(const CArray& variants,
+                                               const VariantExplodeOptions& options,
+                                               CMemoryPool* pool)
+
+
 # ---- varshred/arrow/shredding_stats.h ---------------------------------------
 
 cdef extern from "varshred/arrow/shredding_stats.h" namespace "varshred" nogil:

@@ -121,6 +121,33 @@ cdef class _VariantGet(_Kernel):
                           c_default_memory_pool())
 
 
+cdef class _FromArrow(_Kernel):
+    cdef ArrowToVariantOptions options
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return ArrowToVariant(deref(chunk), self.options, c_default_memory_pool())
+
+
+cdef class _ToArrow(_Kernel):
+    cdef shared_ptr[CDataType] type
+    cdef VariantGetOptions options
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return VariantToArrow(deref(chunk), self.type, self.options, c_default_memory_pool())
+
+
+cdef class _SchemaOf(_Kernel):
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return SchemaOfVariant(deref(chunk), c_default_memory_pool())
+
+
+cdef class _Explode(_Kernel):
+    cdef VariantExplodeOptions options
+
+    cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
+        return VariantExplode(deref(chunk), self.options, c_default_memory_pool())
+
+
 # ----------------------------------------------------------------------------
 # Entry points (arguments checked by the caller in varshred.*)
 
@@ -224,3 +251,77 @@ def variant_get(data, str path, target_type, int errors, str timezone):
     kernel.options.timezone = timezone.encode("utf-8")
     return _run_chunks(kernel, data, kernel.type if target_type is not None
                        else VariantStorageType(VariantLayout.kCanonical))
+
+
+def from_arrow(data, int layout):
+    """Typed Arrow data -> Variant (ArrowToVariant)."""
+    cdef _FromArrow kernel = _FromArrow()
+    kernel.options.layout = <VariantLayout>layout
+    return _run_chunks(kernel, data, VariantStorageType(kernel.options.layout))
+
+
+def to_arrow(data, target_type, int errors, str timezone):
+    """Variant -> ``target_type`` by Spark's cast / try_cast rules (VariantToArrow)."""
+    cdef _ToArrow kernel = _ToArrow()
+    kernel.type = import_type(target_type)
+    kernel.options.errors = <VariantGetErrors>errors
+    kernel.options.timezone = timezone.encode("utf-8")
+    return _run_chunks(kernel, data, kernel.type)
+
+
+def schema_of_variant(data):
+    """Spark's schema_of_variant of every row (SchemaOfVariant)."""
+    return _run_chunks(_SchemaOf(), data, c_utf8())
+
+
+def schema_of_variant_agg(data, types):
+    """Spark's schema_of_variant_agg over every chunk of ``data`` (None for none),
+    merged with the type strings ``types`` (VariantSchemaAccumulator)."""
+    cdef VariantSchemaAccumulator acc
+    cdef bint chunked = False
+    cdef vector[shared_ptr[CArray]] chunks
+    cdef CStatus status
+    cdef string text
+    cdef int64_t offset = 0
+    cdef size_t i
+    if data is not None:
+        chunks = import_chunks(data, &chunked)
+    for i in range(chunks.size()):
+        with nogil:
+            status = acc.Add(deref(chunks[i]))
+        check_status(status, offset)
+        offset += deref(chunks[i]).length()
+    for t in types:
+        text = t.encode("utf-8")
+        check_status(acc.Merge(string_view(text.data(), text.size())))
+    return acc.ToString().decode("utf-8")
+
+
+def variant_explode(data, bint outer, int layout):
+    """struct<row, pos, key, value> per input chunk (VariantExplode); ``row`` counts
+    within the chunk."""
+    cdef _Explode kernel = _Explode()
+    kernel.options.outer = outer
+    kernel.options.layout = <VariantLayout>layout
+    cdef bint chunked = False
+    cdef vector[shared_ptr[CArray]] chunks = import_chunks(data, &chunked)
+    cdef vector[shared_ptr[CArray]] out
+    cdef _ArrayResult result
+    cdef int64_t offset = 0
+    cdef size_t i
+    lengths = []
+    for i in range(chunks.size()):
+        with nogil:
+            result = kernel.run(chunks[i])
+        check_status(result.status(), offset)
+        out.push_back(deref(result))
+        lengths.append(deref(chunks[i]).length())
+        offset += deref(chunks[i]).length()
+    return export_chunks(out, True, _explode_type(kernel.options.layout)), lengths
+
+
+cdef shared_ptr[CDataType] _explode_type(VariantLayout layout) except *:
+    import pyarrow as pa
+    t = pa.struct([pa.field("row", pa.int64(), False), ("pos", pa.int32()),
+                   ("key", pa.string()), ("value", export_type(VariantStorageType(layout)))])
+    return import_type(t)

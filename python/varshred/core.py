@@ -22,8 +22,8 @@ import pyarrow as pa
 from varshred import _kernels, _pyobject
 from varshred._options import choice
 
-__all__ = ["from_json", "to_json", "from_python", "to_python", "validate", "to_layout",
-           "variant_type"]
+__all__ = ["from_json", "to_json", "from_python", "to_python", "from_arrow", "to_arrow",
+           "validate", "to_layout", "variant_type"]
 
 Layout = Literal["canonical", "spark"]
 
@@ -119,6 +119,64 @@ def from_python(objects: Iterable[Any], *, layout: Layout = "canonical") -> pa.A
         raise TypeError("from_python expects an iterable of Python values, one per row, "
                         f"got {type(objects).__name__}")
     return _pyobject.from_python(objects, choice("layout", layout, _kernels.LAYOUTS))
+
+
+def from_arrow(data: Any, *, layout: Layout = "canonical") -> pa.Array | pa.ChunkedArray:
+    """Converts typed Arrow data into Variant values, one per row, as Spark's
+    ``to_variant_object`` and ``cast(x as variant)`` do wherever Spark has the type.
+
+    ``data`` is any Arrow array, chunked array or capsule object (a ``RecordBatch`` or
+    ``Table`` gives one object per row). A null row is a SQL NULL; a null nested in a
+    row (struct field, list element, map value) is a Variant null.
+
+    ==========================================  =======================================
+    Arrow                                       Variant
+    ==========================================  =======================================
+    struct, map with string keys                object (fields by name)
+    list, large_list, fixed_size_list, views    array
+    int8..int64, uint8..uint64                  smallest of int8..int64 (as Spark);
+                                                uint64 above INT64_MAX: decimal(20,0)
+    half_float, float / double                  float / double
+    decimal32/64/128/256                        decimal, scale kept (at most 38 digits)
+    bool, string kinds, binary kinds            boolean, string, binary
+    date32, date64                              date (date64 floored to the day)
+    timestamp s/ms/us, ns                       timestamp micros, nanos (no zone: ntz)
+    time32, time64                              time (microseconds)
+    arrow.uuid, dictionary, null                uuid, the value, Variant null
+    a Variant column                            copied in
+    ==========================================  =======================================
+
+    Other types raise :class:`TypeError` naming the column path (``$.a[0]``); values
+    that cannot be represented (a decimal256 past 38 digits, a repeated map key,
+    time64[ns] below a microsecond) raise :class:`VariantError` naming the row and path.
+    """
+    return _kernels.from_arrow(_arrow_input(data, "data"),
+                               choice("layout", layout, _kernels.LAYOUTS))
+
+
+def to_arrow(variants: Any, target_type: str | pa.DataType, *,
+             errors: Literal["null", "raise"] = "null",
+             timezone: str = "UTC") -> pa.Array | pa.ChunkedArray:
+    """Casts Variant values to a typed Arrow column by Spark's ``cast(v as <type>)``
+    (``errors="raise"``) or ``try_cast`` (``errors="null"``) rules.
+
+    ``target_type`` is a pyarrow type (struct, list, large_list, fixed_size_list and
+    map with string keys nest; struct fields are looked up by name) or a Spark scalar
+    type name (``"bigint"``, ``"decimal(9,2)"``). A failed cast is null under
+    ``"null"``, leaving its struct, list or map valid as Spark does; under ``"raise"``
+    it raises :class:`VariantError` naming the row and the path. Besides Spark's types,
+    unsigned integers, other timestamp units (nanoseconds exact), time, date64, uuid
+    and view types round-trip what :func:`from_arrow` makes:
+    ``to_arrow(from_arrow(x), x.type) == x``. On shredded input, scalar targets read
+    the typed columns directly (as :func:`variant_get`).
+    """
+    from varshred.get import arrow_type
+
+    target = arrow_type(target_type)
+    if target is None:
+        raise TypeError("to_arrow needs a type other than variant")
+    return _kernels.to_arrow(_arrow_input(variants, "variants"), target,
+                             choice("errors", errors, _kernels.GET_ERRORS), timezone)
 
 
 def to_python(variants: Any) -> list[Any]:

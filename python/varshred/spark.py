@@ -31,15 +31,21 @@ if TYPE_CHECKING:  # pyspark is imported only when used
     from pyspark.sql.types import DataType, StructType, VariantType
 
 __all__ = [
+    "ExplodeColumn",
     "MapColumn",
     "WriteSummary",
     "infer_schema",
     "output_schema",
+    "from_arrow",
     "parse_json",
     "register",
+    "schema_of_variant",
+    "schema_of_variant_agg",
     "shred",
+    "to_arrow",
     "to_json",
     "unshred",
+    "variant_explode",
     "variant_spark_type",
     "write",
 ]
@@ -124,12 +130,57 @@ def _unshred(column: pa.Array, **options: Any) -> pa.Array:
     return vs.unshred(column, layout="spark", **options)
 
 
+def _from_arrow(column: pa.Array) -> pa.Array:
+    return vs.from_arrow(column, layout="spark")
+
+
+def _to_arrow(column: pa.Array, target_type: pa.DataType, **options: Any) -> pa.Array:
+    return vs.to_arrow(column, target_type, **options)
+
+
+def _schema_of_variant(column: pa.Array) -> pa.Array:
+    return vs.schema_of_variant(column)
+
+
 _OPS: dict[str, Callable[..., pa.Array]] = {
+    "from_arrow": _from_arrow,
+    "to_arrow": _to_arrow,
+    "schema_of_variant": _schema_of_variant,
     "parse_json": _parse_json,
     "to_json": _to_json,
     "shred": _shred,
     "unshred": _unshred,
 }
+
+
+@dataclass(frozen=True)
+class ExplodeColumn:
+    """mapInArrow function: ``variant_explode(column)`` (``outer``: the outer form) with
+    the batch's other columns repeated beside ``pos``, ``key`` and ``value``, as
+    Spark's ``LATERAL variant_explode`` gives them."""
+
+    column: str
+    outer: bool = False
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            exploded = vs.variant_explode(batch.column(self.column), outer=self.outer,
+                                          layout="spark")
+            rest = batch.drop_columns([self.column]).take(
+                exploded.column("row").combine_chunks())
+            columns = list(rest.columns) + [exploded.column(n).combine_chunks()
+                                            for n in ("pos", "key", "value")]
+            names = rest.schema.names + ["pos", "key", "value"]
+            yield pa.RecordBatch.from_arrays(columns, names=names)
+
+
+@dataclass(frozen=True)
+class _SchemaAggTask:
+    column: str
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        merged = vs.schema_of_variant_agg(b.column(self.column) for b in batches)
+        yield pa.RecordBatch.from_pydict({"type": [merged]})
 
 
 def variant_spark_type() -> VariantType:
@@ -165,6 +216,52 @@ def parse_json(df: DataFrame, column: str, *, output: str | None = None,
     fn = MapColumn(column, "parse_json", output,
                    {"numbers": numbers, "duplicate_keys": duplicate_keys, "errors": errors})
     return df.mapInArrow(fn, output_schema(df.schema, column, variant_spark_type(), output))
+
+
+def from_arrow(df: DataFrame, column: str, *, output: str | None = None) -> DataFrame:
+    """A typed column (any Spark type Arrow carries) -> a ``VariantType`` column, as
+    Spark's ``to_variant_object`` / ``cast(x as variant)`` (vs.from_arrow)."""
+    fn = MapColumn(column, "from_arrow", output)
+    return df.mapInArrow(fn, output_schema(df.schema, column, variant_spark_type(), output))
+
+
+def to_arrow(df: DataFrame, column: str, target_type: pa.DataType, *,
+             output: str | None = None, errors: str = "null",
+             timezone: str = "UTC") -> DataFrame:
+    """A ``VariantType`` column -> ``target_type`` (a pyarrow type Spark can hold), as
+    Spark's ``try_cast`` (``errors="null"``) or ``cast`` (vs.to_arrow)."""
+    fn = MapColumn(column, "to_arrow", output,
+                   {"target_type": target_type, "errors": errors, "timezone": timezone})
+    return df.mapInArrow(fn, output_schema(df.schema, column, _spark_type_of(target_type),
+                                           output))
+
+
+def schema_of_variant(df: DataFrame, column: str, *,
+                      output: str | None = None) -> DataFrame:
+    """A ``VariantType`` column -> its per-row type strings (vs.schema_of_variant)."""
+    from pyspark.sql.types import StringType
+
+    fn = MapColumn(column, "schema_of_variant", output)
+    return df.mapInArrow(fn, output_schema(df.schema, column, StringType(), output))
+
+
+def schema_of_variant_agg(df: DataFrame, column: str) -> str:
+    """The merged type of a ``VariantType`` column (vs.schema_of_variant_agg): one
+    partial type per partition, merged on the driver."""
+    partial = df.select(column).mapInArrow(_SchemaAggTask(column), "type string").collect()
+    return vs.schema_of_variant_agg([row.type for row in partial])
+
+
+def variant_explode(df: DataFrame, column: str, *, outer: bool = False) -> DataFrame:
+    """``LATERAL variant_explode(column)`` (``outer``: variant_explode_outer): the other
+    columns repeated, then ``pos``, ``key`` and ``value``."""
+    from pyspark.sql.types import IntegerType, StringType, StructField, StructType
+
+    fields = [f for f in df.schema.fields if f.name != column]
+    schema = StructType(fields + [StructField("pos", IntegerType(), True),
+                                  StructField("key", StringType(), True),
+                                  StructField("value", variant_spark_type(), True)])
+    return df.mapInArrow(ExplodeColumn(column, outer), schema)
 
 
 def to_json(df: DataFrame, column: str, *, output: str | None = None,

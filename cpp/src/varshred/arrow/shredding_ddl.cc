@@ -9,11 +9,33 @@
 #include <string>
 #include <string_view>
 
+#include "varshred/arrow/shredding_path_internal.h"
 #include "varshred/arrow/shredding_schema.h"
 
 namespace varshred {
 
+namespace internal {
+
+std::string QuoteName(const std::string& name) {
+  bool plain = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') plain = false;
+  }
+  if (plain) return name;
+  std::string out = "`";
+  for (char c : name) {
+    out.push_back(c);
+    if (c == '`') out.push_back('`');
+  }
+  out.push_back('`');
+  return out;
+}
+
+}  // namespace internal
+
 namespace {
+
+using internal::QuoteName;
 
 struct TypeName {
   std::string_view name;
@@ -47,21 +69,6 @@ constexpr TypeName kTypeNames[] = {
     {"varchar", VariantType::kString},
     {"uuid", VariantType::kUuid},
 };
-
-std::string QuoteName(const std::string& name) {
-  bool plain = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
-  for (char c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') plain = false;
-  }
-  if (plain) return name;
-  std::string out = "`";
-  for (char c : name) {
-    out.push_back(c);
-    if (c == '`') out.push_back('`');
-  }
-  out.push_back('`');
-  return out;
-}
 
 // ----------------------------------------------------------------------
 // Parser

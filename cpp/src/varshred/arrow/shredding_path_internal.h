@@ -24,6 +24,10 @@ struct PathSegment {
 /// name must be quoted (``). Errors name the path and the column.
 arrow::Result<std::vector<PathSegment>> ParsePath(std::string_view path);
 
+/// \brief A field name in DDL and Spark type strings: as it is when it matches
+/// [A-Za-z_][A-Za-z0-9_]*, else in backquotes (a backquote doubled).
+std::string QuoteName(const std::string& name);
+
 /// \brief A field name as a path segment: backquoted unless it is a plain name.
 std::string QuotePathSegment(std::string_view name);
 

@@ -25,6 +25,7 @@
 #include "varshred/arrow/shredding_state_internal.h"
 #include "varshred/arrow/typed_scalar_internal.h"
 #include "varshred/arrow/variant_array.h"
+#include "varshred/arrow/variant_get_internal.h"
 #include "varshred/container_encoding_internal.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/validate.h"
@@ -447,5 +448,17 @@ arrow::Result<std::shared_ptr<arrow::Array>> Unshred(const arrow::Array& shredde
   }
   return ToLayout(arrow::MakeArray(std::move(data)), options.layout, pool);
 }
+
+namespace internal {
+
+arrow::Result<std::shared_ptr<arrow::Array>> UnshreddedStorage(
+    const arrow::Array& variants, arrow::MemoryPool* pool) {
+  auto array = StorageOf(arrow::MakeArray(variants.data()));
+  ARROW_ASSIGN_OR_RAISE(VariantArrayView view, VariantArrayView::Make(array));
+  if (view.typed_value() == nullptr) return array;
+  return Unshred(*array, UnshredOptions{}, pool);
+}
+
+}  // namespace internal
 
 }  // namespace varshred

@@ -253,11 +253,6 @@ arrow::Result<std::shared_ptr<arrow::Array>> OutputMetadata(const BinaryColumn& 
   return md.Finish();
 }
 
-}  // namespace internal
-
-namespace {
-
-// The row's Variant, validated when asked. Invalid bytes are an error naming the row.
 arrow::Status RowView(const VariantArrayView& view, int64_t row, bool validate,
                       VariantView* out) {
   const std::string_view md = view.metadata(row);
@@ -276,6 +271,10 @@ arrow::Status RowView(const VariantArrayView& view, int64_t row, bool validate,
   return arrow::Status::OK();
 }
 
+}  // namespace internal
+
+namespace {
+
 arrow::Result<std::shared_ptr<arrow::Array>> GetVariant(const VariantArrayView& view,
                                                         const VariantPath& path,
                                                         bool validate,
@@ -290,7 +289,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> GetVariant(const VariantArrayView& 
     std::optional<VariantView> found;
     if (!view.IsNull(i) && !view.value_is_null(i)) {
       VariantView row;
-      ARROW_RETURN_NOT_OK(RowView(view, i, validate, &row));
+      ARROW_RETURN_NOT_OK(internal::RowView(view, i, validate, &row));
       found = Lookup(row, path);
     }
     if (found) {
@@ -340,7 +339,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantGet(
       continue;
     }
     VariantView row;
-    ARROW_RETURN_NOT_OK(RowView(view, i, options.validate, &row));
+    ARROW_RETURN_NOT_OK(internal::RowView(view, i, options.validate, &row));
     std::optional<VariantView> found = Lookup(row, path);
     if (found) {
       ARROW_RETURN_NOT_OK(appender->Append(*found));

@@ -24,6 +24,17 @@ arrow::Result<std::shared_ptr<arrow::Array>> OutputMetadata(const BinaryColumn& 
                                                             int64_t length,
                                                             arrow::MemoryPool* pool);
 
+/// The Variant of row `row` (neither SQL NULL nor a null value), validated when
+/// `validate` (ForReading: unsorted ids accepted). Invalid bytes are an error naming
+/// the row.
+arrow::Status RowView(const VariantArrayView& view, int64_t row, bool validate,
+                      VariantView* out);
+
+/// The storage of a Variant column (an extension array's storage), unshredded
+/// (Unshred, conflicts an error) when it has a typed_value child.
+arrow::Result<std::shared_ptr<arrow::Array>> UnshreddedStorage(
+    const arrow::Array& variants, arrow::MemoryPool* pool);
+
 /// VariantGet over a shredded column (view.typed_value() != nullptr).
 arrow::Result<std::shared_ptr<arrow::Array>> VariantGetShredded(
     const VariantArrayView& view, const VariantPath& path,

@@ -1,0 +1,72 @@
+# Licensed under the Apache License, Version 2.0.
+"""Spark SQL's Variant functions outside Spark: ``schema_of_variant``,
+``schema_of_variant_agg`` and ``variant_explode`` (docs/interop.md#variant-functions)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+
+from varshred import _kernels
+from varshred._options import choice
+from varshred.core import Layout, _arrow_input, _is_arrow
+
+__all__ = ["schema_of_variant", "schema_of_variant_agg", "variant_explode"]
+
+
+def schema_of_variant(variants: Any) -> pa.Array | pa.ChunkedArray:
+    """The SQL type of each row exactly as Spark 4.3's ``schema_of_variant`` prints it
+    (``OBJECT<a: BIGINT, b: ARRAY<VARIANT>>``, ``DECIMAL(3,1)``, ``VOID`` for a Variant
+    null); null for SQL NULL rows. Values Spark cannot read print as ``TIME``,
+    ``TIMESTAMP_NS``, ``TIMESTAMP_NTZ_NS``. Shredded input is unshredded first."""
+    return _kernels.schema_of_variant(_arrow_input(variants, "variants"))
+
+
+def schema_of_variant_agg(variants_or_batches: Any) -> str:
+    """The merged type of all rows, as Spark's ``schema_of_variant_agg`` (``VOID`` when
+    there are none).
+
+    Accepts a Variant column (array, chunked array, stream), or an iterable of them
+    and of type strings returned by earlier calls: partial results from batches or
+    Spark tasks merge into the type of the whole, as ``ShreddingStats`` do.
+    """
+    if _is_arrow(variants_or_batches):
+        return _kernels.schema_of_variant_agg(variants_or_batches, [])
+    if isinstance(variants_or_batches, (str, bytes)):
+        raise TypeError("schema_of_variant_agg expects Variant data or an iterable of "
+                        "Variant data and type strings, got a single string")
+    types: list[str] = []
+    result = "VOID"
+    for item in variants_or_batches:
+        if isinstance(item, str):
+            types.append(item)
+        else:
+            result = _kernels.schema_of_variant_agg(_arrow_input(item, "batch"), [result])
+    return _kernels.schema_of_variant_agg(None, [result, *types])
+
+
+def variant_explode(variants: Any, *, outer: bool = False,
+                    layout: Layout = "canonical") -> pa.Table:
+    """One row per field of every object row and per element of every array row, as
+    Spark's ``variant_explode`` (``outer=True``: ``variant_explode_outer``).
+
+    Returns a table ``row`` (the input row, counted across chunks), ``pos``, ``key``
+    (null for array elements) and ``value`` (Variant, ``layout``). Fields come in key
+    order. Scalars, Variant nulls and SQL NULL rows give nothing, or under ``outer``
+    one row with null ``pos``, ``key`` and ``value``. Shredded input is accepted.
+    """
+    chunks, lengths = _kernels.variant_explode(_arrow_input(variants, "variants"), outer,
+                                               choice("layout", layout, _kernels.LAYOUTS))
+    batches = []
+    offset = 0
+    for chunk, length in zip(chunks.chunks, lengths):
+        batch = pa.RecordBatch.from_struct_array(chunk)
+        if offset:
+            batch = batch.set_column(0, batch.schema.field(0),
+                                    pa.compute.add(batch.column(0), offset))
+        batches.append(batch)
+        offset += length
+    return pa.Table.from_batches(batches, schema=pa.schema(chunks.type))
+
+
