@@ -121,6 +121,16 @@ def cmd_inspect(args) -> int:
         files = vs.dataset.files(source)
         if not files:
             return _fail(f"{args.path}: no data files")
+        if isinstance(source, str) and not vs.dataset.is_single_file(source):
+            manifest = vs.spark.read_manifest(source)
+            if manifest is None:
+                print(f"{source}: no _SUCCESS manifest (incomplete, or not written by varshred)")
+            else:
+                listed = {e.get("name") for e in manifest}
+                missing = sorted(listed - {os.path.basename(f) for f in files})
+                print(f"{source}: complete per _SUCCESS: {len(manifest)} files, "
+                      f"{sum(e.get('rows', 0) for e in manifest)} rows"
+                      + (f"; MISSING {missing}" if missing else ""))
         return _inspect_files(files)
 
 

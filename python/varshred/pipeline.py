@@ -387,8 +387,10 @@ class ShredJob:
             results = (spark.range(0, len(splits), 1, max(len(splits), 1))
                        .mapInArrow(task, jsonlines.RESULT_DDL).collect())
             written = [r for r in results if r["file"]]
-            final = vs.spark.publish([r["file"] for r in written], self.output,
-                                     overwrite=self.mode == "overwrite")
+            final = vs.spark.publish(
+                [r["file"] for r in written], self.output, overwrite=self.mode == "overwrite",
+                manifest=[{"rows": r["rows"], "shredding": {self.column: r["ddl"]}}
+                          for r in written])
         except BaseException:
             _fs.remove_tree(staging)
             if created:  # leave no trace of a failed job

@@ -811,7 +811,9 @@ class _ArrowWriter(DataSourceArrowWriter):
 
     def commit(self, messages: list[WriterCommitMessage | None]) -> None:
         written = [m for m in messages if isinstance(m, _Written)]  # None: a failed task
-        files = publish([f for m in written for f in m.files], self.path, self.overwrite)
+        files = publish([f for m in written for f in m.files], self.path, self.overwrite,
+                        [{"rows": m.rows, "shredding": m.schemas} for m in written
+                         for _ in m.files])
         _fs.remove_tree(self.staging)
         if self.report_to:
             _write_report(self.report_to, files, written)
@@ -820,11 +822,29 @@ class _ArrowWriter(DataSourceArrowWriter):
         _fs.remove_tree(self.staging)
 
 
-def publish(staged: Sequence[str], path: str, overwrite: bool) -> list[str]:
+SUCCESS = "_SUCCESS"
+
+
+def publish(staged: Sequence[str], path: str, overwrite: bool,
+            manifest: Sequence[dict] = ()) -> list[str]:
     """The job commit: moves the tasks' staged files into ``path`` (after removing the
     Parquet files already there when ``overwrite``); returns the final names. Local
     paths and URIs alike: a rename where the store has one, else a server-side copy
-    that makes each file appear whole (docs/storage.md#commit)."""
+    that makes each file appear whole (docs/storage.md#commit).
+
+    The marker ``_SUCCESS`` goes first and comes back last: it holds the manifest of
+    the complete output (``{"writer", "files": [{"name", "rows", "shredding"}]}``; the
+    files of earlier appends kept), so a directory without it is incomplete or not
+    varshred's. ``manifest`` describes the staged files, in their order."""
+    import json
+
+    marker = _fs.join(path, SUCCESS)
+    previous = [] if overwrite else read_manifest(path)
+    if previous is None:  # appending to files of another writer: names, rows unknown
+        previous = [{"name": _fs.without_query(f).rsplit("/", 1)[-1]}
+                    for f in (_part_files(path) if _fs.exists(path) else [])]
+    if _fs.exists(marker):
+        _fs.remove(marker)
     if overwrite:
         for f in _part_files(path):
             _fs.remove(f)
@@ -834,7 +854,31 @@ def publish(staged: Sequence[str], path: str, overwrite: bool) -> list[str]:
         final = _fs.join(path, _fs.without_query(f).rsplit("/", 1)[-1])
         _fs.move(f, final)
         files.append(final)
+    entries = previous + [{"name": _fs.without_query(final).rsplit("/", 1)[-1], **m}
+                          for final, m in zip(files, manifest)]
+    fs, inner = _fs.resolve(marker)
+    with fs.open_output_stream(inner) as out:  # one PUT on object stores: whole or absent
+        out.write(json.dumps({"writer": f"varshred {vs.__version__}",
+                              "files": entries}).encode())
     return files
+
+
+def read_manifest(path: str) -> list[dict] | None:
+    """The files listed by the ``_SUCCESS`` manifest of a varshred output directory, or
+    None when there is no marker (an incomplete output, or another writer's) or it is
+    not varshred's."""
+    import json
+
+    marker = _fs.join(path, SUCCESS)
+    try:
+        fs, inner = _fs.resolve(marker)
+        with fs.open_input_stream(inner) as f:
+            data = json.loads(f.read().decode() or "null")
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("files"), list):
+        return None
+    return data["files"]
 
 
 def _write_report(target: str, files: list, messages: list) -> None:

@@ -225,6 +225,34 @@ def test_save_modes(spark, tmp_path):
     assert len(_spark_json(spark, out, "data")) == 100
 
 
+def test_success_manifest_lists_the_complete_output(spark, tmp_path, capsys):
+    """The job commit writes _SUCCESS last, holding the files, rows and shredding of the
+    whole output (appends included); varshred inspect reports it; no marker, no claim."""
+    src = tmp_path / "e.jsonl"
+    _write_lines(src, [json.dumps({"id": i}) for i in range(100)], blank_lines=False)
+    out = tmp_path / "out"
+    run = lambda mode: ShredJob(str(src), str(out), schema="id bigint", mode=mode,  # noqa: E731
+                                log=lambda _: None).run(spark)
+    first = run("error")
+    manifest = json.loads((out / "_SUCCESS").read_text())
+    assert manifest["writer"].startswith("varshred ")
+    assert sorted(e["name"] for e in manifest["files"]) == sorted(
+        os.path.basename(f) for f in first.files)
+    assert sum(e["rows"] for e in manifest["files"]) == 100
+    assert all(e["shredding"] == {"data": "id bigint"} for e in manifest["files"])
+    run("append")
+    assert sum(e["rows"] for e in vs.spark.read_manifest(str(out))) == 200
+    assert len(vs.spark.read_manifest(str(out))) == len(vs.spark._part_files(str(out)))
+    run("overwrite")
+    assert sum(e["rows"] for e in vs.spark.read_manifest(str(out))) == 100
+    assert cli.main(["inspect", str(out)]) == 0
+    assert "complete per _SUCCESS" in capsys.readouterr().out
+    (out / "_SUCCESS").unlink()  # as a job killed during its commit leaves it
+    assert vs.spark.read_manifest(str(out)) is None
+    assert cli.main(["inspect", str(out)]) == 0
+    assert "no _SUCCESS manifest" in capsys.readouterr().out
+
+
 def test_parquet_input_with_variant_and_json_string_columns(spark, tmp_path):
     docs = sample_events(400, seed=3)
     src = str(tmp_path / "spark_in")

@@ -49,8 +49,9 @@ def _ids(table):
 
 
 def _objects(s3, prefix):
-    """The objects a reader sees as files (Arrow keeps empty "dir/" markers)."""
-    return [k for k in s3.keys(prefix) if not k.endswith("/")]
+    """The data objects a reader sees as files (Arrow keeps empty "dir/" markers; a
+    committed output's _SUCCESS manifest is checked, then left out)."""
+    return [k for k in s3.keys(prefix) if not k.endswith(("/", "/_SUCCESS"))]
 
 
 def _read_dataset(files):
@@ -83,6 +84,7 @@ def test_json_lines_from_s3_to_s3_and_local(spark, s3, tmp_path):
     summary = ShredJob(src, s3.uri("out", query=True), log=lambda _: None).run(spark)
     assert summary.rows == 3000
     keys = _objects(s3, "out/")
+    assert "out/_SUCCESS" in s3.keys("out/")  # the manifest, written last by the commit
     assert keys and all(k.startswith("out/part-") and k.endswith(".parquet") for k in keys)
     assert s3.uploads() == []
     assert _ids(_read_dataset([s3.uri(k) for k in keys])) == _canonical(docs)
@@ -91,6 +93,8 @@ def test_json_lines_from_s3_to_s3_and_local(spark, s3, tmp_path):
     summary = ShredJob(src, str(local), log=lambda _: None).run(spark)
     assert summary.rows == 3000
     names = sorted(os.listdir(local))
+    assert names[0] == "_SUCCESS"
+    names = names[1:]
     assert names and all(n.startswith("part-") for n in names)  # no staging left
     assert _ids(_read_dataset([str(local / n) for n in names])) == _canonical(docs)
     # Spark reads the local output back.
