@@ -32,7 +32,6 @@ from varshred import _fs
 
 __all__ = ["files", "Dataset"]
 
-_URI = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
 _MAGIC = re.compile(r"[*?[]")
 HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"  # Hive's and Spark's name for a null key
 
@@ -49,7 +48,7 @@ def _filesystem(path: str, filesystem: pafs.FileSystem | None
         return filesystem, _fs.resolve(path, filesystem)[1], ""
     if path.startswith("file://"):  # read as the local path
         return pafs.LocalFileSystem(), path[len("file://"):], ""
-    if _URI.match(path):
+    if _fs.is_uri(path):
         fs, inner = pafs.FileSystem.from_uri(path)
         # The prefix keeps the scheme and any credentials (s3://key:secret@bucket/...).
         scheme_end = path.index("://") + 3

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import re
 import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
@@ -580,14 +579,10 @@ def drift_text(drift: dict) -> str:
     return "\n".join(lines)
 
 
-def _is_uri(path: str) -> bool:
-    return bool(re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", path))
-
-
 def _absolute(path: str) -> str:
     """A local path made absolute (URIs as they are): the executors of a cluster run in
     their own working directories, where a relative path names another file or none."""
-    return path if _is_uri(path) else os.path.abspath(path)
+    return path if _fs.is_uri(path) else os.path.abspath(path)
 
 
 def _path_has_data(path: str) -> bool:
