@@ -63,6 +63,11 @@ cdef extern from "arrow/chunked_array.h" namespace "arrow" nogil:
         CResult[shared_ptr[CChunkedArray]] Make(vector[shared_ptr[CArray]] chunks,
                                                 shared_ptr[CDataType] type)
 
+cdef extern from "arrow/buffer.h" namespace "arrow" nogil:
+    cdef cppclass CBuffer "arrow::Buffer":
+        const uint8_t* data()
+        int64_t size()
+
 cdef extern from "arrow/memory_pool.h" namespace "arrow" nogil:
     cdef cppclass CMemoryPool "arrow::MemoryPool":
         pass

@@ -69,9 +69,6 @@ cdef extern from "varshred/arrow/json_kernels.h" namespace "varshred" nogil:
     CResult[shared_ptr[CArray]] JsonToVariant(const CArray& strings,
                                               const JsonToVariantOptions& options,
                                               CMemoryPool* pool)
-    CResult[shared_ptr[CArray]] VariantToJson(const CArray& variants,
-                                              const JsonWriteOptions& options,
-                                              CMemoryPool* pool)
 
 
 # ---- varshred/arrow/validate_kernel.h ---------------------------------------
@@ -134,6 +131,18 @@ cdef extern from "varshred/arrow/unshred.h" namespace "varshred" nogil:
 
     CResult[shared_ptr[CArray]] Unshred(const CArray& shredded,
                                         const UnshredOptions& options, CMemoryPool* pool)
+
+# Declared after unshred.h: the options name ConflictPolicy.
+cdef extern from "varshred/arrow/json_kernels.h" namespace "varshred" nogil:
+    cdef cppclass VariantToJsonOptions:
+        JsonWriteOptions json
+        ConflictPolicy on_conflict
+
+    CResult[shared_ptr[CArray]] VariantToJson(const CArray& variants,
+                                              const VariantToJsonOptions& options,
+                                              CMemoryPool* pool)
+    CResult[shared_ptr[CBuffer]] VariantToJsonLines(const CArray& variants,
+                                                    const VariantToJsonOptions& options)
 
 cdef extern from "varshred/arrow/legacy.h" namespace "varshred" nogil:
     CResult[shared_ptr[CArray]] FromLegacyShredded(const CArray& legacy, CMemoryPool* pool)

@@ -10,6 +10,7 @@ Python spellings onto them, and the Python modules (varshred.core ...) check the
 names, so that parsing and error messages live in Python.
 """
 
+from cpython.buffer cimport PyBuffer_FillInfo
 from cython.operator cimport dereference as deref
 from libc.stdint cimport int64_t, uint64_t
 from libcpp.memory cimport shared_ptr
@@ -78,7 +79,7 @@ cdef class _FromJson(_Kernel):
 
 
 cdef class _ToJson(_Kernel):
-    cdef JsonWriteOptions options
+    cdef VariantToJsonOptions options
 
     cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
         return VariantToJson(deref(chunk), self.options, c_default_memory_pool())
@@ -166,11 +167,47 @@ def from_json(data, int numbers, int duplicate_keys, int errors, int layout):
     return _run_chunks(kernel, data, VariantStorageType(kernel.options.layout))
 
 
-def to_json(data, str timezone):
-    """Variant (canonical or Spark layout) -> JSON strings."""
+def to_json(data, str timezone, int on_conflict):
+    """Variant (any layout, shredded or not) -> JSON strings."""
     cdef _ToJson kernel = _ToJson()
-    kernel.options.timezone = timezone.encode("utf-8")
+    kernel.options.json.timezone = timezone.encode("utf-8")
+    kernel.options.on_conflict = <ConflictPolicy>on_conflict
     return _run_chunks(kernel, data, c_utf8())
+
+
+cdef class NativeBuffer:
+    """Bytes owned by an Arrow C++ buffer, read through the buffer protocol without a
+    copy (``file.write(b)``, ``memoryview(b)``, ``pyarrow.py_buffer(b)``)."""
+    cdef shared_ptr[CBuffer] buffer
+
+    def __getbuffer__(self, Py_buffer* view, int flags):
+        PyBuffer_FillInfo(view, self, <void*>deref(self.buffer).data(),
+                          deref(self.buffer).size(), 1, flags)
+
+    def __len__(self):
+        return deref(self.buffer).size()
+
+
+def to_json_lines(data, str timezone, int on_conflict):
+    """Variant -> one NativeBuffer of JSON lines per chunk of ``data``."""
+    cdef VariantToJsonOptions options
+    options.json.timezone = timezone.encode("utf-8")
+    options.on_conflict = <ConflictPolicy>on_conflict
+    cdef bint chunked = False
+    cdef vector[shared_ptr[CArray]] chunks = import_chunks(data, &chunked)
+    cdef CResult[shared_ptr[CBuffer]] result
+    cdef NativeBuffer buffer
+    cdef int64_t offset = 0
+    out = []
+    for i in range(chunks.size()):
+        with nogil:
+            result = VariantToJsonLines(deref(chunks[i]), options)
+        check_status(result.status(), offset)
+        buffer = NativeBuffer()
+        buffer.buffer = deref(result)
+        out.append(buffer)
+        offset += deref(chunks[i]).length()
+    return out
 
 
 def validate(data, int max_depth, uint64_t max_size, bint allow_unsorted_keys):

@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import varshred as vs
+from varshred import _kernels
 from varshred.jsonlines import DEFAULT_SAMPLE_BYTES
 
 DEMO_SCHEMA = ("struct<id: bigint, kind: string, user: struct<name: string, score: decimal(9,2)>, "
@@ -163,42 +164,45 @@ def cmd_to_json(args) -> int:
     ``to_json`` prints it (so ``shred`` then ``to-json`` gives back the documents); else
     an object of the columns, Variant columns as their JSON, in Spark's compact form."""
     with _input(args.input) as source, _output(args.output) as out:
-        # The text is made on the scan's workers, so it runs in parallel too.
+        # The text is made on the scan's workers, so it runs in parallel too, straight
+        # from each file's shredded columns.
         _, chunks = vs.parquet._scan(source, None, 65536, False, "error", None, args.threads,
-                                     None, None, transform=json_lines)
+                                     None, None, transform=json_lines, as_stored=True)
         for chunk in chunks:
-            out.write(chunk)
+            for buffer in chunk:
+                out.write(buffer)
     return 0
 
 
-def json_lines(table: pa.Table) -> pa.Buffer:
-    """``table``'s rows as JSON lines (see cmd_to_json), built by Arrow kernels that run
-    without the GIL where the columns are Variant."""
+def json_lines(table: pa.Table, schema: pa.Schema) -> list:
+    """``table``'s rows as JSON lines (see cmd_to_json), as buffers to write in order;
+    ``schema`` tells which columns are Variant (``table`` may hold them shredded). The
+    C++ kernels print Variant columns without the GIL."""
     if not table.num_rows:
-        return pa.py_buffer(b"")
+        return []
+    variant = [vs.parquet.is_variant_type(f.type) for f in schema]
+    if len(variant) == 1 and variant[0]:
+        return _kernels.to_json_lines(table.column(0), "UTC", _kernels.ON_CONFLICT["error"])
     texts = []
-    for f, col in zip(table.schema, table.columns):
-        if vs.parquet.is_variant_type(f.type):
+    for is_variant, col in zip(variant, table.columns):
+        if is_variant:
             texts.append(pa.compute.fill_null(vs.to_json(col), "null"))
         else:
             texts.append(pa.array([json.dumps(v, default=str, ensure_ascii=False,
                                               separators=(",", ":"))
                                    for v in col.to_pylist()], pa.string()))
-    if len(texts) == 1 and vs.parquet.is_variant_type(table.schema[0].type):
-        lines = texts[0]
-    else:
-        parts: list = []
-        for i, (f, text) in enumerate(zip(table.schema, texts)):
-            parts += [("{" if i == 0 else ",") + json.dumps(f.name, ensure_ascii=False) + ":",
-                      text]
-        lines = pa.compute.binary_join_element_wise(*parts, "}", "")
+    parts: list = []
+    for i, (f, text) in enumerate(zip(schema, texts)):
+        parts += [("{" if i == 0 else ",") + json.dumps(f.name, ensure_ascii=False) + ":",
+                  text]
+    lines = pa.compute.binary_join_element_wise(*parts, "}", "")
     # One string of the lines, each ending in a newline (the empty last one adds it).
     # Large strings: the text of a row group may pass 2 GiB.
     lines = pa.concat_arrays([c.cast(pa.large_string()) for c in (
         lines.chunks if isinstance(lines, pa.ChunkedArray) else [lines])]
         + [pa.array([""], pa.large_string())])
     one = pa.LargeListArray.from_arrays(pa.array([0, len(lines)], pa.int64()), lines)
-    return pa.compute.binary_join(one, pa.scalar("\n", pa.large_string()))[0].as_buffer()
+    return [pa.compute.binary_join(one, pa.scalar("\n", pa.large_string()))[0].as_buffer()]
 
 
 def cmd_get(args) -> int:

@@ -75,16 +75,20 @@ def from_json(strings: Any, *, numbers: Literal["decimal", "double"] = "decimal"
         choice("layout", layout, _kernels.LAYOUTS))
 
 
-def to_json(variants: Any, *, timezone: str = "UTC") -> pa.Array | pa.ChunkedArray:
+def to_json(variants: Any, *, timezone: str = "UTC",
+            on_conflict: Literal["error", "typed-wins"] = "error") -> pa.Array | pa.ChunkedArray:
     """Prints Variant values as JSON text, as Spark's ``to_json`` does (keys sorted,
     decimals without trailing zeros, timestamps in ``timezone``). SQL NULL rows give
-    null strings. Shredded input is rejected: unshred it first.
+    null strings. Shredded input prints straight from its typed columns, without
+    rebuilding Variant values, exactly as its unshredded values would.
 
     Args:
         timezone: zone for timestamps with time zone: ``"UTC"``, a fixed offset such
             as ``"+05:30"``, or an IANA name (``"America/Los_Angeles"``).
+        on_conflict: shredded input the spec calls invalid, as in :func:`unshred`.
     """
-    return _kernels.to_json(_arrow_input(variants, "variants"), timezone)
+    return _kernels.to_json(_arrow_input(variants, "variants"), timezone,
+                            choice("on_conflict", on_conflict, _kernels.ON_CONFLICT))
 
 
 def from_python(objects: Iterable[Any], *, layout: Layout = "canonical") -> pa.Array:

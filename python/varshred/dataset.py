@@ -400,9 +400,12 @@ class Dataset:
         return [u for us in ordered_map(file_units, range(len(self.paths)),
                                         threads if conditions else 1, None) for u in us]
 
-    def conform(self, table: pa.Table | None, unit: Unit, schema: pa.Schema) -> pa.Table:
+    def conform(self, table: pa.Table | None, unit: Unit, schema: pa.Schema,
+                as_stored: set[str] = frozenset()) -> pa.Table:
         """``table`` (rows of one unit; None when the file has none of the columns)
-        with ``schema``'s columns: missing ones null, partition values repeated."""
+        with ``schema``'s columns: missing ones null, partition values repeated. The
+        columns named in ``as_stored`` keep the file's type (a Variant column's own
+        shredding)."""
         part = self.partition_values(unit.file)
         n = unit.rows if table is None else table.num_rows
         cols = []
@@ -411,10 +414,12 @@ class Dataset:
                 cols.append(pa.repeat(pa.scalar(part[f.name], f.type), n))
             elif table is not None and f.name in table.column_names:
                 c = table[f.name]
-                cols.append(c if c.type == f.type else c.cast(f.type))
+                cols.append(c if c.type == f.type or f.name in as_stored else c.cast(f.type))
             else:
                 cols.append(pa.nulls(n, f.type))
-        return pa.Table.from_arrays(cols, schema=schema)
+        if not as_stored:
+            return pa.Table.from_arrays(cols, schema=schema)
+        return pa.Table.from_arrays(cols, names=schema.names)
 
 
 def _describe(source: Any) -> str:

@@ -415,10 +415,14 @@ def read_table(path: Any, columns: list[str] | None = None, *, shredded: bool = 
 
 def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: bool,
           on_conflict: str, filter: Any, threads: int | None, readahead: int | None,
-          filesystem: Any, transform: Any = None) -> tuple[pa.Schema, Iterator[Any]]:
+          filesystem: Any, transform: Any = None,
+          as_stored: bool = False) -> tuple[pa.Schema, Iterator[Any]]:
     """The result schema and the tables of the dataset's units, in order: each unit
     read by the C++ reader (without the GIL), given the result schema and filtered,
-    then passed through ``transform`` (on the worker: e.g. the CLI's JSON text)."""
+    then passed through ``transform(table, schema)`` (on the worker: e.g. the CLI's
+    JSON text). ``as_stored`` leaves Variant columns as each file stores them
+    (shredded or not) for a transform that reads any shredding; ``schema`` still
+    names them as Variant."""
     conflict = choice("on_conflict", on_conflict, _kernels.ON_CONFLICT)
     threads = _dataset.default_threads(threads)
     ds = _dataset.Dataset(source, filesystem=filesystem)
@@ -430,21 +434,23 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
     out_schema = ds.schema(infos, columns)
     units = ds.units(infos, conditions, threads)
 
+    stored = set(_variant_columns(infos)) if as_stored else set()
+
     def finish(table: pa.Table | None, unit: _dataset.Unit) -> pa.Table:
-        table = ds.conform(table, unit, read_schema)
+        table = ds.conform(table, unit, read_schema, stored)
         if conditions:
             table = table.filter(_row_mask(table, conditions))
         if read_schema.names != out_schema.names:
             table = table.select(out_schema.names)
         table = table.replace_schema_metadata(out_schema.metadata)
-        return table if transform is None else transform(table)
+        return table if transform is None else transform(table, out_schema)
 
     def open_unit(unit: _dataset.Unit):
         path = ds.paths[unit.file]
         names = [n for n in read_schema.names if n in infos[unit.file].schema.names]
         if not names:
             return None
-        return _parquet.reader(path, names, shredded, batch_size, conflict,
+        return _parquet.reader(path, names, shredded or as_stored, batch_size, conflict,
                                list(unit.row_groups), ds.filesystem)
 
     def read_unit(unit: _dataset.Unit) -> pa.Table:  # on a worker thread

@@ -21,6 +21,7 @@
 
 #include "test_util.h"
 #include "variant_equal.h"
+#include "varshred/arrow/json_kernels.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/metadata.h"
@@ -159,6 +160,39 @@ TEST_P(ShreddedCorpusTest, UnshredsToExpectation) {
     // Output must be a fully valid Variant (sorted keys included).
     VS_ASSIGN_OR_FAIL(auto av, VariantView::Make(am, view.value(row)));
     EXPECT_TRUE(testing::LogicalEqual(av, ev)) << "case " << number << " row " << row;
+  }
+}
+
+// VariantToJson prints shredded columns straight from their typed columns: the text
+// of every case, or its error, is that of its unshredded values, under both policies.
+// The one leniency: text needs no field ids, so a shredded field name absent from the
+// row's metadata prints.
+TEST_P(ShreddedCorpusTest, PrintsAsItsUnshreddedValues) {
+  const auto it = Cases().find(GetParam());
+  if (it == Cases().end() || it->second.parquet_file.empty()) GTEST_SKIP();
+  VS_ASSIGN_OR_FAIL(auto var, ReadVar(CorpusShredded() + "/" + it->second.parquet_file));
+  for (auto policy : {ConflictPolicy::kRaise, ConflictPolicy::kTypedWins}) {
+    UnshredOptions unshred;
+    unshred.on_conflict = policy;
+    VariantToJsonOptions print;
+    print.on_conflict = policy;
+    auto direct = VariantToJson(*var, print);
+    auto plain = Unshred(*var, unshred);
+    if (!plain.ok()) {
+      if (plain.status().message().find("not in the row's metadata") !=
+          std::string::npos) {
+        continue;
+      }
+      ASSERT_FALSE(direct.ok()) << "case " << GetParam()
+                                << " must fail as Unshred: " << plain.status().ToString();
+      EXPECT_EQ(direct.status().ToString(), plain.status().ToString());
+      continue;
+    }
+    ASSERT_TRUE(direct.ok()) << direct.status().ToString();
+    VS_ASSIGN_OR_FAIL(auto expected, VariantToJson(**plain));
+    EXPECT_TRUE((*direct)->Equals(*expected)) << "case " << GetParam() << "\n"
+                                              << (*direct)->ToString() << "\n"
+                                              << expected->ToString();
   }
 }
 

@@ -29,6 +29,7 @@
 #include "varshred/calendar_internal.h"
 #include "varshred/java_float_internal.h"
 #include "varshred/json.h"
+#include "varshred/json_write_internal.h"
 #include "varshred/timezone_internal.h"
 
 namespace varshred {
@@ -55,7 +56,9 @@ struct EscapeTable {
 };
 constexpr EscapeTable kEscapes;
 
-void AppendEscaped(std::string_view s, std::string* out) {
+}  // namespace
+
+void internal::AppendJsonString(std::string_view s, std::string* out) {
   out->push_back('"');
   size_t run = 0;  // start of the pending raw run
   for (size_t i = 0; i < s.size(); ++i) {
@@ -76,6 +79,8 @@ void AppendEscaped(std::string_view s, std::string* out) {
   out->append(s.data() + run, s.size() - run);
   out->push_back('"');
 }
+
+namespace {
 
 void AppendInt(int64_t v, std::string* out) {
   char buf[24];
@@ -249,7 +254,7 @@ struct JsonWriter::Impl {
         out->push_back('{');
         for (uint32_t i = 0; i < obj.num_fields(); ++i) {
           if (i != 0) out->push_back(',');
-          AppendEscaped(obj.key(i), out);
+          internal::AppendJsonString(obj.key(i), out);
           out->push_back(':');
           Write(obj.value(i), out);
         }
@@ -317,7 +322,7 @@ struct JsonWriter::Impl {
         return;
       }
       case VariantType::kString:
-        AppendEscaped(v.GetString(), out);
+        internal::AppendJsonString(v.GetString(), out);
         return;
       case VariantType::kBinary:
         out->push_back('"');

@@ -5,12 +5,14 @@
 #pragma once
 
 #include <arrow/array/array_base.h>
+#include <arrow/buffer.h>
 #include <arrow/memory_pool.h>
 #include <arrow/result.h>
 
 #include <cstdint>
 #include <memory>
 
+#include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/json.h"
 
@@ -53,15 +55,27 @@ arrow::Result<JsonToVariantResult> JsonToVariantWithStats(
     const arrow::Array& strings, const JsonToVariantOptions& options = {},
     arrow::MemoryPool* pool = arrow::default_memory_pool());
 
-/// \brief Prints each row of an unshredded Variant struct array (canonical or Spark
-/// layout, children matched by name) as JSON text, as Spark's to_json does. SQL NULL
-/// rows stay null. Every row is validated first (validate.h, accepting unsorted field
-/// ids as readers should), so any input bytes give either text or an error naming the
-/// row, never a crash.
-///
-/// Shredded input (a `typed_value` child) is rejected with Invalid: unshred it first.
+struct VariantToJsonOptions {
+  /// How values print: the time zone of timestamps (json.h).
+  JsonWriteOptions json;
+  /// Shredded input: what to do with data the spec calls invalid (unshred.h).
+  ConflictPolicy on_conflict = ConflictPolicy::kRaise;
+};
+
+/// \brief Prints each row of a Variant struct array as JSON text, as Spark's to_json
+/// does. SQL NULL rows stay null. Any Variant array is accepted: canonical or Spark
+/// layout (children matched by name), unshredded or shredded. Shredded columns print
+/// straight from their typed columns, without rebuilding Variant bytes, exactly as
+/// their unshredded values would. Every value read as bytes is validated first
+/// (validate.h, accepting unsorted field ids as readers should), so any input gives
+/// either text or an error naming the row (and path), never a crash.
 arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
-    const arrow::Array& variants, const JsonWriteOptions& options = {},
+    const arrow::Array& variants, const VariantToJsonOptions& options = {},
     arrow::MemoryPool* pool = arrow::default_memory_pool());
+
+/// \brief As VariantToJson(), as JSON lines in one buffer: each row's text followed by
+/// a newline, SQL NULL rows as `null` (what `varshred to-json` prints).
+arrow::Result<std::shared_ptr<arrow::Buffer>> VariantToJsonLines(
+    const arrow::Array& variants, const VariantToJsonOptions& options = {});
 
 }  // namespace varshred

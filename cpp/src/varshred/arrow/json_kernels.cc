@@ -6,12 +6,17 @@
 #include <arrow/array/builder_binary.h>
 #include <arrow/array/util.h>
 #include <arrow/type.h>
+#include <arrow/util/bit_util.h>
+#include <arrow/util/bitmap_ops.h>
 
+#include <limits>
 #include <string>
 #include <string_view>
 
+#include "varshred/arrow/shredded_json_internal.h"
 #include "varshred/builder.h"
 #include "varshred/format.h"
+#include "varshred/metadata_cache_internal.h"
 #include "varshred/validate.h"
 
 namespace varshred {
@@ -139,45 +144,122 @@ arrow::Result<std::shared_ptr<arrow::Array>> JsonToVariant(
 // ----------------------------------------------------------------------
 // Variant -> JSON
 
-arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
-    const arrow::Array& variants, const JsonWriteOptions& options,
-    arrow::MemoryPool* pool) {
-  ARROW_ASSIGN_OR_RAISE(auto view,
-                        VariantArrayView::Make(arrow::MakeArray(variants.data())));
-  if (view.typed_value() != nullptr) {
-    return arrow::Status::Invalid(
-        "VariantToJson: the Variant column is shredded (it has a typed_value child); "
-        "unshred it first");
+namespace {
+
+// Prints the rows of one Variant array, shredded or not.
+class VariantPrinter {
+ public:
+  static arrow::Result<std::unique_ptr<VariantPrinter>> Make(
+      const arrow::Array& variants, const VariantToJsonOptions& options) {
+    ARROW_ASSIGN_OR_RAISE(auto view,
+                          VariantArrayView::Make(arrow::MakeArray(variants.data())));
+    ARROW_ASSIGN_OR_RAISE(JsonWriter writer, JsonWriter::Make(options.json));
+    auto printer = std::unique_ptr<VariantPrinter>(
+        new VariantPrinter(std::move(view), std::move(writer)));
+    if (printer->view_.typed_value() != nullptr) {
+      ARROW_ASSIGN_OR_RAISE(printer->shredded_,
+                            internal::ShreddedJsonPrinter::Make(
+                                printer->view_, &printer->writer_, options.on_conflict));
+    }
+    return printer;
   }
-  ARROW_ASSIGN_OR_RAISE(JsonWriter writer, JsonWriter::Make(options));
-  arrow::StringBuilder out(pool);
-  ARROW_RETURN_NOT_OK(out.Reserve(view.length()));
-  const ValidateOptions read_options = ValidateOptions::ForReading();
-  std::string text;
-  for (int64_t i = 0; i < view.length(); ++i) {
-    if (view.IsNull(i)) {
-      ARROW_RETURN_NOT_OK(out.AppendNull());
-      continue;
+
+  int64_t length() const { return view_.length(); }
+  bool IsNull(int64_t row) const { return view_.IsNull(row); }
+
+  // Appends the text of a row that is not a SQL NULL.
+  arrow::Status Print(int64_t row, std::string* out) {
+    if (view_.metadata_column().IsNull(row)) {
+      return arrow::Status::Invalid("row ", row, ": metadata is null in a non-null row");
     }
-    if (view.metadata_column().IsNull(i)) {
-      return arrow::Status::Invalid("row ", i, ": metadata is null in a non-null row");
+    auto metadata = metadata_cache_.Get(view_.metadata(row));
+    if (!metadata.ok()) {
+      return arrow::Status::Invalid("row ", row, ": ", metadata.status().message());
     }
-    const std::string_view metadata = view.metadata(i);
+    if (shredded_ != nullptr) return shredded_->Print(row, *metadata, out);
     // docs/shredding.md: a value missing where one is required reads as null.
-    const std::string_view value = view.value_is_null(i) ? kNullValue : view.value(i);
-    arrow::Status st = Validate(metadata, value, read_options);
-    if (st.ok()) {
-      text.clear();
-      st = writer.Write(
-          VariantView::MakeUnchecked(MetadataView::MakeUnchecked(metadata), value),
-          &text);
-    }
-    if (!st.ok()) return st.WithMessage("row ", i, ": ", st.message());
-    ARROW_RETURN_NOT_OK(out.Append(text));
+    const std::string_view value =
+        view_.value_is_null(row) ? kNullValue : view_.value(row);
+    const arrow::Status st = ValidateValue(*metadata, value, read_options_);
+    if (!st.ok()) return st.WithMessage("row ", row, ": ", st.message());
+    return writer_.Write(VariantView::MakeUnchecked(*metadata, value), out);
   }
-  std::shared_ptr<arrow::Array> result;
-  ARROW_RETURN_NOT_OK(out.Finish(&result));
-  return result;
+
+ private:
+  VariantPrinter(VariantArrayView view, JsonWriter writer)
+      : view_(std::move(view)), writer_(std::move(writer)) {}
+
+  VariantArrayView view_;
+  JsonWriter writer_;
+  std::unique_ptr<internal::ShreddedJsonPrinter> shredded_;
+  internal::MetadataCache metadata_cache_;
+  const ValidateOptions read_options_ = ValidateOptions::ForReading();
+};
+
+// After the first rows, grows `text` once to what they predict for all `rows`, which
+// spares a large text its doubling copies (and their page faults).
+void ReserveForAllRows(int64_t done, int64_t rows, std::string* text) {
+  constexpr int64_t kProbeRows = 1024;
+  if (done != kProbeRows || rows < 2 * kProbeRows) return;
+  const double per_row = static_cast<double>(text->size()) / done;
+  text->reserve(static_cast<size_t>(per_row * static_cast<double>(rows) * 1.125));
+}
+
+}  // namespace
+
+arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
+    const arrow::Array& variants, const VariantToJsonOptions& options,
+    arrow::MemoryPool* pool) {
+  ARROW_ASSIGN_OR_RAISE(auto printer, VariantPrinter::Make(variants, options));
+  const int64_t n = printer->length();
+  // The text of all rows in one string, moved into the result's data buffer.
+  std::string text;
+  ARROW_ASSIGN_OR_RAISE(auto offsets,
+                        arrow::AllocateBuffer((n + 1) * sizeof(int32_t), pool));
+  auto* offset = reinterpret_cast<int32_t*>(offsets->mutable_data());
+  std::shared_ptr<arrow::Buffer> validity;
+  int64_t null_count = 0;
+  offset[0] = 0;
+  for (int64_t row = 0; row < n; ++row) {
+    if (printer->IsNull(row)) {
+      if (validity == nullptr) {
+        ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateBitmap(n, pool));
+        arrow::bit_util::SetBitsTo(validity->mutable_data(), 0, n, true);
+      }
+      arrow::bit_util::ClearBit(validity->mutable_data(), row);
+      ++null_count;
+    } else {
+      ARROW_RETURN_NOT_OK(printer->Print(row, &text));
+      if (text.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
+        return arrow::Status::CapacityError("row ", row,
+                                            ": the JSON text passes 2 GiB; print fewer "
+                                            "rows at a time");
+      }
+    }
+    offset[row + 1] = static_cast<int32_t>(text.size());
+    ReserveForAllRows(row + 1, n, &text);
+  }
+  auto data = arrow::ArrayData::Make(arrow::utf8(), n,
+                                     {std::move(validity), std::move(offsets),
+                                      arrow::Buffer::FromString(std::move(text))},
+                                     null_count);
+  return arrow::MakeArray(std::move(data));
+}
+
+arrow::Result<std::shared_ptr<arrow::Buffer>> VariantToJsonLines(
+    const arrow::Array& variants, const VariantToJsonOptions& options) {
+  ARROW_ASSIGN_OR_RAISE(auto printer, VariantPrinter::Make(variants, options));
+  std::string lines;
+  for (int64_t row = 0; row < printer->length(); ++row) {
+    if (printer->IsNull(row)) {
+      lines.append("null");
+    } else {
+      ARROW_RETURN_NOT_OK(printer->Print(row, &lines));
+    }
+    lines.push_back('\n');
+    ReserveForAllRows(row + 1, printer->length(), &lines);
+  }
+  return arrow::Buffer::FromString(std::move(lines));
 }
 
 }  // namespace varshred

@@ -183,6 +183,7 @@ arrow::Result<TypedScalarColumn> TypedScalarColumn::Make(
   TypedScalarColumn c;
   // arrow.uuid arrives here as its fixed_size_binary(16) storage.
   c.array_ = StorageOf(typed);
+  c.nulls_ = NullMask(*c.array_);
   ARROW_ASSIGN_OR_RAISE(c.encode_, Encoders::Pick(&c));
   if (c.encode_ == nullptr) return UnsupportedShreddedType(*c.array_->type(), path);
   if (c.encode_ == Encoders::String) {

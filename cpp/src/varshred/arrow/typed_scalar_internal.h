@@ -51,7 +51,11 @@ class TypedScalarColumn {
   /// without Append's check.
   bool all_in_range() const { return first_out_of_range_ < 0; }
 
-  bool IsNull(int64_t i) const { return array_->IsNull(i); }
+  bool IsNull(int64_t i) const { return nulls_.IsNull(i); }
+  /// Row i of a string column (valid UTF-8, checked by Make).
+  std::string_view GetString(int64_t i) const { return binary_.Get(i); }
+  /// The fixed-width values (offset applied), for fixed-width columns.
+  const uint8_t* values() const { return values_; }
   /// The column read (the storage of an extension array).
   const std::shared_ptr<arrow::Array>& array() const { return array_; }
 
@@ -60,6 +64,7 @@ class TypedScalarColumn {
   using EncodeFn = void (*)(const TypedScalarColumn&, int64_t, std::string*);
 
   std::shared_ptr<arrow::Array> array_;
+  NullMask nulls_;
   const uint8_t* values_ = nullptr;  // fixed-width values, offset applied
   BinaryColumn binary_;              // string and binary types
   uint8_t scale_ = 0;                // decimals

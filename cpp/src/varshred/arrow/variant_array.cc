@@ -49,6 +49,7 @@ arrow::Result<BinaryColumn> BinaryColumn::Make(
     const std::shared_ptr<arrow::Array>& array) {
   BinaryColumn col;
   col.array_ = array;
+  col.nulls_ = NullMask(*array);
   switch (array->type_id()) {
     case arrow::Type::BINARY:
     case arrow::Type::STRING: {
@@ -77,18 +78,8 @@ arrow::Result<BinaryColumn> BinaryColumn::Make(
   return col;
 }
 
-std::string_view BinaryColumn::Get(int64_t i) const {
-  switch (kind_) {
-    case Kind::kBinary:
-      return {reinterpret_cast<const char*>(data_) + offsets32_[i],
-              static_cast<size_t>(offsets32_[i + 1] - offsets32_[i])};
-    case Kind::kLargeBinary:
-      return {reinterpret_cast<const char*>(data_) + offsets64_[i],
-              static_cast<size_t>(offsets64_[i + 1] - offsets64_[i])};
-    case Kind::kBinaryView:
-      return static_cast<const arrow::BinaryViewArray&>(*array_).GetView(i);
-  }
-  return {};
+std::string_view BinaryColumn::GetView(int64_t i) const {
+  return static_cast<const arrow::BinaryViewArray&>(*array_).GetView(i);
 }
 
 // ----------------------------------------------------------------------

@@ -1,0 +1,248 @@
+// Licensed under the Apache License, Version 2.0.
+
+#include <arrow/type.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+
+#include "varshred/arrow/shredded_json_internal.h"
+#include "varshred/container_encoding_internal.h"
+#include "varshred/json_write_internal.h"
+#include "varshred/value.h"
+
+namespace varshred::internal {
+
+namespace {
+
+// How a scalar leaf prints: the common types straight from the column, the others
+// through their Variant encoding and JsonWriter (one implementation of their text).
+enum ScalarText : uint8_t { kViaVariant, kString, kInt8, kInt16, kInt32, kInt64 };
+
+ScalarText TextOf(const TypedScalarColumn& column) {
+  switch (column.array()->type_id()) {
+    case arrow::Type::STRING:
+    case arrow::Type::LARGE_STRING:
+    case arrow::Type::STRING_VIEW:
+      return kString;
+    case arrow::Type::INT8:
+      return kInt8;
+    case arrow::Type::INT16:
+      return kInt16;
+    case arrow::Type::INT32:
+      return kInt32;
+    case arrow::Type::INT64:
+      return kInt64;
+    default:
+      return kViaVariant;
+  }
+}
+
+template <typename T>
+void AppendInteger(const TypedScalarColumn& column, int64_t i, std::string* out) {
+  T v;
+  std::memcpy(&v, column.values() + i * sizeof(T), sizeof(T));
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof(buf), v);
+  out->append(buf, r.ptr);
+}
+
+// Escapes every object's field names once (`"name":`) and picks each leaf's printer.
+void Prepare(ReadNode& node) {
+  if (auto* c = std::get_if<TypedScalarColumn>(&node.typed)) {
+    node.scalar_text = TextOf(*c);
+  } else if (auto* o = std::get_if<ObjectReader>(&node.typed)) {
+    o->json_keys.clear();
+    for (size_t k = 0; k < o->names.size(); ++k) {
+      std::string key;
+      AppendJsonString(o->names[k], &key);
+      key.push_back(':');
+      o->json_keys.push_back(std::move(key));
+      Prepare(*o->children[k]);
+    }
+  } else if (auto* a = std::get_if<ArrayReader>(&node.typed)) {
+    Prepare(*a->element);
+  }
+}
+
+}  // namespace
+
+ShreddedJsonPrinter::ShreddedJsonPrinter(std::unique_ptr<ReadNode> root,
+                                         const JsonWriter* writer,
+                                         ConflictPolicy on_conflict)
+    : root_(std::move(root)), writer_(writer), on_conflict_(on_conflict) {}
+
+arrow::Result<std::unique_ptr<ShreddedJsonPrinter>> ShreddedJsonPrinter::Make(
+    const VariantArrayView& view, const JsonWriter* writer, ConflictPolicy on_conflict) {
+  ARROW_ASSIGN_OR_RAISE(auto root, CompileShreddedColumn(view));
+  Prepare(*root);
+  return std::unique_ptr<ShreddedJsonPrinter>(
+      new ShreddedJsonPrinter(std::move(root), writer, on_conflict));
+}
+
+arrow::Status ShreddedJsonPrinter::Print(int64_t row, const MetadataView& metadata,
+                                         std::string* out) {
+  row_ = row;
+  metadata_ = metadata;
+  bool missing;
+  ARROW_RETURN_NOT_OK(PrintPair(*root_, row, out, &missing));
+  // docs/shredding.md: a missing top-level value reads as Variant null.
+  if (missing) out->append("null");
+  return arrow::Status::OK();
+}
+
+arrow::Status ShreddedJsonPrinter::PrintPair(ReadNode& node, int64_t i, std::string* out,
+                                             bool* missing) {
+  *missing = false;
+  const PairState state = node.StateAt(i);
+  switch (state) {
+    case PairState::kMissing:
+      *missing = true;
+      return arrow::Status::OK();
+    case PairState::kValue: {
+      const std::string_view bytes = node.value.Get(i);
+      bool keys_sorted = true;
+      ARROW_RETURN_NOT_OK(CheckResidual(node, bytes, &keys_sorted));
+      PrintValue(VariantView::MakeUnchecked(metadata_, bytes), keys_sorted, out);
+      return arrow::Status::OK();
+    }
+    case PairState::kConflict:
+      ARROW_RETURN_NOT_OK(CheckConflict(on_conflict_, row_, node));
+      break;
+    case PairState::kTyped:
+    case PairState::kPartialObject:
+      break;
+  }
+  switch (node.typed.index()) {
+    case ReadNode::kScalar: {
+      const auto& column = std::get<TypedScalarColumn>(node.typed);
+      switch (node.scalar_text) {
+        case kString:
+          AppendJsonString(column.GetString(i), out);
+          return arrow::Status::OK();
+        case kInt8:
+          AppendInteger<int8_t>(column, i, out);
+          return arrow::Status::OK();
+        case kInt16:
+          AppendInteger<int16_t>(column, i, out);
+          return arrow::Status::OK();
+        case kInt32:
+          AppendInteger<int32_t>(column, i, out);
+          return arrow::Status::OK();
+        case kInt64:
+          AppendInteger<int64_t>(column, i, out);
+          return arrow::Status::OK();
+        default:
+          break;
+      }
+      scalar_.clear();
+      const auto st = column.Append(i, &scalar_);
+      if (!st.ok()) return NodeError(row_, node, st.message());
+      return writer_->Write(VariantView::MakeUnchecked(metadata_, scalar_), out);
+    }
+    case ReadNode::kObject:
+      return PrintObject(node, std::get<ObjectReader>(node.typed), i,
+                         state == PairState::kPartialObject, out);
+    default:
+      return PrintArray(std::get<ArrayReader>(node.typed), i, out);
+  }
+}
+
+arrow::Status ShreddedJsonPrinter::PrintArray(ArrayReader& a, int64_t i,
+                                              std::string* out) {
+  out->push_back('[');
+  for (int64_t j = a.begin(i), end = a.end(i); j < end; ++j) {
+    if (j != a.begin(i)) out->push_back(',');
+    bool missing = true;
+    // A null element group (nullable in some writers) is missing too.
+    if (!a.element->group_nulls.IsNull(j)) {
+      ARROW_RETURN_NOT_OK(PrintPair(*a.element, j, out, &missing));
+    }
+    // docs/shredding.md: a missing array element reads as Variant null.
+    if (missing) out->append("null");
+  }
+  out->push_back(']');
+  return arrow::Status::OK();
+}
+
+// The typed fields (in name order) and the residual's (in key order) merged, so that
+// the object prints in key order as its rebuilt Variant would.
+arrow::Status ShreddedJsonPrinter::PrintObject(ReadNode& node, ObjectReader& o, int64_t i,
+                                               bool partial, std::string* out) {
+  ObjectView residual;
+  bool keys_sorted = true;
+  const size_t base = residuals_.size();
+  if (partial) {
+    const std::string_view bytes = node.value.Get(i);
+    ARROW_RETURN_NOT_OK(CheckResidual(node, bytes, &keys_sorted));
+    if (TypeFromHeader(static_cast<uint8_t>(bytes[0])) != VariantType::kObject) {
+      return NonObjectResidual(row_, node);
+    }
+    residual = ObjectView(metadata_, bytes);
+    for (uint32_t f = 0; f < residual.num_fields(); ++f) residuals_.push_back(f);
+    if (!keys_sorted) {
+      // Values from other writers may hold unsorted ids.
+      std::sort(residuals_.begin() + base, residuals_.end(), [&](uint32_t a, uint32_t b) {
+        return residual.key(a) < residual.key(b);
+      });
+    }
+  }
+  const size_t end = residuals_.size();
+  out->push_back('{');
+  bool first = true;
+  size_t t = 0, r = base;
+  while (t < o.by_key.size() || r < end) {
+    const std::string_view key =
+        r < end ? residual.key(residuals_[r]) : std::string_view();
+    if (t < o.by_key.size() &&
+        (r == end || std::string_view(o.names[o.by_key[t]]) <= key)) {
+      const uint32_t k = o.by_key[t++];
+      if (r < end && o.names[k] == key) {
+        ARROW_RETURN_NOT_OK(CheckRepeatedField(on_conflict_, row_, node, key));
+        ++r;  // parquet-java: the typed side wins, the residual copy is dropped
+      }
+      ReadNode& child = *o.children[k];
+      // A nullable field group that is null (corpus case 84) is a missing field.
+      if (child.group_nulls.IsNull(i)) continue;
+      const size_t mark = out->size();
+      if (!first) out->push_back(',');
+      out->append(o.json_keys[k]);
+      bool missing;
+      ARROW_RETURN_NOT_OK(PrintPair(child, i, out, &missing));
+      if (missing) {
+        out->resize(mark);
+      } else {
+        first = false;
+      }
+    } else {
+      if (!first) out->push_back(',');
+      first = false;
+      AppendJsonString(key, out);
+      out->push_back(':');
+      PrintValue(residual.value(residuals_[r++]), keys_sorted, out);
+    }
+  }
+  out->push_back('}');
+  residuals_.resize(base);
+  return arrow::Status::OK();
+}
+
+void ShreddedJsonPrinter::PrintValue(const VariantView& v, bool keys_sorted,
+                                     std::string* out) {
+  if (keys_sorted) {
+    (void)writer_->Write(v, out);
+    return;
+  }
+  sorted_.clear();
+  AppendSortedKeys(v, &sorted_);
+  (void)writer_->Write(VariantView::MakeUnchecked(metadata_, sorted_), out);
+}
+
+arrow::Status ShreddedJsonPrinter::CheckResidual(const ReadNode& node,
+                                                 std::string_view bytes,
+                                                 bool* keys_sorted) const {
+  auto st = ValidateValue(metadata_, bytes, validate_, keys_sorted);
+  return st.ok() ? st : ResidualError(st, row_, node);
+}
+
+}  // namespace varshred::internal
