@@ -8,7 +8,8 @@ through ``vs.parquet.read_paths``, the ratio of the two thread counts.
 The dataset is the sample events (cli.sample_events) as JSON, written by
 ``vs.parquet.write_json`` into ``--files`` part files with per-file inferred
 shredding, about ``--mb`` MB of JSON in total (default 64: a smoke run; the issue's
-figure is 1024). Each measurement runs ``--repeat`` times; the best counts.
+figure is 1024). Each measurement runs ``--repeat`` times, the thread counts taking
+turns; the best counts.
 """
 
 from __future__ import annotations
@@ -39,15 +40,17 @@ def build(root: str, mb: float, files: int) -> tuple[int, int]:
     return rows, size
 
 
-def best_of(repeat: int, fn, threads: int) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the process) of the fastest run: CPU near twice
-    the wall time means both threads ran; near the wall time on a busy machine means
-    the cores were taken by others."""
-    best = (float("inf"), 0.0)
+def best_of(repeat: int, fn, thread_counts: tuple[int, ...]) -> dict:
+    """{threads: (wall seconds, CPU seconds of the process)} of the fastest run of each
+    thread count: CPU near twice the wall time means both threads ran; near the wall
+    time on a busy machine means the cores were taken by others. The thread counts take
+    turns, so that a machine whose speed drifts during the run favours neither."""
+    best = {t: (float("inf"), 0.0) for t in thread_counts}
     for _ in range(repeat):
-        start, cpu = time.perf_counter(), time.process_time()
-        fn(threads)
-        best = min(best, (time.perf_counter() - start, time.process_time() - cpu))
+        for t in thread_counts:
+            start, cpu = time.perf_counter(), time.process_time()
+            fn(t)
+            best[t] = min(best[t], (time.perf_counter() - start, time.process_time() - cpu))
     return best
 
 
@@ -73,7 +76,7 @@ def main() -> None:
         }
         for name, fn in contenders.items():
             fn(2)  # warm: page cache, imports
-            runs = {t: best_of(args.repeat, fn, t) for t in (1, 2)}
+            runs = best_of(args.repeat, fn, (1, 2))
             line = f"  {name:<22}"
             for t, (wall, cpu) in runs.items():
                 line += (f" {t} thread{'s' if t > 1 else ' '} {wall:6.2f} s "

@@ -88,20 +88,51 @@ def _bounded(lines, rows: int | None, nbytes: int | None):
 
 def sample_stats(files: list[str], rows: int,
                  sample_bytes: int = DEFAULT_SAMPLE_BYTES) -> "vs.ShreddingStats":
-    """ShreddingStats of the first ``rows / len(files)`` documents, and at most
-    ``sample_bytes / len(files)`` bytes of JSON, of every local file (0: no bound), read
-    on the driver: a sample pass without a Spark job. The driver holds one chunk of at
-    most 64k documents or 8 MB at a time. Bad documents are skipped here; the write
-    reports them."""
+    """ShreddingStats of at most ``rows / len(files)`` documents, and about
+    ``sample_bytes / len(files)`` bytes of JSON, of every file (0: no bound), read on
+    the driver: a sample pass without a Spark job. Plain files are sampled from
+    byte ranges spread over the whole file (``_sample_lines``), so that later rows
+    count as much as the first. The driver holds one chunk of at most 64k documents or
+    8 MB at a time. Bad documents are skipped here; the write reports them."""
     stats = vs.ShreddingStats()
     per_file = -(-rows // len(files)) if rows > 0 else None
     per_file_bytes = -(-sample_bytes // len(files)) if sample_bytes > 0 else None
     for path in files:
-        lines = _bounded(_lines(path, 1 << 20), per_file, per_file_bytes)
+        lines = _sample_lines(path, per_file, per_file_bytes)
         while chunk := list(_bounded(lines, _SAMPLE_CHUNK_ROWS, _SAMPLE_CHUNK_BYTES)):
             text = pa.array(chunk, pa.binary()).view(pa.string())  # from_json checks UTF-8
             stats.add(vs.from_json(text, errors="null"))
     return stats
+
+
+# A plain file's sample comes from this many byte ranges spread evenly over it.
+_SAMPLE_WINDOWS = 16
+
+
+def _sample_lines(path: str, rows: int | None, nbytes: int | None):
+    """The non-blank lines of one file for the inference sample, within ``rows`` lines
+    and ``nbytes`` bytes (None: no bound; each range's last line may cross it). A
+    compressed file is read from its head (it cannot be read from the middle); a plain
+    one from ``_SAMPLE_WINDOWS`` ranges that share the bounds, each starting at a line,
+    so that a file sorted by time or drifting in type is sampled over its whole length
+    (a head sample of 1M events once typed a decimal from the first 100k rows only)."""
+    if _codec(path):
+        yield from _bounded(_lines(path, 1 << 20), rows, nbytes)
+        return
+    size = _fs.size(path)
+    k = min(_SAMPLE_WINDOWS, rows or _SAMPLE_WINDOWS)
+    window = -(-size // k)
+    per_rows = -(-rows // k) if rows else None
+    per_bytes = -(-nbytes // k) if nbytes else None
+
+    def ranges():
+        for start in range(0, size, window):
+            blocks = split_blocks(Split(path, start, min(start + window, size)), 1 << 20)
+            lines = (line for _, block in blocks for line in block.split(b"\n")
+                     if line.strip())
+            yield from _bounded(lines, per_rows, per_bytes)
+
+    yield from itertools.islice(ranges(), rows)
 
 
 _MIN_SPLIT = 4 << 20

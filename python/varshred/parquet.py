@@ -663,16 +663,17 @@ def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str
         reader = _parquet.reader(path, [column], False, 65536, _kernels.ON_CONFLICT["error"],
                                  row_groups, filesystem)
         legacy = reader.read_all()[column]
-    index = leaf_index if legacy is None else None
+    if legacy is not None:
+        return {p: variant_get(legacy, _full_path(p), t, errors=errors)
+                for p, t in paths.items()}
+    # One read of the leaves every path needs: the metadata and the value columns the
+    # paths share are decoded once.
+    leaves = sorted({leaf for p in paths
+                     for leaf in _path_columns(path, column, _segments(p), leaf_index).leaves})
+    partial = _parquet.read_leaves(path, leaves, row_groups, filesystem)
     for p, type_name in paths.items():
-        segments = _segments(p)
-        if legacy is not None:
-            out[p] = variant_get(legacy, _full_path(p), type_name, errors=errors)
-            continue
-        cols = _path_columns(path, column, segments, index)
         # Shredded or not, variant_get reads the typed leaf directly and decodes the
         # residual values only for rows that need them.
-        partial = _parquet.read_leaves(path, cols.leaves, row_groups, filesystem)
         try:
             out[p] = variant_get(partial, _full_path(p), type_name, errors=errors)
         except VariantError as e:  # bad data in the file ("row 3, $.a: ..."): say where

@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -314,14 +315,21 @@ class ShredJob:
             raise JobError(f"{self.output} already exists; use --mode overwrite or append")
 
         start = time.time()
+        # JSON lines are read by the tasks themselves: no Spark DataFrame needed.
+        direct = fmt == "json" and jsonlines.readable(files)
+        sample = None
+        if spark is None and direct and self.schema == "infer":
+            # The driver samples the files while the JVM starts: the two overlap (the
+            # pool's exit waits for the sample, whatever happened).
+            with ThreadPoolExecutor(1) as pool:
+                sample = pool.submit(self._sample_files, files)
+                spark = spark_session(self.master, conf=self.spark_conf, remote=self.remote)
         spark = spark or spark_session(self.master, conf=self.spark_conf, remote=self.remote)
         where = ((self.remote or "Spark Connect") if is_connect(spark)
                  else spark.sparkContext.master)
         self.log(f"[1/3] Spark {spark.version} on {where} "
                  f"({time.time() - start:.1f} s); input: {fmt}"
                  f", {len(files)} file(s)")
-        # JSON lines are read by the tasks themselves: no Spark DataFrame needed.
-        direct = fmt == "json" and jsonlines.readable(files)
         if fmt == "json" and not direct and any(_fs.is_uri(f) for f in files):
             raise JobError(f"{self.input}: .deflate, .lz4 and .snappy JSON lines are read by "
                            "Spark, from local files only")
@@ -330,18 +338,21 @@ class ShredJob:
         try:
             with _Progress(spark, self.progress):
                 if schema == "infer":
-                    t = time.time()
-                    stats = ({self.column: jsonlines.sample_stats(files, self.sample_rows,
-                                                                  self.sample_bytes)}
-                             if direct else
-                             vs.spark.sample_stats(df, json_columns=json_columns,
-                                                   sample_rows=self.sample_rows,
-                                                   sample_bytes=self.sample_bytes))
+                    if sample is not None:  # taken while Spark started
+                        stats, seconds = sample.result()
+                    elif direct:
+                        stats, seconds = self._sample_files(files)
+                    else:
+                        t = time.time()
+                        stats = vs.spark.sample_stats(df, json_columns=json_columns,
+                                                      sample_rows=self.sample_rows,
+                                                      sample_bytes=self.sample_bytes)
+                        seconds = time.time() - t
                     schemas = {c: vs.spark.spark_shredding(s.derive_schema(), inferred=True)
                                for c, s in stats.items()}
                     schema = {c: s.to_ddl() for c, s in schemas.items()}
                     self.log(f"[2/3] inferred from a sample of up to {self.sample_rows} rows "
-                             f"and {self.sample_bytes / 2**20:g} MB ({time.time() - t:.1f} s):")
+                             f"and {self.sample_bytes / 2**20:g} MB ({seconds:.1f} s):")
                     for c, s in schemas.items():
                         self.log(f"      {c}: {s.to_ddl()}")
                         self.log("      " + stats[c].report(s).rstrip().replace("\n", "\n      "))
@@ -366,6 +377,12 @@ class ShredJob:
                      f"({summary.rows / max(time.time() - t, 1e-9):,.0f} rows/s) -> "
                      f"{self.output}")
         return summary
+
+    def _sample_files(self, files: list[str]) -> tuple[dict, float]:
+        """({column: ShreddingStats} of the JSON-lines files' sample, seconds taken)."""
+        t = time.time()
+        stats = jsonlines.sample_stats(files, self.sample_rows, self.sample_bytes)
+        return {self.column: stats}, time.time() - t
 
     def _write_lines(self, spark, files: list[str], ddl: str):
         """JSON lines: each Spark task reads its own split of the files (local or on any

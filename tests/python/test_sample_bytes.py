@@ -25,19 +25,21 @@ def _wide_docs(path, n: int) -> None:
             f.write(line + " " * (DOC_BYTES - 1 - len(line)) + "\n")  # exactly DOC_BYTES
 
 
-def _sampled(bound: int) -> int:
-    """Documents a byte bound takes from a file: up to and including the one crossing
-    it (a line's bytes without its newline count)."""
-    return -(-bound // (DOC_BYTES - 1))
+def _sampled(bound: int, ranges: int = jsonlines._SAMPLE_WINDOWS) -> int:
+    """Documents a byte bound takes from a plain file, sampled from ``ranges`` byte
+    ranges sharing the bound: in each, up to and including the one crossing its share
+    (a line's bytes without its newline count)."""
+    return ranges * -(-(bound // ranges) // (DOC_BYTES - 1))
 
 
 def test_sample_stops_at_the_byte_bound(tmp_path):
     _wide_docs(tmp_path / "a.jsonl", 300)
     _wide_docs(tmp_path / "b.jsonl", 300)
     files = [str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")]
-    # 1 MB over two files: 512 KB, about 32 documents of 16 KB, from each.
+    # 1 MB over two files: 512 KB from each, 32 KB from each of its 16 ranges: two
+    # documents of 16 KB and the one crossing the bound.
     stats = jsonlines.sample_stats(files, 100_000, sample_bytes=1 << 20)
-    assert stats.rows == 2 * _sampled(512 << 10) == 66
+    assert stats.rows == 2 * _sampled(512 << 10) == 96
     assert jsonlines.sample_stats(files, 100_000, sample_bytes=0).rows == 600
     assert jsonlines.sample_stats(files, 10, sample_bytes=1 << 20).rows == 10
 
@@ -74,3 +76,21 @@ def test_sample_bytes_option(text, value):
 def test_sample_bytes_option_rejects(text):
     with pytest.raises(argparse.ArgumentTypeError, match="a size such as 64M"):
         cli._size(text)
+
+
+def test_sample_spans_the_whole_file(tmp_path):
+    """A field that appears only in the last quarter of a file is in the sample, and so
+    typed: a head sample of the first 100 000 rows never saw it."""
+    path = tmp_path / "late.jsonl"
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(200_000):
+            f.write(json.dumps({"id": i, **({"late": f"x{i}"} if i >= 150_000 else {})})
+                    + "\n")
+    stats = jsonlines.sample_stats([str(path)], 100_000)
+    assert 90_000 <= stats.rows <= 100_000
+    assert "late" in stats.derive_schema().to_ddl()
+    # Compressed files cannot be read from the middle: their head is the sample.
+    import gzip
+    gz = tmp_path / "late.jsonl.gz"
+    gz.write_bytes(gzip.compress(path.read_bytes()))
+    assert "late" not in jsonlines.sample_stats([str(gz)], 100_000).derive_schema().to_ddl()

@@ -1,0 +1,231 @@
+# Licensed under the Apache License, Version 2.0.
+"""varshred against Spark, DuckDB and pyarrow, as users meet them, in one command: the
+table in the README's performance section.
+
+    .venv/bin/python bench/python/compare.py [--events 1000000] [--tweets-mb 200]
+    .venv/bin/python bench/python/compare.py --quick      # a smoke run, small inputs
+
+Two data sets: generated events (``varshred demo``'s documents, with drift) and real
+tweets (``../shared/data/twitter.json`` replicated with perturbed ids). Three parts:
+
+* **cold, whole process**: ``varshred shred IN OUT --master local[2]`` started from the
+  shell against a Python process that starts its own Spark session and runs
+  ``parse_json`` + ``write.parquet`` (shredding inferred per file, zstd), each timed from
+  outside; also the time after the Spark session is up, and the bytes written. A last
+  Spark process reads every output back and counts its rows.
+* **in one process** (2 threads): ``vs.parquet.write_json`` against DuckDB's
+  ``json::JSON::VARIANT`` + ``COPY`` and pyarrow's ``read_json`` + ``write_table`` (typed
+  columns, no Variant), on a slice of each data set; file bytes of each.
+* **reading back**: ``varshred to-json`` against DuckDB's ``v::JSON`` ``COPY`` of the
+  same file, with 1 and 2 threads.
+
+Absolute times on a shared machine are noise: the ratios are taken within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import pyarrow as pa
+import pyarrow.json as pajson
+import pyarrow.parquet as pq
+
+import varshred as vs
+from varshred import cli
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TWEETS = os.path.join(ROOT, "..", "shared", "data", "twitter.json")
+
+# The peer: what a Spark user runs for the same job, as its own process.
+SPARK_JOB = r"""
+import sys, time
+start = time.time()
+from pyspark.sql import SparkSession
+spark = (SparkSession.builder.master("local[2]").appName("spark-peer")
+         .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+         .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "127.0.0.1")
+         .config("spark.sql.variant.writeShredding.enabled", "true")
+         .config("spark.sql.variant.inferShreddingSchema", "true").getOrCreate())
+spark.sparkContext.setLogLevel("OFF")
+print(f"session {time.time() - start:.2f}", flush=True)
+(spark.read.text(sys.argv[1]).selectExpr("parse_json(value) AS v")
+ .write.mode("overwrite").option("compression", "zstd").parquet(sys.argv[2]))
+"""
+
+# Reads every output back with Spark and prints its row count.
+SPARK_COUNT = r"""
+import sys
+from pyspark.sql import SparkSession
+spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+         .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate())
+spark.sparkContext.setLogLevel("OFF")
+for path in sys.argv[1:]:
+    df = spark.read.parquet(path)
+    df.selectExpr("to_json(" + df.columns[0] + ")").limit(100).collect()
+    print(path, df.count(), flush=True)
+"""
+
+
+def tweets(min_bytes: int) -> list[str]:
+    """The sample tweets, replicated with perturbed ids to at least ``min_bytes``."""
+    with open(TWEETS, encoding="utf-8") as f:
+        statuses = json.load(f)["statuses"]
+    out, size, copy = [], 0, 0
+    while size < min_bytes:
+        for s in statuses:
+            doc = dict(s, id=s["id"] + copy, id_str=str(s["id"] + copy))
+            line = json.dumps(doc, ensure_ascii=False)
+            out.append(line)
+            size += len(line.encode("utf-8")) + 1
+        copy += 1
+    return out
+
+
+def write_lines(path: str, docs: list[str]) -> int:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(docs) + "\n")
+    return os.path.getsize(path)
+
+
+def parquet_bytes(path: str) -> int:
+    if os.path.isfile(path):
+        return os.path.getsize(path)
+    return sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(path)
+               for f in fs if f.endswith(".parquet"))
+
+
+def parquet_rows(path: str) -> int:
+    return sum(pq.ParquetFile(f).metadata.num_rows for f in vs.dataset.files(path))
+
+
+def best_of(repeat: int, fn) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def timed_process(args: list[str], session_pattern: str) -> tuple[float, float]:
+    """(wall seconds of the whole process, seconds its Spark session took to start)."""
+    start = time.perf_counter()
+    r = subprocess.run(args, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if r.returncode != 0:
+        raise RuntimeError(f"{args[:4]} failed:\n{r.stdout}\n{r.stderr}")
+    m = re.search(session_pattern, r.stdout + r.stderr)
+    return wall, float(m.group(1)) if m else float("nan")
+
+
+def cold(name: str, label: str, source: str, rows: int, work: str, table: list) -> list[str]:
+    """The whole-process comparison on one input; returns the outputs to check."""
+    ours, theirs = os.path.join(work, f"{name}-varshred"), os.path.join(work, f"{name}-spark")
+    v_wall, v_session = timed_process(
+        [sys.executable, "-m", "varshred", "shred", source, ours, "--master", "local[2]",
+         "--mode", "overwrite"], r"\[1/3\] Spark \S+ on \S+ \(([\d.]+) s\)")
+    s_wall, s_session = timed_process([sys.executable, "-c", SPARK_JOB, source, theirs],
+                                      r"session ([\d.]+)")
+    for path in (ours, theirs):
+        assert parquet_rows(path) == rows, (path, parquet_rows(path), rows)
+    v_bytes, s_bytes = parquet_bytes(ours), parquet_bytes(theirs)
+    table.append((f"cold `varshred shred` vs Spark `parse_json` + write, {label}",
+                  f"{v_wall:.1f} s vs {s_wall:.1f} s", f"{s_wall / v_wall:.2f}x"))
+    table.append((f"  after the session is up ({v_session:.1f} s vs {s_session:.1f} s)",
+                  f"{v_wall - v_session:.1f} s vs {s_wall - s_session:.1f} s",
+                  f"{(s_wall - s_session) / (v_wall - v_session):.2f}x"))
+    table.append((f"  bytes written, {name}", f"{v_bytes / 1e6:.1f} MB vs {s_bytes / 1e6:.1f} MB",
+                  f"{v_bytes / s_bytes:.2f}x Spark's size"))
+    return [ours, theirs]
+
+
+def in_process(name: str, docs: list[str], work: str, repeat: int, table: list) -> None:
+    import duckdb
+
+    source = os.path.join(work, f"{name}-slice.jsonl")
+    mb = write_lines(source, docs) / 1e6
+    strings = pa.array(docs, pa.string())
+    ours = os.path.join(work, f"{name}-vs.parquet")
+    duck = os.path.join(work, f"{name}-duck.parquet")
+    typed = os.path.join(work, f"{name}-pyarrow.parquet")
+    con = duckdb.connect()
+    con.execute("SET threads = 2")
+    con.register("docs", pa.table({"j": strings}))
+    t_vs = best_of(repeat, lambda: vs.parquet.write_json(strings, ours, threads=2))
+    t_duck = best_of(repeat, lambda: con.execute(
+        f"COPY (SELECT j::JSON::VARIANT AS v FROM docs) TO '{duck}' "
+        "(FORMAT parquet, COMPRESSION zstd)"))
+    t_pa = best_of(repeat, lambda: pq.write_table(
+        pajson.read_json(source), typed, compression="zstd"))
+    assert parquet_rows(ours) == parquet_rows(duck) == len(docs)
+    label = f"{len(docs):,} {name} ({mb:.0f} MB)"
+    table.append((f"`write_json` (2 threads) vs DuckDB, {label}",
+                  f"{t_vs:.2f} s vs {t_duck:.2f} s", f"{t_duck / t_vs:.2f}x"))
+    table.append((f"`write_json` vs pyarrow `read_json` + `write_table` (typed), {label}",
+                  f"{t_vs:.2f} s vs {t_pa:.2f} s", f"{t_pa / t_vs:.2f}x"))
+    table.append((f"  file bytes vs DuckDB's, {name}",
+                  f"{parquet_bytes(ours) / 1e6:.1f} MB vs {parquet_bytes(duck) / 1e6:.1f} MB",
+                  f"{parquet_bytes(ours) / parquet_bytes(duck):.2f}x DuckDB's size"))
+    out = os.path.join(work, f"{name}-back.jsonl")
+    to_json = ["to-json", ours, out, "--threads"]
+    copy = (f"COPY (SELECT v::JSON AS j FROM read_parquet('{ours}')) TO '{out}' "
+            "(FORMAT csv, HEADER false, QUOTE '', ESCAPE '')")
+    for threads in (1, 2):
+        con.execute(f"SET threads = {threads}")
+        t_ours = best_of(repeat, lambda t=threads: cli.main(to_json + [str(t)]))
+        t_duck = best_of(repeat, lambda: con.execute(copy))
+        table.append((f"Parquet -> JSON lines, `to-json` vs DuckDB `v::JSON`, {name}, "
+                      f"{threads} thread{'s' if threads > 1 else ''}",
+                      f"{t_ours:.2f} s vs {t_duck:.2f} s", f"{t_duck / t_ours:.2f}x"))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--events", type=int, default=1_000_000, help="events for the cold runs")
+    ap.add_argument("--tweets-mb", type=float, default=200, help="MB of tweets, cold runs")
+    ap.add_argument("--slice", type=int, default=300_000,
+                    help="events for the in-process part (tweets: a fifteenth of this)")
+    ap.add_argument("--repeat", type=int, default=3, help="in-process runs; the best counts")
+    ap.add_argument("--quick", action="store_true", help="small inputs: a smoke run")
+    args = ap.parse_args()
+    if args.quick:
+        args.events, args.tweets_mb, args.slice, args.repeat = 20_000, 5, 10_000, 1
+
+    work = tempfile.mkdtemp(prefix="varshred-compare-")
+    table: list[tuple[str, str, str]] = []
+    try:
+        events = cli.sample_events(args.events)
+        tweet_docs = tweets(int(args.tweets_mb * 1e6))
+        inputs = {"events": events, "tweets": tweet_docs}
+        outputs = []
+        for name, docs in inputs.items():
+            source = os.path.join(work, f"{name}.jsonl")
+            mb = write_lines(source, docs) / 1e6
+            print(f"{name}: {len(docs):,} documents, {mb:.0f} MB", flush=True)
+            outputs += cold(name, f"{len(docs):,} {name} ({mb:.0f} MB)", source, len(docs),
+                            work, table)
+        for name, docs in inputs.items():
+            n = args.slice if name == "events" else max(1, args.slice // 15)
+            in_process(name, docs[:n], work, args.repeat, table)
+        # Spark reads every output of the cold runs back.
+        counted = subprocess.run([sys.executable, "-c", SPARK_COUNT, *outputs],
+                                 capture_output=True, text=True, check=True).stdout
+        for line, path in zip(counted.splitlines(), outputs):
+            assert line.split()[-1] == str(parquet_rows(path)), line
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"\n| step (2 cores, {time.strftime('%Y-%m-%d')}) | times | ratio |\n|---|---|---|")
+    for step, times, ratio in table:
+        print(f"| {step} | {times} | {ratio} |")
+
+
+if __name__ == "__main__":
+    main()
