@@ -23,7 +23,7 @@ from typing import Callable
 import pyarrow.parquet as pq
 
 import varshred as vs
-from varshred import _fs, jsonlines
+from varshred import _fs, _jvm, jsonlines
 from varshred.shredding import ShreddingSchema
 
 __all__ = ["JobError", "ShredJob", "spark_session", "summary_text"]
@@ -32,13 +32,15 @@ _SCHEMA_WORDS = ("infer", "per-file", "none")
 
 
 def spark_session(master: str | None = None, app_name: str = "varshred",
-                  quiet: bool = True, conf: dict | None = None, remote: str | None = None):
+                  quiet: bool = True, conf: dict | None = None, remote: str | None = None,
+                  fast_start: bool = False):
     """A SparkSession: the one spark-submit started, or local Spark on ``master``
     (default ``local[*]``) with the UI off and, when ``quiet``, the JVM's log off
     (errors reach the user through varshred's own one-line messages). ``conf`` adds
     Spark settings (e.g. ``spark.archives`` for a cluster). ``remote``
     (``sc://host:port``) connects to a Spark Connect server instead: no local JVM, and
-    the server's Python workers run varshred's tasks."""
+    the server's Python workers run varshred's tasks. ``fast_start`` starts the driver's
+    JVM with the options of varshred._jvm, for jobs whose work runs in Python tasks."""
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
@@ -59,11 +61,17 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
             os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
             builder = (builder.config("spark.driver.bindAddress", "127.0.0.1")
                        .config("spark.driver.host", "127.0.0.1"))
+    conf = dict(conf or {})
+    java_options = [conf.pop("spark.driver.extraJavaOptions", "")]
     if quiet:
         log4j = os.path.join(os.path.dirname(__file__), "log4j2-quiet.properties")
+        java_options.append(f"-Dlog4j2.configurationFile=file:{log4j}")
+    if fast_start and not submitted and _jvm.enabled():
+        java_options += _jvm.driver_options()
+    if any(java_options):
         builder = builder.config("spark.driver.extraJavaOptions",
-                                 f"-Dlog4j2.configurationFile=file:{log4j}")
-    for key, value in (conf or {}).items():
+                                 " ".join(o for o in java_options if o))
+    for key, value in conf.items():
         builder = builder.config(key, value)
     spark = (builder.config("spark.ui.enabled", "false")
              .config("spark.ui.showConsoleProgress", "false").getOrCreate())
@@ -323,8 +331,11 @@ class ShredJob:
             # pool's exit waits for the sample, whatever happened).
             with ThreadPoolExecutor(1) as pool:
                 sample = pool.submit(self._sample_files, files)
-                spark = spark_session(self.master, conf=self.spark_conf, remote=self.remote)
-        spark = spark or spark_session(self.master, conf=self.spark_conf, remote=self.remote)
+                spark = spark_session(self.master, conf=self.spark_conf, remote=self.remote,
+                                      fast_start=True)
+        # JSON lines: the JVM only schedules the Python tasks, so it may start lean.
+        spark = spark or spark_session(self.master, conf=self.spark_conf, remote=self.remote,
+                                       fast_start=direct)
         where = ((self.remote or "Spark Connect") if is_connect(spark)
                  else spark.sparkContext.master)
         self.log(f"[1/3] Spark {spark.version} on {where} "

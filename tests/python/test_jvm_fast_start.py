@@ -1,0 +1,63 @@
+# Licensed under the Apache License, Version 2.0.
+"""The driver JVM options of the JSON-lines job (varshred._jvm): the class-data archive
+is written by one run, adopted once that run has ended, and never read half-written."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from varshred import _jvm
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    return tmp_path / "varshred" / "jvm"
+
+
+def _archive_option(options: list[str]) -> str | None:
+    return next((o for o in options if "Archive" in o), None)
+
+
+def test_first_run_writes_an_archive_named_after_itself(cache):
+    options = _jvm.driver_options()
+    assert "-XX:TieredStopAtLevel=1" in options and "-XX:+UseSerialGC" in options
+    option = _archive_option(options)
+    assert option.startswith("-XX:ArchiveClassesAtExit=")
+    assert option.endswith(f".{os.getpid()}.jsa")
+    assert os.path.dirname(option.split("=", 1)[1]) == str(cache)
+
+
+def test_an_ended_runs_archive_is_adopted(cache):
+    ours = _archive_option(_jvm.driver_options()).split("=", 1)[1]
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    written = ours.replace(f".{os.getpid()}.jsa", f".{ended}.jsa")
+    with open(written, "wb") as f:
+        f.write(b"archive")
+    old = time.time() - 60
+    os.utime(written, (old, old))
+    option = _archive_option(_jvm.driver_options())
+    final = ours.replace(f".{os.getpid()}.jsa", ".jsa")
+    assert option == f"-XX:SharedArchiveFile={final}"
+    assert os.path.exists(final) and not os.path.exists(written)
+
+
+def test_an_archive_being_written_is_left_alone(cache):
+    ours = _archive_option(_jvm.driver_options()).split("=", 1)[1]
+    with open(ours, "wb") as f:  # this process is alive: still writing
+        f.write(b"part")
+    assert _archive_option(_jvm.driver_options()) is None
+    assert os.path.exists(ours)
+
+
+def test_fast_start_can_be_turned_off(monkeypatch):
+    monkeypatch.setenv("VARSHRED_JVM_FAST_START", "0")
+    assert not _jvm.enabled()
+    monkeypatch.delenv("VARSHRED_JVM_FAST_START")
+    assert _jvm.enabled()
