@@ -453,10 +453,16 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
         return _parquet.reader(path, names, shredded or as_stored, batch_size, conflict,
                                list(unit.row_groups), ds.filesystem)
 
-    def read_unit(unit: _dataset.Unit) -> pa.Table:  # on a worker thread
+    def read_unit(unit: _dataset.Unit) -> list:  # on a worker thread
+        # Batch by batch, as the one-thread stream: the decoded columns of one batch at a
+        # time, not of the whole row group, so that memory is reused rather than faulted
+        # in fresh (two threads faulting pages in one process slow each other down).
         reader = open_unit(unit)
+        if reader is None:
+            return [finish(None, unit)]
         try:
-            return finish(None if reader is None else reader.read_all(), unit)
+            parts = [finish(pa.Table.from_batches([b]), unit) for b in reader]
+            return parts or [finish(reader.schema.empty_table(), unit)]
         except pa.ArrowException as e:
             raise _status.from_arrow_error(e) from None
 
@@ -472,8 +478,9 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
             except pa.ArrowException as e:
                 raise _status.from_arrow_error(e) from None
 
-    tables = stream() if threads == 1 else _dataset.ordered_map(read_unit, units, threads,
-                                                                readahead)
+    tables = stream() if threads == 1 else (
+        part for parts in _dataset.ordered_map(read_unit, units, threads, readahead)
+        for part in parts)
     return out_schema, tables
 
 
