@@ -9,6 +9,7 @@
 #include <arrow/util/bit_util.h>
 #include <arrow/util/bitmap_ops.h>
 
+#include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -205,6 +206,35 @@ void ReserveForAllRows(int64_t done, int64_t rows, std::string* text) {
   text->reserve(static_cast<size_t>(per_row * static_cast<double>(rows) * 1.125));
 }
 
+// The text of a call is printed into a string of the calling thread that keeps its
+// capacity from call to call, then copied into a buffer from the Arrow pool: a fresh
+// string per call came from malloc's mmap threshold upwards as new pages, and two
+// threads faulting pages in one process slowed each other down (`varshred to-json`).
+class ThreadText {
+ public:
+  ThreadText() : text_(Storage()) { text_.clear(); }
+  ~ThreadText() {
+    if (text_.capacity() > kKeptBytes) std::string().swap(text_);
+  }
+  std::string* get() { return &text_; }
+
+  arrow::Result<std::shared_ptr<arrow::Buffer>> ToBuffer(arrow::MemoryPool* pool) const {
+    ARROW_ASSIGN_OR_RAISE(
+        std::shared_ptr<arrow::Buffer> buffer,
+        arrow::AllocateBuffer(static_cast<int64_t>(text_.size()), pool));
+    if (!text_.empty()) std::memcpy(buffer->mutable_data(), text_.data(), text_.size());
+    return buffer;
+  }
+
+ private:
+  static constexpr size_t kKeptBytes = size_t{64} << 20;
+  static std::string& Storage() {
+    thread_local std::string text;
+    return text;
+  }
+  std::string& text_;
+};
+
 }  // namespace
 
 arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
@@ -212,8 +242,9 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
     arrow::MemoryPool* pool) {
   ARROW_ASSIGN_OR_RAISE(auto printer, VariantPrinter::Make(variants, options));
   const int64_t n = printer->length();
-  // The text of all rows in one string, moved into the result's data buffer.
-  std::string text;
+  // The text of all rows in one string, copied into the result's data buffer.
+  ThreadText thread_text;
+  std::string& text = *thread_text.get();
   ARROW_ASSIGN_OR_RAISE(auto offsets,
                         arrow::AllocateBuffer((n + 1) * sizeof(int32_t), pool));
   auto* offset = reinterpret_cast<int32_t*>(offsets->mutable_data());
@@ -239,17 +270,17 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
     offset[row + 1] = static_cast<int32_t>(text.size());
     ReserveForAllRows(row + 1, n, &text);
   }
-  auto data = arrow::ArrayData::Make(arrow::utf8(), n,
-                                     {std::move(validity), std::move(offsets),
-                                      arrow::Buffer::FromString(std::move(text))},
-                                     null_count);
-  return arrow::MakeArray(std::move(data));
+  ARROW_ASSIGN_OR_RAISE(auto bytes, thread_text.ToBuffer(pool));
+  return arrow::MakeArray(arrow::ArrayData::Make(
+      arrow::utf8(), n, {std::move(validity), std::move(offsets), std::move(bytes)},
+      null_count));
 }
 
 arrow::Result<std::shared_ptr<arrow::Buffer>> VariantToJsonLines(
     const arrow::Array& variants, const VariantToJsonOptions& options) {
   ARROW_ASSIGN_OR_RAISE(auto printer, VariantPrinter::Make(variants, options));
-  std::string lines;
+  ThreadText thread_text;
+  std::string& lines = *thread_text.get();
   for (int64_t row = 0; row < printer->length(); ++row) {
     if (printer->IsNull(row)) {
       lines.append("null");
@@ -259,7 +290,7 @@ arrow::Result<std::shared_ptr<arrow::Buffer>> VariantToJsonLines(
     lines.push_back('\n');
     ReserveForAllRows(row + 1, printer->length(), &lines);
   }
-  return arrow::Buffer::FromString(std::move(lines));
+  return thread_text.ToBuffer(arrow::default_memory_pool());
 }
 
 }  // namespace varshred
