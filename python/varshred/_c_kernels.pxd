@@ -137,6 +137,7 @@ cdef extern from "varshred/arrow/json_kernels.h" namespace "varshred" nogil:
     cdef cppclass VariantToJsonOptions:
         JsonWriteOptions json
         ConflictPolicy on_conflict
+        cbool sort_keys
 
     CResult[shared_ptr[CArray]] VariantToJson(const CArray& variants,
                                               const VariantToJsonOptions& options,

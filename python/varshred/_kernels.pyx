@@ -167,11 +167,12 @@ def from_json(data, int numbers, int duplicate_keys, int errors, int layout):
     return _run_chunks(kernel, data, VariantStorageType(kernel.options.layout))
 
 
-def to_json(data, str timezone, int on_conflict):
+def to_json(data, str timezone, int on_conflict, bint sort_keys=False):
     """Variant (any layout, shredded or not) -> JSON strings."""
     cdef _ToJson kernel = _ToJson()
     kernel.options.json.timezone = timezone.encode("utf-8")
     kernel.options.on_conflict = <ConflictPolicy>on_conflict
+    kernel.options.sort_keys = sort_keys
     return _run_chunks(kernel, data, c_utf8())
 
 
@@ -188,11 +189,12 @@ cdef class NativeBuffer:
         return deref(self.buffer).size()
 
 
-def to_json_lines(data, str timezone, int on_conflict):
+def to_json_lines(data, str timezone, int on_conflict, bint sort_keys=False):
     """Variant -> one NativeBuffer of JSON lines per chunk of ``data``."""
     cdef VariantToJsonOptions options
     options.json.timezone = timezone.encode("utf-8")
     options.on_conflict = <ConflictPolicy>on_conflict
+    options.sort_keys = sort_keys
     cdef bint chunked = False
     cdef vector[shared_ptr[CArray]] chunks = import_chunks(data, &chunked)
     cdef CResult[shared_ptr[CBuffer]] result

@@ -177,16 +177,19 @@ def cmd_to_json(args) -> int:
 def json_lines(table: pa.Table, schema: pa.Schema) -> list:
     """``table``'s rows as JSON lines (see cmd_to_json), as buffers to write in order;
     ``schema`` tells which columns are Variant (``table`` may hold them shredded). The
-    C++ kernels print Variant columns without the GIL."""
+    C++ kernels print Variant columns without the GIL, objects in key order as
+    ``read_table`` rebuilds them (``sort_keys``: DuckDB writes unsorted field ids)."""
     if not table.num_rows:
         return []
     variant = [vs.parquet.is_variant_type(f.type) for f in schema]
     if len(variant) == 1 and variant[0]:
-        return _kernels.to_json_lines(table.column(0), "UTC", _kernels.ON_CONFLICT["error"])
+        return _kernels.to_json_lines(table.column(0), "UTC", _kernels.ON_CONFLICT["error"],
+                                      True)
     texts = []
     for is_variant, col in zip(variant, table.columns):
         if is_variant:
-            texts.append(pa.compute.fill_null(vs.to_json(col), "null"))
+            texts.append(pa.compute.fill_null(
+                _kernels.to_json(col, "UTC", _kernels.ON_CONFLICT["error"], True), "null"))
         else:
             texts.append(pa.array([json.dumps(v, default=str, ensure_ascii=False,
                                               separators=(",", ":"))

@@ -57,3 +57,35 @@ def test_to_json_cli_prints_each_files_shredding(tweets, tmp_path):
                          capture_output=True, check=True).stdout.decode("utf-8")
     expected = vs.to_json(vs.from_json(tweets)).to_pylist()
     assert out.splitlines() == expected
+
+
+def _direct_and_rebuilt(path: str) -> tuple[list, list]:
+    """A file's Variant column printed as stored, as ``varshred to-json`` prints it (from
+    the shredded columns; unsorted ids in key order), and after read_table rebuilt it."""
+    from varshred import _kernels
+
+    stored = vs.parquet.read_table(path, ["v"], shredded=True)["v"]
+    rebuilt = vs.parquet.read_table(path, ["v"])["v"]
+    direct = _kernels.to_json(stored, "UTC", _kernels.ON_CONFLICT["error"], True)
+    return direct.to_pylist(), vs.to_json(rebuilt).to_pylist()
+
+
+def test_duckdb_files_print_as_read_table_reads_them(duckdb_corpus):
+    """DuckDB's files, shredded or not (its unshredded values hold unsorted field ids,
+    which to-json printed in stored order until it sorted them as readers do)."""
+    for setting, path in duckdb_corpus.files.items():
+        direct, rebuilt = _direct_and_rebuilt(path)
+        assert direct == rebuilt, setting
+
+
+@pytest.mark.spark
+def test_spark_shredded_files_print_as_spark_prints_them(spark_corpus):
+    import foreign
+
+    for setting, path in spark_corpus.files.items():
+        direct, rebuilt = _direct_and_rebuilt(path)
+        assert direct == rebuilt, setting
+        if spark_corpus.file_rows[setting]:  # rows of the corpus: Spark's to_json of each
+            ids = vs.parquet.read_table(path, ["id"])["id"].to_pylist()
+            for text, i in zip(direct, ids):
+                assert foreign.json_same(text, spark_corpus.engine_json[i]), (setting, i)

@@ -60,6 +60,10 @@ struct VariantToJsonOptions {
   JsonWriteOptions json;
   /// Shredded input: what to do with data the spec calls invalid (unshred.h).
   ConflictPolicy on_conflict = ConflictPolicy::kRaise;
+  /// Unshredded input: print objects whose field ids are not in key order (DuckDB
+  /// writes such) in key order, as a reader rebuilding them does; else in stored order.
+  /// Shredded input always prints in key order, as its rebuilt values do.
+  bool sort_keys = false;
 };
 
 /// \brief Prints each row of a Variant struct array as JSON text, as Spark's to_json

@@ -16,6 +16,7 @@
 
 #include "varshred/arrow/shredded_json_internal.h"
 #include "varshred/builder.h"
+#include "varshred/container_encoding_internal.h"
 #include "varshred/format.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/validate.h"
@@ -156,7 +157,7 @@ class VariantPrinter {
                           VariantArrayView::Make(arrow::MakeArray(variants.data())));
     ARROW_ASSIGN_OR_RAISE(JsonWriter writer, JsonWriter::Make(options.json));
     auto printer = std::unique_ptr<VariantPrinter>(
-        new VariantPrinter(std::move(view), std::move(writer)));
+        new VariantPrinter(std::move(view), std::move(writer), options.sort_keys));
     if (printer->view_.typed_value() != nullptr) {
       ARROW_ASSIGN_OR_RAISE(printer->shredded_,
                             internal::ShreddedJsonPrinter::Make(
@@ -181,20 +182,27 @@ class VariantPrinter {
     // docs/shredding.md: a value missing where one is required reads as null.
     const std::string_view value =
         view_.value_is_null(row) ? kNullValue : view_.value(row);
-    const arrow::Status st = ValidateValue(*metadata, value, read_options_);
+    bool keys_sorted = true;
+    const arrow::Status st = ValidateValue(*metadata, value, read_options_, &keys_sorted);
     if (!st.ok()) return st.WithMessage("row ", row, ": ", st.message());
-    return writer_.Write(VariantView::MakeUnchecked(*metadata, value), out);
+    const VariantView v = VariantView::MakeUnchecked(*metadata, value);
+    if (keys_sorted || !sort_keys_) return writer_.Write(v, out);
+    sorted_.clear();
+    internal::AppendSortedKeys(v, &sorted_);
+    return writer_.Write(VariantView::MakeUnchecked(*metadata, sorted_), out);
   }
 
  private:
-  VariantPrinter(VariantArrayView view, JsonWriter writer)
-      : view_(std::move(view)), writer_(std::move(writer)) {}
+  VariantPrinter(VariantArrayView view, JsonWriter writer, bool sort_keys)
+      : view_(std::move(view)), writer_(std::move(writer)), sort_keys_(sort_keys) {}
 
   VariantArrayView view_;
   JsonWriter writer_;
   std::unique_ptr<internal::ShreddedJsonPrinter> shredded_;
   internal::MetadataCache metadata_cache_;
   const ValidateOptions read_options_ = ValidateOptions::ForReading();
+  const bool sort_keys_;
+  std::string sorted_;  // a value with unsorted ids, rebuilt in key order
 };
 
 // After the first rows, grows `text` once to what they predict for all `rows`, which
