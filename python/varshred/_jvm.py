@@ -52,8 +52,9 @@ def _archive() -> tuple[str | None, str | None]:
     None)."""
     import pyspark
 
-    java = shutil.which("java", path=os.path.join(os.environ.get("JAVA_HOME", ""), "bin")
-                        ) or shutil.which("java") or "java"
+    home = os.environ.get("JAVA_HOME")  # what pyspark's launcher runs, else PATH's
+    java = (shutil.which("java", path=os.path.join(home, "bin")) if home else None) \
+        or shutil.which("java") or "java"
     java = os.path.realpath(java)
     stamp = f"{pyspark.__version__} {os.path.dirname(pyspark.__file__)} {java} " \
             f"{os.stat(java).st_mtime_ns if os.path.exists(java) else 0}"
