@@ -50,10 +50,17 @@ def _input(path: str) -> Iterator[str]:
 
 @contextlib.contextmanager
 def _output(path: str):
-    """A binary stream: standard output for "-", else the file ``path``."""
+    """A binary stream: standard output for "-", else the file ``path`` (a regular file
+    appears only complete: it is written under a temporary name, then renamed)."""
     if path == "-":
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
+        return
+    if os.path.exists(path) and not os.path.isfile(path):
+        # A device or pipe (/dev/null, a FIFO): written in place; a rename would
+        # replace it with a regular file.
+        with open(path, "wb") as f:
+            yield f
         return
     tmp = f"{path}.{os.getpid()}.tmp"  # the file appears only complete
     try:

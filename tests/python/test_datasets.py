@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
+import threading
 
 import pyarrow as pa
 import pytest
@@ -433,3 +435,21 @@ def test_benchmark_smoke_run():
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("4 files,") and r.stdout.count("ratio") == 3, r.stdout
+
+
+def test_cli_output_to_a_device_or_pipe_is_written_in_place(drifted, tmp_path):
+    # OUTPUT /dev/null or a named pipe: written to, never replaced by a regular file (the
+    # temporary-file-then-rename publication is for regular files only; it once turned
+    # /dev/null into a file holding the dataset's text).
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = []
+    # A daemon: if the pipe is never opened for writing, the reader stays blocked.
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    r = _run_cli("to-json", str(drifted / "part-000.parquet"), str(fifo))
+    reader.join(timeout=10)
+    assert r.returncode == 0, r.stderr
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert received[0].decode().splitlines() == _docs(0, 300)
+    assert sorted(os.listdir(tmp_path)) == ["events", "pipe"]
