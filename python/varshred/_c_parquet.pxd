@@ -25,6 +25,7 @@ cdef extern from "varshred/parquet/writer.h" namespace "varshred" nogil:
         CCompressionType compression
         optional[int] compression_level
         int64_t row_group_size
+        int64_t row_group_bytes
         int64_t data_page_size
         cbool dictionary
         cbool statistics

@@ -19,6 +19,7 @@ class ParquetFileWriter:
         compression: str,
         compression_level: int | None,
         row_group_size: int,
+        row_group_bytes: int,
         data_page_size: int,
         dictionary: bool,
         statistics: bool,

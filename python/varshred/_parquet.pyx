@@ -45,7 +45,8 @@ cdef class ParquetFileWriter:
         self.lock = _threading.Lock()
 
     def __init__(self, str path, schema, dict shredding, *, str compression,
-                 compression_level, int64_t row_group_size, int64_t data_page_size,
+                 compression_level, int64_t row_group_size, int64_t row_group_bytes,
+                 int64_t data_page_size,
                  bint dictionary, bint statistics, bint annotate, int numeric,
                  trusted_columns, filesystem=None):
         cdef ParquetWriteOptions options
@@ -58,6 +59,7 @@ cdef class ParquetFileWriter:
         if compression_level is not None:
             options.compression_level = <int>compression_level
         options.row_group_size = row_group_size
+        options.row_group_bytes = row_group_bytes
         options.data_page_size = data_page_size
         options.dictionary = dictionary
         options.statistics = statistics

@@ -69,6 +69,10 @@ class ParquetWriter:
     succeeds; an error, :meth:`abort` or leaving a ``with`` block by an exception leaves
     nothing behind.
 
+    A row group ends at ``row_group_size`` rows or once it holds ``row_group_bytes``
+    (its pages in memory, compressed), whichever comes first, so that wide rows bound
+    the writer's memory by bytes (0: no byte bound).
+
     Every Variant row is validated before it is written, except in ``trusted_columns``:
     columns whose bytes varshred built in this process (``vs.from_json`` output passed
     straight on). Never list columns read from elsewhere.
@@ -83,7 +87,8 @@ class ParquetWriter:
 
     def __init__(self, path: str, schema: pa.Schema, *, shredding: Mapping[str, Any] | None = None,
                  compression: str = "zstd", compression_level: int | None = None,
-                 row_group_size: int = 1 << 20, data_page_size: int = 1 << 20,
+                 row_group_size: int = 1 << 20, row_group_bytes: int = 128 << 20,
+                 data_page_size: int = 1 << 20,
                  dictionary: bool = True, statistics: bool = True, annotate: bool = True,
                  numeric: Literal["lenient", "strict"] = "lenient",
                  trusted_columns: "tuple[str, ...] | list[str]" = (),
@@ -97,6 +102,7 @@ class ParquetWriter:
         self._writer = _parquet.ParquetFileWriter(
             self.path, schema, _shredding(shredding), compression=compression,
             compression_level=compression_level, row_group_size=row_group_size,
+            row_group_bytes=row_group_bytes,
             data_page_size=data_page_size, dictionary=dictionary, statistics=statistics,
             annotate=annotate, numeric=choice("numeric", numeric, _kernels.NUMERIC),
             trusted_columns=tuple(trusted_columns), filesystem=filesystem)
@@ -145,35 +151,52 @@ def write_table(table: pa.Table, path: str, *, shredding: Mapping[str, Any] | No
 def write_json(strings: Any, path: str, *, column: str = "v",
                shredding: ShreddingSchema | str = "infer",
                errors: Literal["raise", "null"] = "raise",
-               numbers: Literal["decimal", "double"] = "decimal", chunk_rows: int = 65536, threads: int = 2,
+               numbers: Literal["decimal", "double"] = "decimal", chunk_rows: int = 65536,
+               chunk_bytes: int = 16 << 20, sample_bytes: int = 64 << 20, threads: int = 2,
                **options: Any) -> int:
     """JSON documents (a string array, chunked array or any iterable of strings) ->
     one Parquet file with the shredded Variant column ``column``; returns the rows
     written.
 
-    Parsing runs ``threads - 1`` chunks ahead of the writer on other threads (the GIL is
-    released in both), so two cores give about the throughput of the writer alone.
-    ``shredding="infer"`` infers the schema from ``chunk_rows`` documents spread evenly
-    over the whole input when it is an Arrow array (later rows fit as well as the first
-    ones), from the first chunk otherwise; ``errors="null"`` writes invalid documents as
-    NULL. Other options are :class:`ParquetWriter`'s.
+    Documents are parsed in chunks of at most ``chunk_rows`` rows and about
+    ``chunk_bytes`` bytes of JSON; parsing runs ``threads - 1`` chunks ahead of the
+    writer on other threads (the GIL is released in both), so two cores give about the
+    throughput of the writer alone. Memory stays bounded by bytes, whatever the rows'
+    width: a few chunks, and a row group of at most ``row_group_bytes`` (see
+    :class:`ParquetWriter`).
+
+    ``shredding="infer"`` infers the schema from up to ``chunk_rows`` documents and
+    about ``sample_bytes`` of JSON, spread evenly over the whole input when it is an
+    Arrow array (later rows fit as well as the first ones), the first ones otherwise;
+    ``errors="null"`` writes invalid documents as NULL. Other options are
+    :class:`ParquetWriter`'s.
     """
     from concurrent.futures import ThreadPoolExecutor
-    from itertools import islice
 
     from varshred.core import from_json, variant_type
     from varshred.infer import infer_schema
 
+    infer = isinstance(shredding, str) and shredding == "infer"
+    is_arrow = isinstance(strings, (pa.Array, pa.ChunkedArray))
+
+    def rows_within(nbytes: int, rows: int) -> int:  # of the Arrow input, by its average row
+        total = max(1, strings.nbytes)
+        return max(1, min(rows, nbytes * len(strings) // total))
+
     def chunks():  # (first row, strings)
-        if isinstance(strings, (pa.Array, pa.ChunkedArray)):
-            for start in range(0, len(strings), chunk_rows):
-                yield start, strings.slice(start, chunk_rows)
-        else:
-            it = iter(strings)
-            start = 0
-            while chunk := list(islice(it, chunk_rows)):
-                yield start, pa.array(chunk, pa.string())
-                start += len(chunk)
+        if is_arrow:
+            step = rows_within(chunk_bytes, chunk_rows)
+            for start in range(0, len(strings), step):
+                yield start, strings.slice(start, step)
+            return
+        it = iter(strings)
+        start = 0
+        # Inferring from the first chunk: it may take up to the sample's bytes.
+        bound = sample_bytes if infer else chunk_bytes
+        while chunk := list(_bounded(it, chunk_rows, bound)):
+            yield start, pa.array(chunk, pa.string())
+            start += len(chunk)
+            bound = chunk_bytes
 
     def parse(item):
         start, chunk = item
@@ -183,11 +206,10 @@ def write_json(strings: Any, path: str, *, column: str = "v",
             raise VariantError(_status.shift_rows(str(e), start)) from None
         return v.combine_chunks() if isinstance(v, pa.ChunkedArray) else v
 
-    if (isinstance(shredding, str) and shredding == "infer"
-            and isinstance(strings, (pa.Array, pa.ChunkedArray)) and len(strings) > chunk_rows):
-        # Bad documents are reported by the full parse below, with their real row numbers.
-        step = len(strings) / chunk_rows
-        sample = strings.take(pa.array([int(i * step) for i in range(chunk_rows)]))
+    if infer and is_arrow and len(strings) > rows_within(chunk_bytes, chunk_rows):
+        # More than one chunk (else that chunk is the sample). Bad documents are reported
+        # by the full parse below, with their real row numbers.
+        sample = _spread(strings, rows_within(sample_bytes, chunk_rows))
         shredding = infer_schema(from_json(sample, numbers=numbers, errors="null"))
 
     schema = pa.schema([(column, variant_type())])
@@ -213,6 +235,35 @@ def write_json(strings: Any, path: str, *, column: str = "v",
                 writer.abort()
             raise
     return rows
+
+
+def _spread(strings: pa.Array | pa.ChunkedArray, n: int) -> pa.Array:
+    """``n`` rows of ``strings`` spread evenly over it, taken chunk by chunk (a take on
+    the whole chunked array would first concatenate every chunk)."""
+    step = len(strings) / n
+    wanted = [int(i * step) for i in range(n)]
+    chunks = strings.chunks if isinstance(strings, pa.ChunkedArray) else [strings]
+    parts, start, at = [], 0, 0
+    for chunk in chunks:
+        end = start + len(chunk)
+        first = at
+        while at < n and wanted[at] < end:
+            at += 1
+        if at > first:
+            parts.append(chunk.take(pa.array([i - start for i in wanted[first:at]])))
+        start = end
+    return pa.concat_arrays(parts) if parts else strings.slice(0, 0)
+
+
+def _bounded(items, rows: int, nbytes: int):
+    """The next items of the iterator ``items``, at most ``rows`` of them and about
+    ``nbytes`` of text: the item that crosses the byte bound is the last one."""
+    seen = 0
+    for i, item in enumerate(items):
+        yield item
+        seen += len(item) if item is not None else 0
+        if i + 1 >= rows or seen >= nbytes:
+            return
 
 
 def _ahead(pool, fn, items, depth: int):

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include "random_variants.h"
 #include "shredding_rules.h"
@@ -293,6 +294,48 @@ TEST_F(ParquetIoTest, WriterStoresWhatShredBuildsOnRandomData) {
     }
   }
   EXPECT_LT(empty_objects, 20);  // most trials do write
+}
+
+// Wide rows: a row group ends once it buffers row_group_bytes, whatever its row count,
+// and a large batch is shredded in slices, so the writer's memory is bounded by bytes.
+TEST_F(ParquetIoTest, RowGroupsAreBoundedByBytes) {
+  std::mt19937 rng(7);
+  std::vector<std::string> docs;
+  for (int i = 0; i < 600; ++i) {
+    std::string text(8000, ' ');  // random letters: barely compressible
+    for (char& c : text) c = static_cast<char>('a' + rng() % 26);
+    docs.push_back(R"({"id": )" + std::to_string(i) + R"(, "text": ")" + text + R"("})");
+  }
+  std::vector<const char*> pointers;
+  for (const auto& d : docs) pointers.push_back(d.c_str());
+  auto variants = testing::VariantsFromJson(pointers);
+  auto table = Table(variants);
+  VS_ASSIGN_OR_FAIL(auto schema,
+                    ShreddingSchema::Parse("struct<id: bigint, text: string>"));
+  ParquetWriteOptions options;
+  options.row_group_bytes = 1 << 20;  // about 200 rows of 5 KB compressed text
+  options.slice_bytes = 64 << 10;     // a few rows at a time
+  const std::string file = Path("wide.parquet");
+  VS_ASSERT_OK(WriteParquet(*table, file, {{"v", schema}}, options));  // one batch
+
+  std::unique_ptr<parquet::ParquetFileReader> reader =
+      parquet::ParquetFileReader::OpenFile(file);
+  const int groups = reader->metadata()->num_row_groups();
+  EXPECT_GE(groups, 3);
+  EXPECT_LE(groups, 5);
+  for (int g = 0; g < groups; ++g) {
+    // At most the bound plus the slice that crossed it.
+    EXPECT_LT(reader->metadata()->RowGroup(g)->total_compressed_size(),
+              options.row_group_bytes + 2 * options.slice_bytes);
+  }
+  VS_ASSIGN_OR_FAIL(auto back, ReadParquet(file));
+  ExpectSameVariants(variants, *arrow::Concatenate(back->column(1)->chunks()));
+
+  options.row_group_bytes = 0;  // no byte bound: one row group
+  VS_ASSERT_OK(WriteParquet(*table, file, {{"v", schema}}, options));
+  EXPECT_EQ(parquet::ParquetFileReader::OpenFile(file)->metadata()->num_row_groups(), 1);
+  options.row_group_bytes = -1;
+  EXPECT_FALSE(WriteParquet(*table, file, {{"v", schema}}, options).ok());
 }
 
 // Residual fields of an object survive next to a shredded child object emitted first.

@@ -7,6 +7,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import random
+import string
 import uuid
 from decimal import Decimal
 
@@ -258,3 +260,40 @@ def test_write_json_infers_from_the_whole_input_not_its_head(tmp_path):
     typed = pq.read_table(path)["v"].combine_chunks().field("typed_value").field("id")
     assert typed.type.field("typed_value").type == pa.string()
     assert typed.field("typed_value").null_count == 100
+
+
+def test_write_json_spreads_its_sample_over_every_chunk_of_a_chunked_array(tmp_path):
+    # A chunked input is sampled chunk by chunk (a take on the whole would concatenate
+    # it first): the chunks after the first, with string ids, carry the inference.
+    parts = [[json.dumps({"id": i if c == 0 else f"s{i}"}) for i in range(100)]
+             for c in range(4)]
+    docs = pa.chunked_array([pa.array(p) for p in parts])
+    path = str(tmp_path / "c.parquet")
+    vs.parquet.write_json(docs, path, chunk_rows=100)
+    typed = pq.read_table(path)["v"].combine_chunks().field("typed_value").field("id")
+    assert typed.type.field("typed_value").type == pa.string()
+    assert vs.to_json(vs.parquet.read_table(path)["v"]).to_pylist() == [
+        d for p in parts for d in vs.to_json(vs.from_json(p)).to_pylist()]
+
+
+@pytest.mark.parametrize("source", ["array", "iterable"])
+def test_write_json_bounds_its_memory_by_bytes_not_rows(tmp_path, source):
+    # Wide rows: chunks of about chunk_bytes of JSON, row groups of about row_group_bytes
+    # (incompressible text, so that the compressed pages are what the rows weigh).
+    rng = random.Random(5)
+    docs = [json.dumps({"id": i, "text": "".join(rng.choices(string.ascii_letters, k=4000))})
+            for i in range(400)]
+    path = str(tmp_path / "w.parquet")
+    n = vs.parquet.write_json(pa.array(docs) if source == "array" else iter(docs), path,
+                              chunk_bytes=100_000, sample_bytes=200_000,
+                              row_group_bytes=400_000, threads=2)
+    assert n == 400
+    md = pq.ParquetFile(path).metadata
+    assert 3 <= md.num_row_groups <= 6, md.num_row_groups
+    for g in range(md.num_row_groups):
+        rg = md.row_group(g)
+        assert sum(rg.column(c).total_compressed_size for c in range(rg.num_columns)) < 600_000
+    assert vs.to_json(vs.parquet.read_table(path)["v"]).to_pylist() == \
+        vs.to_json(vs.from_json(docs)).to_pylist()
+    counts = {c.path: c for c in vs.parquet.shredding_counts(path)}
+    assert counts["text"].typed == 400

@@ -25,8 +25,16 @@ namespace varshred {
 struct ParquetWriteOptions {
   arrow::Compression::type compression = arrow::Compression::ZSTD;
   std::optional<int> compression_level;
-  /// Rows per row group.
+  /// Rows per row group, at most.
   int64_t row_group_size = 1 << 20;
+  /// Bytes a row group may buffer in memory (its encoded and compressed pages, plus
+  /// what is not yet paged): a new one starts once it holds this much, so that wide
+  /// rows bound the writer's memory by bytes, not by a row count. 0: no bound.
+  int64_t row_group_bytes = 128 << 20;
+  /// Input bytes of a Variant column shredded at a time: larger batches are written in
+  /// slices of about this size, which bounds the levels and values held between the
+  /// shredder and Parquet's column writers.
+  int64_t slice_bytes = 16 << 20;
   /// Target size of a data page in bytes.
   int64_t data_page_size = 1 << 20;
   bool dictionary = true;

@@ -12,6 +12,7 @@
 #include <arrow/array.h>
 #include <arrow/io/file.h>
 #include <arrow/type.h>
+#include <arrow/util/byte_size.h>
 #include <fcntl.h>
 #include <parquet/arrow/schema.h>
 #include <parquet/arrow/writer.h>
@@ -617,14 +618,16 @@ class SharedWriter : public ParquetWriter {
       return arrow::Status::TypeError("batch schema ", batch.schema()->ToString(),
                                       " differs from the writer's ", schema_->ToString());
     }
+    const int64_t slice_rows = SliceRows(batch);
     int64_t offset = 0;
     while (offset < batch.num_rows()) {
-      if (rg_rows_ == 0 || rg_rows_ >= options_.row_group_size) {
+      if (rg_rows_ == 0 || rg_rows_ >= options_.row_group_size ||
+          (options_.row_group_bytes > 0 && BufferedBytes() >= options_.row_group_bytes)) {
         ARROW_RETURN_NOT_OK(others_writer_->NewBufferedRowGroup());
         rg_rows_ = 0;
       }
-      const int64_t n =
-          std::min(batch.num_rows() - offset, options_.row_group_size - rg_rows_);
+      const int64_t n = std::min(
+          {batch.num_rows() - offset, options_.row_group_size - rg_rows_, slice_rows});
       auto st = WriteSlice(*batch.Slice(offset, n));
       if (!st.ok()) {
         Abort();
@@ -635,6 +638,25 @@ class SharedWriter : public ParquetWriter {
       rows_ += n;
     }
     return arrow::Status::OK();
+  }
+
+  // Rows per slice: about slice_bytes of the batch's buffers (the average row).
+  int64_t SliceRows(const arrow::RecordBatch& batch) const {
+    if (options_.slice_bytes <= 0 || batch.num_rows() == 0) return batch.num_rows();
+    const int64_t bytes = arrow::util::ReferencedBufferSize(batch).ValueOr(0);
+    const int64_t per_row = std::max<int64_t>(1, bytes / batch.num_rows());
+    return std::max<int64_t>(1, options_.slice_bytes / per_row);
+  }
+
+  // What the current row group holds in memory: finished pages (compressed), and the
+  // levels, values and dictionaries not yet paged.
+  int64_t BufferedBytes() const {
+    const pq::RowGroupWriter* rg = shared_->row_group();
+    if (rg == nullptr) return 0;
+    const auto pending = rg->estimated_buffered_stats();
+    return rg->total_compressed_bytes() + rg->total_compressed_bytes_written() +
+           pending.def_level_bytes + pending.rep_level_bytes + pending.value_bytes +
+           pending.dict_bytes;
   }
 
   // One slice within the current row group: every column gets the same rows.
@@ -698,6 +720,9 @@ arrow::Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
     arrow::MemoryPool* pool) {
   if (options.row_group_size <= 0) {
     return arrow::Status::Invalid("row_group_size must be positive");
+  }
+  if (options.row_group_bytes < 0 || options.slice_bytes < 0) {
+    return arrow::Status::Invalid("row_group_bytes and slice_bytes must not be negative");
   }
   ARROW_ASSIGN_OR_RAISE(auto variants, VariantColumns(*schema, shredding));
   ARROW_ASSIGN_OR_RAISE(auto file, AtomicFile::Open(path, options.filesystem));
