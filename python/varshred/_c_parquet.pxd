@@ -31,6 +31,7 @@ cdef extern from "varshred/parquet/writer.h" namespace "varshred" nogil:
         cbool statistics
         cbool annotate
         NumericShredding numeric
+        cbool use_threads
         vector[string] trusted_columns
         shared_ptr[CFileSystem] filesystem
 

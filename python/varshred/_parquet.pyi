@@ -25,6 +25,7 @@ class ParquetFileWriter:
         statistics: bool,
         annotate: bool,
         numeric: int,
+        use_threads: bool,
         trusted_columns: Iterable[str],
         filesystem: Any = None,  # a pyarrow.fs.FileSystem
     ) -> None: ...

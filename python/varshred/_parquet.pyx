@@ -47,7 +47,7 @@ cdef class ParquetFileWriter:
     def __init__(self, str path, schema, dict shredding, *, str compression,
                  compression_level, int64_t row_group_size, int64_t row_group_bytes,
                  int64_t data_page_size,
-                 bint dictionary, bint statistics, bint annotate, int numeric,
+                 bint dictionary, bint statistics, bint annotate, int numeric, bint use_threads,
                  trusted_columns, filesystem=None):
         cdef ParquetWriteOptions options
         options.filesystem = unwrap_filesystem(filesystem)
@@ -65,6 +65,7 @@ cdef class ParquetFileWriter:
         options.statistics = statistics
         options.annotate = annotate
         options.numeric = <NumericShredding>numeric
+        options.use_threads = use_threads
         for name in trusted_columns:
             options.trusted_columns.push_back(name.encode("utf-8"))
         cdef cmap[string, ShreddingSchema] c_shredding

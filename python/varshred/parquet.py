@@ -69,6 +69,9 @@ class ParquetWriter:
     succeeds; an error, :meth:`abort` or leaving a ``with`` block by an exception leaves
     nothing behind.
 
+    ``use_threads`` encodes and compresses the column chunks in parallel on Arrow's CPU
+    thread pool.
+
     A row group ends at ``row_group_size`` rows or once it holds ``row_group_bytes``
     (its pages in memory, compressed), whichever comes first, so that wide rows bound
     the writer's memory by bytes (0: no byte bound).
@@ -90,7 +93,7 @@ class ParquetWriter:
                  row_group_size: int = 1 << 20, row_group_bytes: int = 128 << 20,
                  data_page_size: int = 1 << 20,
                  dictionary: bool = True, statistics: bool = True, annotate: bool = True,
-                 numeric: Literal["lenient", "strict"] = "lenient",
+                 numeric: Literal["lenient", "strict"] = "lenient", use_threads: bool = False,
                  trusted_columns: "tuple[str, ...] | list[str]" = (),
                  write_path: str | None = None, filesystem: Any = None):
         if write_path is not None:
@@ -105,6 +108,7 @@ class ParquetWriter:
             row_group_bytes=row_group_bytes,
             data_page_size=data_page_size, dictionary=dictionary, statistics=statistics,
             annotate=annotate, numeric=choice("numeric", numeric, _kernels.NUMERIC),
+            use_threads=use_threads,
             trusted_columns=tuple(trusted_columns), filesystem=filesystem)
 
     def write_batch(self, batch: pa.RecordBatch) -> None:
@@ -174,7 +178,7 @@ def write_json(strings: Any, path: str, *, column: str = "v",
     from concurrent.futures import ThreadPoolExecutor
 
     from varshred.core import from_json, variant_type
-    from varshred.infer import infer_schema
+    from varshred.infer import ShreddingStats, infer_schema
 
     infer = isinstance(shredding, str) and shredding == "infer"
     is_arrow = isinstance(strings, (pa.Array, pa.ChunkedArray))
@@ -206,16 +210,29 @@ def write_json(strings: Any, path: str, *, column: str = "v",
             raise VariantError(_status.shift_rows(str(e), start)) from None
         return v.combine_chunks() if isinstance(v, pa.ChunkedArray) else v
 
-    if infer and is_arrow and len(strings) > rows_within(chunk_bytes, chunk_rows):
-        # More than one chunk (else that chunk is the sample). Bad documents are reported
-        # by the full parse below, with their real row numbers.
-        sample = _spread(strings, rows_within(sample_bytes, chunk_rows))
-        shredding = infer_schema(from_json(sample, numbers=numbers, errors="null"))
-
     schema = pa.schema([(column, variant_type())])
+    # The writer's leaves are encoded on Arrow's pool too: it balances the cores between
+    # parsing and writing.
+    options.setdefault("use_threads", threads > 1)
     rows = 0
     writer = None
     with ThreadPoolExecutor(max(threads - 1, 1)) as pool:
+        if infer and is_arrow and len(strings) > rows_within(chunk_bytes, chunk_rows):
+            # More than one chunk (else that chunk is the sample): a sample spread over
+            # the input, parsed and counted in `threads` parts at once. Bad documents are
+            # reported by the full parse below, with their real row numbers.
+            sample = _spread(strings, rows_within(sample_bytes, chunk_rows))
+            step = -(-len(sample) // max(threads, 1))
+            parts = [sample.slice(i, step) for i in range(0, len(sample), step)]
+
+            def count(part):
+                return ShreddingStats().add(from_json(part, numbers=numbers, errors="null"))
+
+            others = [pool.submit(count, part) for part in parts[1:]]
+            stats = count(parts[0])
+            for other in others:
+                stats.merge(other.result())
+            shredding = stats.derive_schema()
         parsed = (_ahead(pool, parse, chunks(), threads - 1) if threads > 1
                   else map(parse, chunks()))
         try:

@@ -338,6 +338,35 @@ TEST_F(ParquetIoTest, RowGroupsAreBoundedByBytes) {
   EXPECT_FALSE(WriteParquet(*table, file, {{"v", schema}}, options).ok());
 }
 
+// Leaves encoded on Arrow's thread pool: the same file as one thread writes, byte for
+// byte in every column chunk.
+TEST_F(ParquetIoTest, ThreadedLeafWritesStoreTheSameColumnChunks) {
+  auto variants = Events();
+  auto table = Table(variants);
+  ParquetWriteOptions options;
+  options.row_group_size = 7;
+  VS_ASSERT_OK(
+      WriteParquet(*table, Path("one.parquet"), {{"v", EventSchema()}}, options));
+  options.use_threads = true;
+  VS_ASSERT_OK(
+      WriteParquet(*table, Path("pool.parquet"), {{"v", EventSchema()}}, options));
+  auto one = parquet::ParquetFileReader::OpenFile(Path("one.parquet"));
+  auto pool = parquet::ParquetFileReader::OpenFile(Path("pool.parquet"));
+  ASSERT_EQ(one->metadata()->num_row_groups(), pool->metadata()->num_row_groups());
+  for (int g = 0; g < one->metadata()->num_row_groups(); ++g) {
+    auto a = one->metadata()->RowGroup(g);
+    auto b = pool->metadata()->RowGroup(g);
+    ASSERT_EQ(a->num_columns(), b->num_columns());
+    for (int c = 0; c < a->num_columns(); ++c) {
+      EXPECT_EQ(a->ColumnChunk(c)->total_compressed_size(),
+                b->ColumnChunk(c)->total_compressed_size())
+          << "row group " << g << ", column " << c;
+    }
+  }
+  VS_ASSIGN_OR_FAIL(auto back, ReadParquet(Path("pool.parquet")));
+  ExpectSameVariants(variants, *arrow::Concatenate(back->column(1)->chunks()));
+}
+
 // Residual fields of an object survive next to a shredded child object emitted first.
 TEST_F(ParquetIoTest, ResidualFieldsBesideShreddedChildObjects) {
   auto input = testing::VariantsFromJson(

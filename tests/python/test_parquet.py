@@ -297,3 +297,23 @@ def test_write_json_bounds_its_memory_by_bytes_not_rows(tmp_path, source):
         vs.to_json(vs.from_json(docs)).to_pylist()
     counts = {c.path: c for c in vs.parquet.shredding_counts(path)}
     assert counts["text"].typed == 400
+
+
+def test_write_json_infers_the_same_schema_whatever_its_threads(tmp_path):
+    # The sample is parsed and counted in `threads` parts whose statistics merge: the
+    # schema is the one a single pass over the same sample infers.
+    rng = random.Random(11)
+    docs = pa.array([json.dumps({"id": i, "p": rng.choice([1, 2.5, "x", None]),
+                                 "o": {"k": rng.randrange(100)} if i % 3 else [i]})
+                     for i in range(3000)])
+    schemas = []
+    for threads in (1, 2, 3):
+        path = str(tmp_path / f"t{threads}.parquet")
+        vs.parquet.write_json(docs, path, chunk_rows=500, threads=threads)
+        schemas.append(pq.read_schema(path))
+    sample = vs.parquet._spread(docs, 500)
+    expected = vs.infer_schema(vs.from_json(sample)).to_ddl()
+    assert schemas[0] == schemas[1] == schemas[2]
+    path = str(tmp_path / "expected.parquet")
+    vs.parquet.write_json(docs, path, shredding=expected, threads=1)
+    assert pq.read_schema(path) == schemas[0]

@@ -43,6 +43,9 @@ struct ParquetWriteOptions {
   /// it (docs/interop.md#other-engines), so it can be turned off.
   bool annotate = true;
   NumericShredding numeric = NumericShredding::kLenient;
+  /// Encode and compress the leaf columns of Variant columns in parallel on Arrow's
+  /// CPU thread pool (not from a task of that pool: it waits for the leaves).
+  bool use_threads = false;
   /// Variant columns whose bytes this process built itself (e.g. JsonToVariant output
   /// handed straight to the writer): their rows are not validated again. Bytes from
   /// anywhere else must not be listed: invalid bytes here are undefined behaviour.

@@ -13,6 +13,7 @@
 #include <arrow/io/file.h>
 #include <arrow/type.h>
 #include <arrow/util/byte_size.h>
+#include <arrow/util/parallel.h>
 #include <fcntl.h>
 #include <parquet/arrow/schema.h>
 #include <parquet/arrow/writer.h>
@@ -240,14 +241,21 @@ class ParquetSink {
 
   int num_leaves() const { return static_cast<int>(leaves_.size()); }
 
-  // Writes the collected leaves into `rg` and clears them.
-  arrow::Status Flush(pq::RowGroupWriter* rg) {
-    for (auto& leaf : leaves_) {
-      ARROW_RETURN_NOT_OK(WriteLeaf(leaf, rg->column(leaf.column)));
-      leaf.Clear();
-    }
+  // Writes the collected leaves into `rg` and clears them; with `use_threads`, on
+  // Arrow's CPU thread pool, leaf by leaf (each leaf has its own column writer and
+  // buffer in a buffered row group, as parquet::arrow::FileWriter's threaded writes use
+  // them).
+  arrow::Status Flush(pq::RowGroupWriter* rg, bool use_threads) {
+    std::vector<pq::ColumnWriter*> writers;
+    for (auto& leaf : leaves_) writers.push_back(rg->column(leaf.column));
+    auto st = arrow::internal::OptionalParallelFor(
+        use_threads && leaves_.size() > 1, static_cast<int>(leaves_.size()), [&](int i) {
+          auto written = WriteLeaf(leaves_[i], writers[i]);
+          leaves_[i].Clear();
+          return written;
+        });
     arena_.Clear();
-    return arrow::Status::OK();
+    return st;
   }
 
   // Events of the shredding core (shredder_internal.h).
@@ -495,12 +503,12 @@ class VariantColumnWriter {
 
   // Shreds an unshredded canonical column into the leaves, then writes them to `rg`.
   arrow::Status Write(const std::shared_ptr<arrow::Array>& column, int64_t row_offset,
-                      pq::RowGroupWriter* rg) {
+                      pq::RowGroupWriter* rg, bool use_threads) {
     ARROW_ASSIGN_OR_RAISE(auto view, VariantArrayView::Make(column));
     const ValidateOptions options = ValidateOptions::ForReading();
     ARROW_RETURN_NOT_OK(
         shredder_.ShredRows(view, *root_, validate_ ? &options : nullptr, row_offset));
-    return sink_.Flush(rg);
+    return sink_.Flush(rg, use_threads);
   }
 
   int num_leaves() const { return sink_.num_leaves(); }
@@ -528,7 +536,9 @@ class SharedWriter : public ParquetWriter {
                      const std::vector<ColumnPlanInput>& variants) {
     schema_ = schema;
     props_ = MakeProperties(options_);
-    const auto arrow_props = pq::default_arrow_writer_properties();
+    const auto arrow_props = pq::ArrowWriterProperties::Builder()
+                                 .set_use_threads(options_.use_threads)
+                                 ->build();
     std::map<int, const ShreddingSchema*> by_field;
     for (const auto& v : variants) by_field[v.field_index] = &v.schema;
     pq::schema::NodeVector fields, other_fields;
@@ -670,7 +680,7 @@ class SharedWriter : public ParquetWriter {
     for (auto& [field_index, writer] : variants_) {
       ARROW_ASSIGN_OR_RAISE(auto input,
                             UnshreddedInput(slice.column(field_index), pool_));
-      auto st = writer->Write(input, rows_, shared_->row_group());
+      auto st = writer->Write(input, rows_, shared_->row_group(), options_.use_threads);
       if (!st.ok()) {
         return st.WithMessage("column \"", schema_->field(field_index)->name(), "\", ",
                               st.message());
