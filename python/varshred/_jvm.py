@@ -43,7 +43,9 @@ def driver_options() -> list[str]:
     if archive is not None:
         options.append(f"-XX:SharedArchiveFile={archive}")
     elif ours is not None:
-        options.append(f"-XX:ArchiveClassesAtExit={ours}")
+        # The dump at exit warns once per class it skips (signed jars...): hundreds of
+        # lines on the user's terminal at the end of a first run.
+        options += [f"-XX:ArchiveClassesAtExit={ours}", "-Xlog:cds=off"]
     return options
 
 

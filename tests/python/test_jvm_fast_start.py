@@ -61,3 +61,23 @@ def test_fast_start_can_be_turned_off(monkeypatch):
     assert not _jvm.enabled()
     monkeypatch.delenv("VARSHRED_JVM_FAST_START")
     assert _jvm.enabled()
+
+
+def test_the_first_run_writes_its_archive_quietly(cache):
+    # A real JVM with the first run's options, on Spark's jars: the archive is written
+    # and the dump's per-class warnings (signed jars...) stay off the user's terminal.
+    import shutil
+
+    import pyspark
+
+    java = shutil.which("java")
+    if java is None:
+        pytest.skip("no java")
+    options = _jvm.driver_options()
+    archive = _archive_option(options).split("=", 1)[1]
+    jars = os.path.join(os.path.dirname(pyspark.__file__), "jars", "*")
+    r = subprocess.run([java, *options, "-cp", jars, "org.apache.spark.deploy.SparkSubmit",
+                        "--version"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert os.path.getsize(archive) > 0
+    assert "[cds]" not in r.stdout + r.stderr
