@@ -12,6 +12,7 @@ import random
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 import pytest
 
 import foreign
@@ -165,6 +166,23 @@ def test_parquet_round_trip(corpus_of, producer, row, tmp_path):
             got = vs.parquet.read_paths(path, "v", {p: None for p, _ in paths})
             for p, sub in paths:
                 assert same(_py(got[p]), sub), (name, p)
+
+
+@pytest.mark.parametrize("producer", ["duckdb", pytest.param("spark", marks=pytest.mark.spark)])
+def test_threaded_byte_bounded_writes_of_the_whole_column(corpus_of, producer, tmp_path):
+    # Every row an engine made (wide, deep, odd keys, unsorted ids, SQL NULL), in one
+    # batch: leaves encoded on Arrow's pool and a row group per slice (row_group_bytes=1)
+    # store what one thread with no byte bound stores, and read back as the oracle says.
+    c = corpus_of(producer)
+    table = pa.table({"id": list(range(len(c.names))), "v": c.variants})
+    shredding = {"v": vs.infer_schema(c.variants)}
+    plain, threaded = str(tmp_path / "plain.parquet"), str(tmp_path / "threaded.parquet")
+    vs.parquet.write_table(table, plain, shredding=shredding, row_group_bytes=0)
+    vs.parquet.write_table(table, threaded, shredding=shredding, use_threads=True,
+                           row_group_bytes=1, row_group_size=5)
+    assert same(vs.to_python(vs.parquet.read_table(threaded)["v"]), c.expected)
+    assert vs.parquet.read_table(threaded).equals(vs.parquet.read_table(plain))
+    assert pq.ParquetFile(threaded).metadata.num_row_groups == -(-len(c.names) // 5)
 
 
 @pytest.mark.parametrize("producer,row", cases("spark_batches"))
