@@ -63,8 +63,8 @@ def best_of(repeat: int, fn, thread_counts: tuple[int, ...]) -> dict:
 
 def halves_at_once(root: str, work: str, code: str) -> float:
     """Seconds for two 1-thread processes, each running ``code`` on half of ``root``'s
-    files (the directory in ``sys.argv[1]``), to finish: both import first, then start
-    together; the slower one's time counts."""
+    files (``code`` reads the name ``src``), to finish: both import and warm up first,
+    then start together; the slower one's time counts."""
     halves = [os.path.join(work, "half-a"), os.path.join(work, "half-b")]
     for i, f in enumerate(vs.dataset.files(root)):
         os.makedirs(halves[i % 2], exist_ok=True)

@@ -46,9 +46,8 @@ cdef class ParquetFileWriter:
 
     def __init__(self, str path, schema, dict shredding, *, str compression,
                  compression_level, int64_t row_group_size, int64_t row_group_bytes,
-                 int64_t data_page_size,
-                 bint dictionary, bint statistics, bint annotate, int numeric, bint use_threads,
-                 trusted_columns, filesystem=None):
+                 int64_t data_page_size, bint dictionary, bint statistics, bint annotate,
+                 int numeric, bint use_threads, trusted_columns, filesystem=None):
         cdef ParquetWriteOptions options
         options.filesystem = unwrap_filesystem(filesystem)
         cdef string c_compression = compression.encode("utf-8")

@@ -77,11 +77,12 @@ _SAMPLE_CHUNK_BYTES = 8 << 20
 
 def _bounded(lines, rows: int | None, nbytes: int | None):
     """The first lines of ``lines`` within ``rows`` lines and ``nbytes`` bytes (None: no
-    bound); the line that crosses the byte bound is the last one."""
+    bound); the line that crosses the byte bound is the last one. A None line (a null
+    document) weighs nothing."""
     seen = 0
     for line in itertools.islice(lines, rows):
         yield line
-        seen += len(line)
+        seen += len(line) if line is not None else 0
         if nbytes is not None and seen >= nbytes:
             return
 

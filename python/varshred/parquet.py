@@ -179,6 +179,7 @@ def write_json(strings: Any, path: str, *, column: str = "v",
 
     from varshred.core import from_json, variant_type
     from varshred.infer import ShreddingStats, infer_schema
+    from varshred.jsonlines import _bounded
 
     infer = isinstance(shredding, str) and shredding == "infer"
     is_arrow = isinstance(strings, (pa.Array, pa.ChunkedArray))
@@ -270,17 +271,6 @@ def _spread(strings: pa.Array | pa.ChunkedArray, n: int) -> pa.Array:
             parts.append(chunk.take(pa.array([i - start for i in wanted[first:at]])))
         start = end
     return pa.concat_arrays(parts) if parts else strings.slice(0, 0)
-
-
-def _bounded(items, rows: int, nbytes: int):
-    """The next items of the iterator ``items``, at most ``rows`` of them and about
-    ``nbytes`` of text: the item that crosses the byte bound is the last one."""
-    seen = 0
-    for i, item in enumerate(items):
-        yield item
-        seen += len(item) if item is not None else 0
-        if i + 1 >= rows or seen >= nbytes:
-            return
 
 
 def _ahead(pool, fn, items, depth: int):
