@@ -1,11 +1,17 @@
 // JSON -> Variant and Variant -> JSON throughput, one document at a time (as the
-// Arrow kernels call the parser/writer per row), the Arrow kernel users call, and
+// Arrow kernels call the parser/writer per row), the Arrow kernels users call, and
 // simdjson's own parse of the same documents as the parser-limit peer.
+//
+// With VARSHRED_BENCH_JSONL=FILE the two Arrow kernels also run on FILE's lines as
+// `BM_*Kernel/file`: bench/python/kernel_parity_bench.py times the Python calls on the
+// same rows against them.
 
 #include <arrow/array/builder_binary.h>
 #include <benchmark/benchmark.h>
 #include <simdjson.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -86,15 +92,20 @@ BENCHMARK(BM_JsonToVariant)
     ->Arg(2)
     ->Arg(3);
 
-// The Arrow kernel (string column -> Variant struct column), as users call it.
-void BM_JsonToVariantKernel(benchmark::State& state) {
-  const auto docs = Documents(static_cast<int>(state.range(0)));
+std::shared_ptr<arrow::Array> StringArray(const std::vector<std::string>& docs) {
   arrow::StringBuilder sb;
-  for (const auto& d : docs) {
-    if (!sb.Append(d).ok()) return state.SkipWithError("building input failed");
-  }
   std::shared_ptr<arrow::Array> strings;
-  if (!sb.Finish(&strings).ok()) return state.SkipWithError("building input failed");
+  for (const auto& d : docs) {
+    if (!sb.Append(d).ok()) return nullptr;
+  }
+  return sb.Finish(&strings).ok() ? strings : nullptr;
+}
+
+// The JSON -> Variant Arrow kernel (string column -> Variant struct column).
+void RunJsonToVariantKernel(const std::vector<std::string>& docs,
+                            benchmark::State& state) {
+  const auto strings = StringArray(docs);
+  if (strings == nullptr) return state.SkipWithError("building input failed");
   for (auto _ : state) {
     auto result = JsonToVariant(*strings);
     if (!result.ok()) return state.SkipWithError(result.status().ToString().c_str());
@@ -103,12 +114,63 @@ void BM_JsonToVariantKernel(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(docs.size()));
   state.SetBytesProcessed(state.iterations() * TotalBytes(docs));
 }
+
+// The Variant -> JSON Arrow kernel; bytes are those of the JSON text it prints.
+void RunVariantToJsonKernel(const std::vector<std::string>& docs,
+                            benchmark::State& state) {
+  const auto strings = StringArray(docs);
+  if (strings == nullptr) return state.SkipWithError("building input failed");
+  auto variants = JsonToVariant(*strings);
+  if (!variants.ok()) return state.SkipWithError(variants.status().ToString().c_str());
+  int64_t text_bytes = 0;
+  for (auto _ : state) {
+    auto result = VariantToJson(**variants);
+    if (!result.ok()) return state.SkipWithError(result.status().ToString().c_str());
+    text_bytes = static_cast<const arrow::StringArray&>(**result).total_values_length();
+    benchmark::DoNotOptimize(result->get());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(docs.size()));
+  state.SetBytesProcessed(state.iterations() * text_bytes);
+}
+
+// The Arrow kernel (string column -> Variant struct column), as users call it.
+void BM_JsonToVariantKernel(benchmark::State& state) {
+  RunJsonToVariantKernel(Documents(static_cast<int>(state.range(0))), state);
+}
 BENCHMARK(BM_JsonToVariantKernel)
     ->ArgName("events0_nested1_wide2_maps3")
     ->Arg(0)
     ->Arg(1)
     ->Arg(2)
     ->Arg(3);
+
+// The Variant -> JSON Arrow kernel (validation included), as users call it.
+void BM_VariantToJsonKernel(benchmark::State& state) {
+  const auto docs = Documents(static_cast<int>(state.range(0)));
+  RunVariantToJsonKernel(docs, state);
+}
+BENCHMARK(BM_VariantToJsonKernel)
+    ->ArgName("events0_nested1_wide2_maps3")
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(3);
+
+// The two kernels on the lines of $VARSHRED_BENCH_JSONL, when it is set.
+const bool kFileBenchmarks = [] {
+  const char* path = std::getenv("VARSHRED_BENCH_JSONL");
+  if (path == nullptr) return false;
+  static std::vector<std::string> lines;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) lines.push_back(std::move(line));
+  benchmark::RegisterBenchmark("BM_JsonToVariantKernel/file", [](benchmark::State& st) {
+    RunJsonToVariantKernel(lines, st);
+  });
+  benchmark::RegisterBenchmark("BM_VariantToJsonKernel/file", [](benchmark::State& st) {
+    RunVariantToJsonKernel(lines, st);
+  });
+  return true;
+}();
 
 // ----------------------------------------------------------------------
 // Peers: simdjson alone on the same documents (the parser limit)

@@ -19,6 +19,10 @@ tweets (``../shared/data/twitter.json`` replicated with perturbed ids). Three pa
   pyarrow needs) and a slice of the tweets; file bytes of each.
 * **reading back**: ``varshred to-json`` against DuckDB's ``v::JSON`` ``COPY`` of the
   same file, with 1 and 2 threads.
+* **the library's Spark writer**, in one warm session: ``vs.spark.write(df, path)`` (one
+  schema for the job from a sample pass, and with ``shredding="per-file"``) against
+  ``df.write.parquet`` (Spark's shredding, inferred per file), ``df`` read from an
+  unshredded Variant table of the events.
 
 Absolute times on a shared machine are noise: the ratios are taken within one run.
 """
@@ -189,6 +193,47 @@ def in_process(name: str, docs: list[str], work: str, repeat: int, table: list) 
                       f"{t_ours:.2f} s vs {t_duck:.2f} s", f"{t_duck / t_ours:.2f}x"))
 
 
+def spark_writer(docs: list[str], work: str, repeat: int, table: list) -> None:
+    from varshred.pipeline import spark_session
+
+    source = os.path.join(work, "writer-events.jsonl")
+    write_lines(source, docs)
+    spark = spark_session("local[2]")
+    try:
+        spark.conf.set("spark.sql.variant.writeShredding.enabled", "false")
+        plain = os.path.join(work, "writer-unshredded")
+        spark.read.text(source).selectExpr("parse_json(value) AS v").write.parquet(plain)
+        for key in ("writeShredding.enabled", "inferShreddingSchema"):
+            spark.conf.set(f"spark.sql.variant.{key}", "true")
+        df = spark.read.parquet(plain)
+        outs = {name: os.path.join(work, f"writer-{name}") for name in ("spark", "infer", "file")}
+        contenders = {
+            "spark": lambda: df.write.mode("overwrite").option("compression", "zstd")
+            .parquet(outs["spark"]),
+            "infer": lambda: vs.spark.write(df, outs["infer"], mode="overwrite"),
+            "file": lambda: vs.spark.write(df, outs["file"], mode="overwrite",
+                                           shredding="per-file"),
+        }
+        for fn in contenders.values():
+            fn()  # warm-up: Python workers started, classes loaded
+        times = {name: best_of(repeat, fn) for name, fn in contenders.items()}
+        for path in outs.values():
+            assert spark.read.parquet(path).count() == len(docs), path
+    finally:
+        spark.stop()
+    label = f"{len(docs):,} events, warm session"
+    for name, what in (("infer", "`vs.spark.write` (job sample)"),
+                       ("file", '`vs.spark.write(shredding="per-file")`')):
+        table.append((f"{what} vs `df.write.parquet` of a Variant table, {label}",
+                      f"{times[name]:.2f} s vs {times['spark']:.2f} s",
+                      f"{times['spark'] / times[name]:.2f}x"))
+    table.append(("  bytes written (job sample vs Spark's)",
+                  f"{parquet_bytes(outs['infer']) / 1e6:.1f} MB vs "
+                  f"{parquet_bytes(outs['spark']) / 1e6:.1f} MB",
+                  f"{parquet_bytes(outs['infer']) / parquet_bytes(outs['spark']):.2f}x "
+                  "Spark's size"))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--events", type=int, default=1_000_000, help="events for the cold runs")
@@ -224,6 +269,7 @@ def main() -> None:
         # events here are parquet_write_bench's (the same shape without drift).
         in_process("events", typed_events(args.slice), work, args.repeat, table)
         in_process("tweets", tweet_docs[:max(1, args.slice // 15)], work, args.repeat, table)
+        spark_writer(events, work, args.repeat, table)
         # Spark reads every output of the cold runs back.
         counted = subprocess.run([sys.executable, "-c", SPARK_COUNT, *outputs],
                                  capture_output=True, text=True, check=True).stdout

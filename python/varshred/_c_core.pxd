@@ -45,6 +45,10 @@ cdef extern from "varshred/format.h" namespace "varshred" nogil:
         kObject
         kArray
     string_view VariantTypeName(VariantType type)
+    const uint8_t kMaxPrimitiveTypeId
+
+cdef extern from "varshred/value.h" namespace "varshred" nogil:
+    VariantType TypeFromHeader(uint8_t header)
 
 
 # ---- varshred/metadata.h -----------------------------------------------------

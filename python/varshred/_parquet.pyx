@@ -5,7 +5,8 @@
 """varshred's Parquet writer and reader (see varshred.parquet for the API)."""
 
 from cython.operator cimport dereference as deref
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint32_t, uint8_t
+from libcpp.optional cimport optional
 from libcpp.map cimport map as cmap
 from libcpp.memory cimport shared_ptr, unique_ptr
 from libcpp.string cimport string
@@ -16,6 +17,7 @@ from libcpp.vector cimport vector
 import threading as _threading
 
 from varshred._c_arrow cimport *
+from varshred._c_core cimport TypeFromHeader, VariantTypeName, kMaxPrimitiveTypeId
 from varshred._c_kernels cimport ConflictPolicy, NumericShredding, ShreddingSchema
 from varshred._c_parquet cimport *
 from varshred._filesystem cimport unwrap_filesystem
@@ -120,6 +122,25 @@ cdef class ParquetFileWriter:
     def num_rows(self):
         with self.lock:
             return deref(self.writer).num_rows() if self.writer else 0
+
+    def types_written(self, str column):
+        """The Variant type names of the primitives anywhere in ``column``'s values
+        written so far (learnt while validating them), or None for a trusted column."""
+        cdef optional[uint32_t] mask
+        cdef string c_name = column.encode("utf-8")
+        with self.lock:
+            if not self.writer:
+                raise VariantError("the ParquetWriter is closed")
+            mask = deref(self.writer).primitive_types_written(c_name)
+        if not mask.has_value():
+            return None
+        cdef uint8_t id
+        names = set()
+        for id in range(kMaxPrimitiveTypeId + 1):
+            if mask.value() & (1u << id):
+                view = VariantTypeName(TypeFromHeader(id << 2))
+                names.add(view.data()[:view.size()].decode("ascii"))
+        return frozenset(names)
 
     def __dealloc__(self):
         # An unclosed writer removes its temporary file or aborts its upload (no partial

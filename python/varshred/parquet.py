@@ -114,6 +114,13 @@ class ParquetWriter:
     def write_batch(self, batch: pa.RecordBatch) -> None:
         self._writer.write_batch(batch)
 
+    def types_written(self, column: str) -> frozenset[str] | None:
+        """The Variant types of the primitives found anywhere in the values of Variant
+        column ``column`` written so far (``"string"``, ``"timestamp_nanos"``...),
+        learnt while validating them: a check for types a reader cannot read needs no
+        second pass. None for a trusted or unknown column (not validated)."""
+        return self._writer.types_written(column)
+
     def write_table(self, table: pa.Table) -> None:
         for batch in table.to_batches():
             self.write_batch(batch)

@@ -421,7 +421,11 @@ def unreadable_warning(unreadable: dict) -> str:
 class _SampleStats:
     """mapInArrow function: ShreddingStats of the first ``rows`` rows of a partition
     (all rows when 0), and of its first batches up to ``nbytes`` bytes of the sampled
-    columns (no bound when 0), one output row per column: (column, bytes(stats))."""
+    columns (no bound when 0), one output row per column: (column, bytes(stats)).
+
+    It reads every batch it is sent, counted or not: Spark does not reuse a Python
+    worker that stopped reading early (the next job starts new ones), and its JVM
+    side converts the rest of the partition anyway. Bound the rows upstream."""
 
     variant_columns: tuple
     json_columns: tuple
@@ -432,8 +436,8 @@ class _SampleStats:
         stats = {c: vs.ShreddingStats() for c in self.variant_columns + self.json_columns}
         seen = seen_bytes = 0
         for batch in batches:
-            if self.nbytes and seen_bytes >= self.nbytes:
-                break
+            if (self.nbytes and seen_bytes >= self.nbytes) or (self.rows and seen >= self.rows):
+                continue
             seen_bytes += sum(batch.column(c).nbytes for c in stats)
             if self.rows:
                 batch = batch.slice(0, self.rows - seen)
@@ -443,12 +447,37 @@ class _SampleStats:
                 # Bad documents are the write's to report (with its errors policy).
                 stats[c].add(vs.from_json(batch.column(c), errors="null"))
             seen += batch.num_rows
-            if self.rows and seen >= self.rows:
-                break  # stop reading the partition: only its head is sampled
         yield pa.RecordBatch.from_arrays(
             [pa.array(list(stats), pa.string()),
              pa.array([bytes(s) for s in stats.values()], pa.binary())],
             names=["column", "stats"])
+
+
+def _estimated_bytes(df: DataFrame) -> int | None:
+    """Spark's estimate of ``df``'s size in bytes (for files: their size on disk), or
+    None where it has none (Spark Connect, or a plan it cannot size)."""
+    try:
+        size = df._jdf.queryExecution().optimizedPlan().stats().sizeInBytes().longValue()
+    except Exception:  # Spark Connect has no _jdf; other plans may refuse
+        return None
+    return size if 0 < size < 1 << 62 else None
+
+
+def _sample_fraction(df: DataFrame, sample_rows: int, sample_bytes: int) -> float:
+    """The fraction of ``df``'s rows to draw for about ``sample_rows`` rows and
+    ``sample_bytes`` bytes; 0 when ``df`` is empty. Counting reads no column (Parquet:
+    only its footers)."""
+    rows = df.count()
+    if rows == 0:
+        return 0.0
+    fraction = 1.0
+    if sample_rows > 0:
+        fraction = min(fraction, sample_rows / rows)
+    size = _estimated_bytes(df) if sample_bytes > 0 else None
+    if size:
+        # On-disk bytes understate the decoded columns: more rows come, never fewer.
+        fraction = min(fraction, sample_bytes / size)
+    return fraction
 
 
 def variant_columns(df: DataFrame) -> list[str]:
@@ -461,24 +490,25 @@ def variant_columns(df: DataFrame) -> list[str]:
 def sample_stats(df: DataFrame, *, json_columns: Sequence[str] = (),
                  sample_rows: int = 100_000,
                  sample_bytes: int = DEFAULT_SAMPLE_BYTES) -> dict[str, vs.ShreddingStats]:
-    """Per column, ``ShreddingStats`` merged over a sample of ``df``: the first
-    ``sample_rows / partitions`` rows of every partition, within about ``sample_bytes /
-    partitions`` bytes of the sampled columns (0: no bound).
+    """Per column, ``ShreddingStats`` merged over a sample of ``df`` spread over all of
+    it: about ``sample_rows`` rows and ``sample_bytes`` bytes of the sampled columns
+    (0: no bound), no task more than either.
 
+    Spark draws the rows (a seeded Bernoulli sample whose fraction comes from
+    ``df.count()`` and Spark's size estimate), so that only they cross to Python.
     Covers the ``VariantType`` columns and the JSON string ``json_columns``."""
     variants = tuple(variant_columns(df))
     json_cols = tuple(json_columns)
     if not variants and not json_cols:
         return {}
-    # Spark Connect has no RDDs: there every partition samples up to the whole bounds
-    # (the driver merges statistics only; each task stays within the bounds).
-    connect = type(df).__module__.startswith("pyspark.sql.connect")
-    parts = 1 if connect else max(df.rdd.getNumPartitions(), 1)
-    per_part = -(-sample_rows // parts) if sample_rows > 0 else 0
-    per_part_bytes = -(-sample_bytes // parts) if sample_bytes > 0 else 0
-    fn = _SampleStats(variants, json_cols, per_part, per_part_bytes)
-    rows = (df.select(*variants, *json_cols)
-            .mapInArrow(fn, "column string, stats binary").collect())
+    columns = df.select(*variants, *json_cols)
+    fraction = _sample_fraction(columns, sample_rows, sample_bytes)
+    if fraction == 0:
+        return {c: vs.ShreddingStats() for c in variants + json_cols}
+    sampled = columns if fraction >= 1 else columns.sample(fraction=fraction, seed=20261125)
+    # The fraction bounds the whole sample; each task also stays within the bounds.
+    fn = _SampleStats(variants, json_cols, sample_rows, sample_bytes)
+    rows = sampled.mapInArrow(fn, "column string, stats binary").collect()
     merged: dict = {}
     for r in rows:
         s = vs.ShreddingStats.from_bytes(r["stats"])
@@ -781,6 +811,10 @@ class _ArrowWriter(DataSourceArrowWriter):
         stats = {f.name: vs.ShreddingStats() for f in buffered[0].schema
                  if vs.parquet.is_variant_type(f.type) and
                  (self.collect_stats or f.name not in self.json_columns)}
+        # Without collect_stats a column's statistics start at the first batch holding
+        # a type Spark cannot read: the writer learns the types while validating, and
+        # earlier batches add nothing to those counts.
+        counting = set(stats) if self.collect_stats else set()
         # The JSON columns' Variant bytes were built just now by from_json: the writer
         # need not validate them again (about a quarter of its time).
         writer = vs.parquet.ParquetWriter(target, buffered[0].schema, shredding=shredding,
@@ -793,7 +827,12 @@ class _ArrowWriter(DataSourceArrowWriter):
                 writer.write_batch(batch)
                 written += batch.num_rows
                 for name, s in stats.items():
-                    s.add(batch.column(name))
+                    if name not in counting and not (
+                            writer.types_written(name) or set()).isdisjoint(
+                                SPARK_UNREADABLE_TYPES):
+                        counting.add(name)
+                    if name in counting:
+                        s.add(batch.column(name))
             writer.close()
         except BaseException:
             writer.abort()

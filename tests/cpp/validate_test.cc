@@ -228,16 +228,40 @@ TEST(ValidateTest, ReportsUnsortedKeysAndSortsThemBack) {
   VS_ASSIGN_OR_FAIL(MetadataView mv, MetadataView::Make(md));
   // [{"b": 1, "a": 2}] with ids b, a (as DuckDB writes them), inside an array.
   const std::string v = Hex("03 01 00 0b 02 02 00 01 00 02 04 0c 01 0c 02");
-  bool keys_sorted = true;
-  VS_EXPECT_OK(ValidateValue(mv, v, ValidateOptions::ForReading(), &keys_sorted));
-  EXPECT_FALSE(keys_sorted);
+  ValueFacts facts;
+  VS_EXPECT_OK(ValidateValue(mv, v, ValidateOptions::ForReading(), &facts));
+  EXPECT_FALSE(facts.keys_sorted);
   std::string sorted;
   internal::AppendSortedKeys(VariantView::MakeUnchecked(mv, v), &sorted);
   // Same ids and values, now a then b: the strict validator accepts it.
   EXPECT_EQ(testing::ToHex(sorted), "03 01 00 0b 02 02 01 00 00 02 04 0c 02 0c 01");
-  keys_sorted = false;
-  VS_EXPECT_OK(ValidateValue(mv, sorted, {}, &keys_sorted));
-  EXPECT_TRUE(keys_sorted);
+  facts.keys_sorted = false;
+  VS_EXPECT_OK(ValidateValue(mv, sorted, {}, &facts));
+  EXPECT_TRUE(facts.keys_sorted);
+}
+
+TEST(ValidateTest, ReportsThePrimitiveTypesItWalkedThrough) {
+  // {"a": [1, "x", nanos timestamp]}: int8, a short string, timestamp_nanos.
+  VariantBuilder b;
+  b.StartObject();
+  b.AddKey("a");
+  b.StartArray();
+  b.AppendInt(1);
+  b.AppendString("x");
+  b.AppendTimestampNanos(0);
+  b.EndArray();
+  VS_EXPECT_OK(b.EndObject());
+  std::string md, v;
+  VS_EXPECT_OK(b.Finish(&md, &v));
+  VS_ASSIGN_OR_FAIL(MetadataView mv, MetadataView::Make(md));
+  auto bit = [](PrimitiveType t) { return 1u << static_cast<int>(t); };
+  ValueFacts facts;
+  VS_EXPECT_OK(ValidateValue(mv, v, {}, &facts));
+  EXPECT_EQ(facts.primitive_types, bit(PrimitiveType::kInt8) |
+                                       bit(PrimitiveType::kString) |
+                                       bit(PrimitiveType::kTimestampNanos));
+  VS_EXPECT_OK(ValidateValue(mv, Hex("00"), {}, &facts));
+  EXPECT_EQ(facts.primitive_types, bit(PrimitiveType::kNull));
 }
 
 TEST(ValidateTest, RejectsInvalidUtf8Strings) {

@@ -107,3 +107,18 @@ def test_whole_sample_beats_sparks_first_rows(spark, tmp_path, with_arrays):
     uid_line = next(line for line in summary.report().splitlines()
                     if line.split()[:1] == ["user.uid"])
     assert uid_line.split()[1:] == ["int64", str(late), "0", "100.0%"]
+
+
+def test_the_job_sample_of_a_dataframe_spreads_over_all_of_it(spark, tmp_path):
+    # One partition whose shape drifts after row 4096: a sample of 500 rows taken from
+    # its head would never see "user"; one spread over the whole input does, and the
+    # Python side is sent about the rows it counts, not the whole partition.
+    source = tmp_path / "drift.jsonl"
+    source.write_text("\n".join(_drifting_documents(arrays=())) + "\n")
+    df = spark.read.text(str(source)).selectExpr("parse_json(value) AS v").coalesce(1)
+    stats = vs.spark.sample_stats(df, sample_rows=500)["v"]
+    assert 400 <= stats.rows <= 600
+    ddl = vs.spark.infer_schema(df, sample_rows=500)["v"].to_ddl()
+    assert "user: struct<" in ddl and "amount:" in ddl, ddl
+    assert vs.spark.sample_stats(df, sample_rows=0)["v"].rows == 12000
+    assert vs.spark.sample_stats(df.limit(0))["v"].rows == 0

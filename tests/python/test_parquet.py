@@ -165,6 +165,24 @@ def test_failed_write_leaves_nothing(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
+def test_the_writer_reports_the_types_it_validated(tmp_path):
+    schema = pa.schema({"v": vs.variant_type(), "j": vs.variant_type()})
+    plain = vs.from_python([{"a": 1, "b": [2.5, "x"]}, None])
+    timed = vs.from_python([{"a": dt.time(1, 2), "b": dt.date(2024, 1, 2)}, {"a": b"\x00"}])
+    with vs.parquet.ParquetWriter(str(tmp_path / "t.parquet"), schema,
+                                  shredding={"v": "struct<a: bigint>"},
+                                  trusted_columns=["j"]) as w:
+        assert w.types_written("v") == frozenset()
+        w.write_batch(pa.record_batch([plain, plain], schema=schema))
+        assert w.types_written("v") == {"int8", "double", "string"}
+        w.write_batch(pa.record_batch([timed, timed], schema=schema))
+        # shredded or residual alike, and merged over the batches
+        assert w.types_written("v") == {"int8", "double", "string", "time", "date",
+                                        "binary"}
+        assert w.types_written("j") is None  # trusted: never walked
+        assert w.types_written("nope") is None
+
+
 def test_read_paths_takes_spark_path_syntax(tmp_path):
     docs = ['{"k sp": {"x.y": [10, 20]}, "a": 1}', '{"k sp": {"x.y": "no"}}', '{"a": 2}']
     path = str(tmp_path / "p.parquet")

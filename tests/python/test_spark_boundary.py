@@ -177,6 +177,24 @@ def test_spark_bound_output_never_types_them_and_the_summary_counts_them(spark, 
     assert {r.u for r in got} == {str(uuid.UUID(int=5))}
 
 
+def test_the_summary_counts_them_exactly_when_they_first_appear_in_a_later_batch(
+        spark, tmp_path):
+    # The writer only gathers statistics from the first batch holding such a type:
+    # 30 clean rows, then the 20 mixed ones, in batches of 8 rows.
+    mixed = vs.parquet.read_table(_mixed_input(tmp_path))
+    clean = vs.from_python([{"n": i} for i in range(30)])
+    source = str(tmp_path / "later.parquet")
+    vs.parquet.write_table(pa.table({"v": pa.concat_arrays([clean, mixed["v"].combine_chunks()])}),
+                           source, shredding={})
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "8")
+    try:
+        summary = vs.spark.write(spark.read.parquet(source).coalesce(1), str(tmp_path / "o"))
+    finally:
+        spark.conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")
+    assert summary.unreadable == {"v": {"t": {"time": 20}}}
+    assert summary.rows == 50
+
+
 def test_spark_bound_output_refuses_an_explicit_schema_typing_them(spark, tmp_path):
     source = _mixed_input(tmp_path)
     for ddl, path in [("struct<n: bigint, t: time>", "t"), ("struct<u: uuid>", "u"),

@@ -13,6 +13,18 @@
 
 namespace varshred {
 
+/// \brief What ValidateValue() learns about a valid value besides its validity.
+struct ValueFacts {
+  /// Whether every object's ids are in key-byte order: false only for values accepted
+  /// with options.allow_unsorted_keys, which writers must put back in spec order
+  /// (internal::AppendSortedKeys) before storing them.
+  bool keys_sorted = true;
+  /// Bit `id` is set when the value holds a primitive of PrimitiveType `id` anywhere
+  /// (short strings count as kString): lets callers skip a second walk when a type
+  /// they look for (e.g. one a reader cannot read) is absent.
+  uint32_t primitive_types = 0;
+};
+
 /// \brief Fails unless 0 <= options.max_depth <= kMaxNestingDepth: validation recurses
 /// once per level, so a deeper limit could overflow the stack.
 arrow::Status CheckValidateOptions(const ValidateOptions& options);
@@ -33,12 +45,10 @@ arrow::Status CheckValidateOptions(const ValidateOptions& options);
 /// The error message names the problem and the path inside the value, e.g.
 /// `Invalid: $.a[2]: short string of 9 bytes runs past the end of the value`.
 ///
-/// `*keys_sorted` (when given) tells whether every object's ids are in key-byte order:
-/// false only for values accepted with options.allow_unsorted_keys, which writers must
-/// put back in spec order (internal::AppendSortedKeys) before storing them.
+/// `*facts` (when given) receives what the walk learned on the way, at no extra pass.
 arrow::Status ValidateValue(const MetadataView& metadata, std::string_view value,
                             const ValidateOptions& options = {},
-                            bool* keys_sorted = nullptr);
+                            ValueFacts* facts = nullptr);
 
 /// \brief Validates metadata bytes, then `value` against them.
 arrow::Status Validate(std::string_view metadata, std::string_view value,

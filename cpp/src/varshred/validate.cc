@@ -31,8 +31,7 @@ class Validator {
   Validator(const MetadataView& metadata, const ValidateOptions& options)
       : metadata_(metadata), options_(options) {}
 
-  // True unless some object's ids were out of key order (allow_unsorted_keys).
-  bool keys_sorted() const { return keys_sorted_; }
+  const ValueFacts& facts() const { return facts_; }
 
   arrow::Status Run(std::string_view value) {
     if (value.size() > options_.max_size) {
@@ -82,6 +81,7 @@ class Validator {
         if (!internal::IsValidUtf8({reinterpret_cast<const char*>(p + 1), vh})) {
           return Fail("string is not valid UTF-8");
         }
+        facts_.primitive_types |= 1u << static_cast<int>(PrimitiveType::kString);
         return arrow::Status::OK();
       }
       case BasicType::kObject:
@@ -95,6 +95,7 @@ class Validator {
   arrow::Status CheckPrimitive(const uint8_t* p, uint64_t avail, uint8_t id,
                                uint64_t* size) {
     if (id > kMaxPrimitiveTypeId) return Fail("unknown primitive type id ", int(id));
+    facts_.primitive_types |= 1u << id;
     const int fixed = kPayload[id];
     if (fixed >= 0) {
       *size = 1 + static_cast<uint64_t>(fixed);
@@ -183,7 +184,7 @@ class Validator {
       if (!options_.allow_unsorted_keys) {
         return Fail("object keys are not in key-byte order (docs/format.md)");
       }
-      keys_sorted_ = false;
+      facts_.keys_sorted = false;
       return CheckUniqueKeys(p + ids, n, id_size);
     }
     return arrow::Status::OK();
@@ -239,7 +240,7 @@ class Validator {
   const MetadataView& metadata_;
   const ValidateOptions& options_;
   std::vector<PathStep> path_;
-  bool keys_sorted_ = true;
+  ValueFacts facts_;
 };
 
 }  // namespace
@@ -253,11 +254,11 @@ arrow::Status CheckValidateOptions(const ValidateOptions& options) {
 }
 
 arrow::Status ValidateValue(const MetadataView& metadata, std::string_view value,
-                            const ValidateOptions& options, bool* keys_sorted) {
+                            const ValidateOptions& options, ValueFacts* facts) {
   ARROW_RETURN_NOT_OK(CheckValidateOptions(options));
   Validator validator(metadata, options);
   ARROW_RETURN_NOT_OK(validator.Run(value));
-  if (keys_sorted != nullptr) *keys_sorted = validator.keys_sorted();
+  if (facts != nullptr) *facts = validator.facts();
   return arrow::Status::OK();
 }
 

@@ -89,6 +89,11 @@ class ParquetWriter {
   virtual int64_t num_rows() const = 0;
   /// \brief The path actually used (after Close(), the final file).
   virtual const std::string& path() const = 0;
+  /// \brief The primitive types (ValueFacts::primitive_types) found anywhere in the
+  /// values of Variant column `name` written so far, learnt while validating them;
+  /// nullopt when `name` is not a Variant column or is trusted (not validated).
+  virtual std::optional<uint32_t> primitive_types_written(
+      const std::string& name) const = 0;
 };
 
 /// \brief Writes `table` to `path` in one call (see ParquetWriter).

@@ -182,11 +182,11 @@ class VariantPrinter {
     // docs/shredding.md: a value missing where one is required reads as null.
     const std::string_view value =
         view_.value_is_null(row) ? kNullValue : view_.value(row);
-    bool keys_sorted = true;
-    const arrow::Status st = ValidateValue(*metadata, value, read_options_, &keys_sorted);
+    ValueFacts facts;
+    const arrow::Status st = ValidateValue(*metadata, value, read_options_, &facts);
     if (!st.ok()) return st.WithMessage("row ", row, ": ", st.message());
     const VariantView v = VariantView::MakeUnchecked(*metadata, value);
-    if (keys_sorted || !sort_keys_) return writer_.Write(v, out);
+    if (facts.keys_sorted || !sort_keys_) return writer_.Write(v, out);
     sorted_.clear();
     internal::AppendSortedKeys(v, &sorted_);
     return writer_.Write(VariantView::MakeUnchecked(*metadata, sorted_), out);

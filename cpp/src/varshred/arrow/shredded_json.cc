@@ -241,7 +241,9 @@ void ShreddedJsonPrinter::PrintValue(const VariantView& v, bool keys_sorted,
 arrow::Status ShreddedJsonPrinter::CheckResidual(const ReadNode& node,
                                                  std::string_view bytes,
                                                  bool* keys_sorted) const {
-  auto st = ValidateValue(metadata_, bytes, validate_, keys_sorted);
+  ValueFacts facts;
+  auto st = ValidateValue(metadata_, bytes, validate_, &facts);
+  *keys_sorted = facts.keys_sorted;
   return st.ok() ? st : ResidualError(st, row_, node);
 }
 

@@ -163,6 +163,9 @@ class Shredder {
     return arrow::Status::OK();
   }
 
+  /// \brief ValueFacts::primitive_types of every row validated so far, merged.
+  uint32_t primitive_types_seen() const { return primitive_types_seen_; }
+
   /// \brief Sends the state of `v` in pair `node` to the sink (the row's keys in spec
   /// order, as ShredRows guarantees).
   arrow::Status Shred(Node& node, const VariantView& v, Level level) {
@@ -197,9 +200,10 @@ class Shredder {
     MetadataView metadata;
     if (validate != nullptr) {
       ARROW_ASSIGN_OR_RAISE(metadata, metadata_cache_.Get(metadata_bytes));
-      bool keys_sorted = true;
-      ARROW_RETURN_NOT_OK(ValidateValue(metadata, value, *validate, &keys_sorted));
-      if (!keys_sorted) {
+      ValueFacts facts;
+      ARROW_RETURN_NOT_OK(ValidateValue(metadata, value, *validate, &facts));
+      primitive_types_seen_ |= facts.primitive_types;
+      if (!facts.keys_sorted) {
         // Output is in spec order: rewrite rows whose ids another engine left unsorted.
         sorted_.clear();
         AppendSortedKeys(VariantView::MakeUnchecked(metadata, value), &sorted_);
@@ -299,6 +303,7 @@ class Shredder {
   std::string_view last_metadata_;
   bool new_column_ = true;
   uint64_t epoch_ = 0;  // bumped whenever the rows' metadata dictionary changes
+  uint32_t primitive_types_seen_ = 0;  // ValueFacts::primitive_types of validated rows
   std::string sorted_;
   std::string residual_;
   std::vector<FieldEntry> entries_;

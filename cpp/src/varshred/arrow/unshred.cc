@@ -98,7 +98,9 @@ class Rebuilder {
 
   arrow::Status CheckValue(const ReadNode& node, std::string_view bytes,
                            bool* keys_sorted) {
-    auto st = ValidateValue(metadata_, bytes, options_.validate, keys_sorted);
+    ValueFacts facts;
+    auto st = ValidateValue(metadata_, bytes, options_.validate, &facts);
+    *keys_sorted = facts.keys_sorted;
     return st.ok() ? st : internal::ResidualError(st, row_, node);
   }
 

@@ -512,6 +512,8 @@ class VariantColumnWriter {
   }
 
   int num_leaves() const { return sink_.num_leaves(); }
+  bool validated() const { return validate_; }
+  uint32_t primitive_types_seen() const { return shredder_.primitive_types_seen(); }
 
  private:
   explicit VariantColumnWriter(bool lenient) : shredder_(&sink_, lenient) {}
@@ -615,6 +617,15 @@ class SharedWriter : public ParquetWriter {
 
   int64_t num_rows() const override { return rows_; }
   const std::string& path() const override { return file_.final_path(); }
+  std::optional<uint32_t> primitive_types_written(
+      const std::string& name) const override {
+    for (const auto& [field_index, writer] : variants_) {
+      if (schema_->field(field_index)->name() == name && writer->validated()) {
+        return writer->primitive_types_seen();
+      }
+    }
+    return std::nullopt;
+  }
 
  private:
   bool IsTrusted(const std::string& name) const {
