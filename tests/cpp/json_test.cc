@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "test_util.h"
+#include "varshred/json_write_internal.h"
 #include "varshred/validate.h"
 
 namespace varshred {
@@ -383,6 +384,45 @@ TEST(JsonWriteTest, ObjectsInStoredOrderWithEscapedKeys) {
             "{\"a\":[1.5,null,\"x\"],\"b\":1,\"\xc3\xa9\":{}}");
   EXPECT_EQ(ToJson("01 01 00 02 0a 22", "02 01 00 00 01 00"), R"({"\n\"":null})");
   EXPECT_EQ(ScalarToJson("03 00 00"), "[]");
+}
+
+TEST(JsonWriteTest, EscapesAtEveryPositionOfLongStrings) {
+  // Strings are scanned 8 bytes at a time: every byte needing an escape, at every
+  // position of strings of 1 to 24 bytes, beside multi-byte UTF-8 (never escaped).
+  auto expected = [](const std::string& s) {
+    std::string out = "\"";
+    for (unsigned char c : s) {
+      if (c == '"' || c == '\\') {
+        out += '\\';
+        out += static_cast<char>(c);
+      } else if (c == '\n') {
+        out += "\\n";
+      } else if (c < 0x20) {
+        static constexpr char kHex[] = "0123456789ABCDEF";
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+    return out + "\"";
+  };
+  for (const char special : {'"', '\\', '\n', '\x01', '\x1f'}) {
+    for (size_t length = 1; length <= 24; ++length) {
+      for (size_t at = 0; at < length; ++at) {
+        std::string s(length, 'a');
+        for (size_t k = 0; k + 1 < length; k += 5) s.replace(k, 2, "\xc3\xa9");
+        s[at] = special;
+        std::string out;
+        internal::AppendJsonString(s, &out);
+        ASSERT_EQ(out, expected(s)) << "length " << length << " at " << at;
+      }
+    }
+  }
+  std::string out;
+  internal::AppendJsonString("\x7f\x20 \xf0\x9f\x98\x80 ~plain text~", &out);
+  EXPECT_EQ(out, "\"\x7f\x20 \xf0\x9f\x98\x80 ~plain text~\"");
 }
 
 TEST(JsonWriteTest, DatesAndNtzTimestamps) {

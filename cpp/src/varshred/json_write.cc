@@ -58,10 +58,36 @@ constexpr EscapeTable kEscapes;
 
 }  // namespace
 
+namespace {
+
+// Whether any of the 8 bytes in `w` needs an escape: a control byte (< 0x20), '"' or
+// '\\'. Bytes >= 0x80 never do (the subtraction's borrow is masked by ~w).
+bool NeedsEscape(uint64_t w) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  auto has_zero = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
+  const uint64_t control = (w - kOnes * 0x20) & ~w & kHigh;
+  return (control | has_zero(w ^ (kOnes * '"')) | has_zero(w ^ (kOnes * '\\'))) != 0;
+}
+
+// The length of the prefix of `s` that needs no escape, 8 bytes at a time (most
+// strings and keys have none: they are appended in one piece).
+size_t RawPrefix(std::string_view s) {
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    if (NeedsEscape(w)) break;
+  }
+  return i;
+}
+
+}  // namespace
+
 void internal::AppendJsonString(std::string_view s, std::string* out) {
   out->push_back('"');
   size_t run = 0;  // start of the pending raw run
-  for (size_t i = 0; i < s.size(); ++i) {
+  for (size_t i = RawPrefix(s); i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80 || kEscapes.code[c] == 0) continue;
     out->append(s.data() + run, i - run);

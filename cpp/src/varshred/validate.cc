@@ -20,11 +20,14 @@ namespace {
 constexpr int8_t kPayload[] = {0, 0, 0, 1, 2,  4,  8, 8, 5, 9, 17,
                                4, 8, 8, 4, -1, -1, 8, 8, 8, 16};
 
-// One step of the path from the top-level value to the one being checked.
-struct PathStep {
-  std::string_view key;  // empty with index >= 0 for array elements
-  int64_t index = -1;
-};
+// Whether key a sorts before key b in byte order, comparing the first bytes inline:
+// most neighbouring keys differ there.
+bool KeyLess(std::string_view a, std::string_view b) {
+  if (!a.empty() && !b.empty() && a[0] != b[0]) {
+    return static_cast<uint8_t>(a[0]) < static_cast<uint8_t>(b[0]);
+  }
+  return a < b;
+}
 
 class Validator {
  public:
@@ -50,18 +53,18 @@ class Validator {
   }
 
  private:
+  // Errors name the path of the bad value: Fail() starts it at "$" and each
+  // container on the way back up puts its step in front, so that valid values never
+  // pay for tracking it.
   template <typename... Args>
-  arrow::Status Fail(Args&&... args) const {
-    std::string path = "$";
-    for (const PathStep& s : path_) {
-      if (s.index >= 0) {
-        path += "[" + std::to_string(s.index) + "]";
-      } else {
-        path += ".";
-        path += s.key;
-      }
-    }
-    return arrow::Status::Invalid(path, ": ", std::forward<Args>(args)...);
+  static arrow::Status Fail(Args&&... args) {
+    return arrow::Status::Invalid("$: ", std::forward<Args>(args)...);
+  }
+  static arrow::Status InField(const arrow::Status& st, std::string_view key) {
+    return st.WithMessage("$.", key, std::string_view(st.message()).substr(1));
+  }
+  static arrow::Status InElement(const arrow::Status& st, uint64_t i) {
+    return st.WithMessage("$[", i, "]", std::string_view(st.message()).substr(1));
   }
 
   // Checks the value at p (at most `avail` bytes) and returns its exact size.
@@ -165,7 +168,7 @@ class Validator {
                     metadata_.size(), " keys)");
       }
       const std::string_view key = metadata_.key(id);
-      if (i > 0 && !(previous < key)) {
+      if (i > 0 && !KeyLess(previous, key)) {
         if (previous == key) return Fail("duplicate key \"", key, "\"");
         sorted = false;
       }
@@ -175,10 +178,9 @@ class Validator {
         return Fail("offset ", off, " of field \"", key,
                     "\" is outside the object data (", data_size, " bytes)");
       }
-      path_.push_back({key, -1});
       uint64_t child = 0;
-      ARROW_RETURN_NOT_OK(Check(p + values + off, data_size - off, depth + 1, &child));
-      path_.pop_back();
+      const auto st = Check(p + values + off, data_size - off, depth + 1, &child);
+      if (!st.ok()) return InField(st, key);
     }
     if (!sorted) {
       if (!options_.allow_unsorted_keys) {
@@ -229,17 +231,15 @@ class Validator {
         return Fail("offset ", off, " of element ", i, " is outside the array data (",
                     data_size, " bytes)");
       }
-      path_.push_back({{}, static_cast<int64_t>(i)});
       uint64_t child = 0;
-      ARROW_RETURN_NOT_OK(Check(p + values + off, data_size - off, depth + 1, &child));
-      path_.pop_back();
+      const auto st = Check(p + values + off, data_size - off, depth + 1, &child);
+      if (!st.ok()) return InElement(st, i);
     }
     return arrow::Status::OK();
   }
 
   const MetadataView& metadata_;
   const ValidateOptions& options_;
-  std::vector<PathStep> path_;
   ValueFacts facts_;
 };
 
