@@ -374,7 +374,10 @@ def shredding_counts(paths: Any, *, filesystem: Any = None) -> list[PathCount]:
         for i, parts in enumerate(_parquet.leaf_paths(str(path), filesystem)):
             if parts[0] not in variant_columns or parts[-1] not in ("value", "typed_value"):
                 continue
-            variant_path, group = _variant_path(parts, arrow_schema)
+            try:
+                variant_path, group = _variant_path(parts, arrow_schema)
+            except VariantError as e:
+                raise VariantError(f"{path}: column {e}") from None
             nonnull = 0
             for g in range(md.num_row_groups):
                 chunk = md.row_group(g).column(i)
@@ -396,20 +399,34 @@ def shredding_counts(paths: Any, *, filesystem: Any = None) -> list[PathCount]:
 
 def _variant_path(parts: tuple, schema: pa.Schema) -> tuple[str, pa.DataType]:
     """("v", "typed_value", "tags", "typed_value", "list", "element", "typed_value") ->
-    ("tags[]", the Arrow type of the {value, typed_value} group the leaf belongs to)."""
-    t = schema.field(parts[0]).type
+    ("tags[]", the Arrow type of the {value, typed_value} group the leaf belongs to).
+    Raises VariantError where the schema is not the shredded layout it claims."""
+    def group(t: pa.DataType, at: int) -> pa.DataType:
+        if not pa.types.is_struct(t) or (t.get_field_index("value") < 0 and
+                                         t.get_field_index("typed_value") < 0):
+            raise VariantError(f"{'.'.join(parts[:at])}: not a shredded Variant group "
+                               f"{{value, typed_value}} but {t}")
+        return t
+
+    t = group(schema.field(parts[0]).type, 1)
     segments: list = []
     i = 1
     while i < len(parts) - 1:  # parts[i] == "typed_value" of a group with more below
+        if t.get_field_index("typed_value") < 0:
+            raise VariantError(f"{'.'.join(parts[:i])}: has no typed_value")
         t = t.field("typed_value").type
         if pa.types.is_list(t) or pa.types.is_large_list(t):
             segments.append(None)
             t = t.value_type
             i += 3  # "typed_value", "list", "element"
-        else:
+        elif pa.types.is_struct(t) and t.get_field_index(parts[i + 1]) >= 0:
             segments.append(parts[i + 1])
             t = t.field(parts[i + 1]).type
             i += 2  # "typed_value", field name
+        else:
+            raise VariantError(f"{'.'.join(parts[:i + 1])}: a shredded object or array "
+                               f"expected, found {t}")
+        t = group(t, i)
     path = _spark_path(segments)
     return (path[2:] if path.startswith("$.") else path[1:] or "$"), t
 

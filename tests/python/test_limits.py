@@ -241,8 +241,12 @@ def footer_of(data: bytes) -> range:
 
 def histogram_corrupt_file(tmp_path) -> str:
     """A file whose footer has a definition-level histogram of the wrong size: pyarrow's
-    metadata accessors abort the process on it (an uncaught parquet::ParquetException)."""
-    data = open(corrupt_footer_source(tmp_path), "rb").read()
+    metadata accessors abort the process on it (an uncaught parquet::ParquetException).
+    varshred writes no level histograms: pyarrow writes the shredded columns here."""
+    shredded = vs.parquet.read_table(corrupt_footer_source(tmp_path), shredded=True)
+    source = str(tmp_path / "pyarrow.parquet")
+    pq.write_table(shredded, source, row_group_size=16)
+    data = open(source, "rb").read()
     bad = str(tmp_path / "bad.parquet")
     for at in footer_of(data):
         mutated = bytearray(data)

@@ -245,28 +245,34 @@ def test_write_json_errors_and_empty_input(tmp_path):
     assert vs.parquet.read_table(empty).num_rows == 0
 
 
-def test_typed_integer_and_timestamp_leaves_are_delta_encoded(tmp_path):
-    # docs/shredding.md#storage: ids and times are mostly distinct; decimals, strings and
-    # doubles keep the dictionary. Every reader in the suite reads these files.
+def test_each_typed_leaf_gets_the_encoding_its_values_favour(tmp_path):
+    # docs/shredding.md#storage: sequential ids and times take deltas, few distinct
+    # counts and codes a dictionary, unique strings PLAIN. Every reader reads them.
     start = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
-    docs = [{"id": i, "t": start + dt.timedelta(seconds=i), "p": Decimal("1.25"), "s": "x",
-             "f": 0.5}
+    rng = random.Random(7)
+    prices = [Decimal("1.25"), Decimal("9.99"), Decimal("19.50")]
+    docs = [{"id": i, "t": start + dt.timedelta(seconds=i), "p": rng.choice(prices),
+             "n": rng.choice([3, 70, 900, 12000]), "r": rng.randrange(1 << 40),
+             "s": "x", "u": f"user-{rng.randrange(1 << 60)}", "f": 0.5}
             for i in range(5000)]
     path = str(tmp_path / "enc.parquet")
     vs.parquet.write_table(pa.table({"v": vs.from_python(docs)}), path,
                            shredding={"v": "struct<id: bigint, t: timestamp, p: decimal(5,2), "
-                                           "s: string, f: double>"})
+                                           "n: bigint, r: bigint, s: string, u: string, "
+                                           "f: double>"})
     md = pq.ParquetFile(path).metadata.row_group(0)
     enc = {md.column(c).path_in_schema: md.column(c).encodings for c in range(md.num_columns)}
-    for leaf in ("id", "t"):
-        assert "DELTA_BINARY_PACKED" in enc[f"v.typed_value.{leaf}.typed_value"], enc
-    for leaf in ("p", "s", "f"):
+    for leaf in ("id", "t", "r"):
+        assert enc[f"v.typed_value.{leaf}.typed_value"] == ("RLE", "DELTA_BINARY_PACKED"), enc
+    for leaf in ("p", "n", "s", "f"):
         assert "RLE_DICTIONARY" in enc[f"v.typed_value.{leaf}.typed_value"], enc
-    assert [r["id"] for r in vs.to_python(vs.parquet.read_table(path)["v"].combine_chunks())] \
-        == list(range(5000))
+    assert "RLE_DICTIONARY" not in enc["v.typed_value.u.typed_value"], enc
+    back = vs.to_python(vs.parquet.read_table(path)["v"].combine_chunks())
+    assert back == docs
     duckdb = pytest.importorskip("duckdb")
-    assert duckdb.sql(f"SELECT sum(v.id::BIGINT) FROM read_parquet('{path}')").fetchall()[0][0] \
-        == sum(range(5000))
+    assert duckdb.sql(f"SELECT sum(v.id::BIGINT), sum(v.n::BIGINT), count(DISTINCT v.u) "
+                      f"FROM read_parquet('{path}')").fetchall()[0] \
+        == (sum(range(5000)), sum(d["n"] for d in docs), 5000)
 
 
 def test_write_json_infers_from_the_whole_input_not_its_head(tmp_path):

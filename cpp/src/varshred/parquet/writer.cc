@@ -36,6 +36,7 @@
 #include "varshred/container_encoding_internal.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/parquet/catch_internal.h"
+#include "varshred/parquet/leaf_encoding_internal.h"
 #include "varshred/parquet/output_file.h"
 #include "varshred/parquet/schema.h"
 #include "varshred/parquet/shared_row_groups_internal.h"
@@ -59,13 +60,19 @@ using internal::AtomicFile;  // parquet/output_file.h
 // Variant columns (the leaves `variant_leaves` of `file`), docs/shredding.md#storage:
 // integers, dates, times and timestamps are mostly distinct and often ordered (ids,
 // times, counters), where DELTA_BINARY_PACKED beats a dictionary.
+// `dictionary_wins`: by file column, whether a Variant leaf's first values favour a
+// dictionary (leaf_encoding_internal.h); leaves without values keep the defaults.
 std::shared_ptr<pq::WriterProperties> MakeProperties(
     const ParquetWriteOptions& o, const pq::SchemaDescriptor* file = nullptr,
-    const std::vector<int>& variant_leaves = {}) {
+    const std::vector<int>& variant_leaves = {},
+    const std::map<int, bool>& dictionary_wins = {}) {
   pq::WriterProperties::Builder b;
   b.compression(o.compression);
   if (o.compression_level) b.compression_level(*o.compression_level);
   b.data_pagesize(o.data_page_size);
+  // Size statistics (level histograms, unencoded sizes) cost about 5% of a wide file
+  // with small column chunks, and no reader we target uses them.
+  b.set_size_statistics_level(pq::SizeStatisticsLevel::None);
   b.max_row_group_length(o.row_group_size);
   if (o.dictionary)
     b.enable_dictionary();
@@ -77,14 +84,20 @@ std::shared_ptr<pq::WriterProperties> MakeProperties(
     b.disable_statistics();
   for (int leaf : variant_leaves) {
     const pq::ColumnDescriptor* column = file->Column(leaf);
-    // Decimals are often few distinct values (prices, scores): they keep the dictionary.
-    if (column->name() != "typed_value" || column->logical_type()->is_decimal()) continue;
     const auto path = column->path();
+    const auto hint = dictionary_wins.find(leaf);
     switch (column->physical_type()) {
       case pq::Type::INT32:
       case pq::Type::INT64:
-        b.disable_dictionary(path);
+        // Integers, dates, timestamps and short decimals: deltas unless their values
+        // are few enough for a dictionary (the fallback of a full dictionary would be
+        // PLAIN, not deltas).
+        if (hint == dictionary_wins.end() || !hint->second) b.disable_dictionary(path);
         b.encoding(path, pq::Encoding::DELTA_BINARY_PACKED);
+        break;
+      case pq::Type::BYTE_ARRAY:
+        // Metadata, residual values, strings: no dictionary for mostly distinct ones.
+        if (hint != dictionary_wins.end() && !hint->second) b.disable_dictionary(path);
         break;
       default:
         break;
@@ -240,6 +253,21 @@ class ParquetSink {
   }
 
   int num_leaves() const { return static_cast<int>(leaves_.size()); }
+
+  // For each leaf holding integers or byte arrays: whether a dictionary would store
+  // them in fewer bytes than its other encoding, by file column, when a column chunk
+  // holds `scale` times the values collected.
+  void DictionaryHints(double scale, std::map<int, bool>* out) const {
+    for (const Leaf& leaf : leaves_) {
+      if (!leaf.i32.empty()) {
+        (*out)[leaf.column] = internal::DictionaryBeatsDelta(leaf.i32, scale);
+      } else if (!leaf.i64.empty()) {
+        (*out)[leaf.column] = internal::DictionaryBeatsDelta(leaf.i64, scale);
+      } else if (!leaf.bytes.empty()) {
+        (*out)[leaf.column] = internal::DictionaryBeatsPlain(leaf.bytes);
+      }
+    }
+  }
 
   // Writes the collected leaves into `rg` and clears them; with `use_threads`, on
   // Arrow's CPU thread pool, leaf by leaf (each leaf has its own column writer and
@@ -501,14 +529,18 @@ class VariantColumnWriter {
     return w;
   }
 
-  // Shreds an unshredded canonical column into the leaves, then writes them to `rg`.
-  arrow::Status Write(const std::shared_ptr<arrow::Array>& column, int64_t row_offset,
-                      pq::RowGroupWriter* rg, bool use_threads) {
+  // Shreds an unshredded canonical column into the leaves; they point into `column`,
+  // which must outlive the Flush() that writes them.
+  arrow::Status Shred(const std::shared_ptr<arrow::Array>& column, int64_t row_offset) {
     ARROW_ASSIGN_OR_RAISE(auto view, VariantArrayView::Make(column));
     const ValidateOptions options = ValidateOptions::ForReading();
-    ARROW_RETURN_NOT_OK(
-        shredder_.ShredRows(view, *root_, validate_ ? &options : nullptr, row_offset));
+    return shredder_.ShredRows(view, *root_, validate_ ? &options : nullptr, row_offset);
+  }
+  arrow::Status Flush(pq::RowGroupWriter* rg, bool use_threads) {
     return sink_.Flush(rg, use_threads);
+  }
+  void DictionaryHints(double scale, std::map<int, bool>* out) const {
+    sink_.DictionaryHints(scale, out);
   }
 
   int num_leaves() const { return sink_.num_leaves(); }
@@ -575,24 +607,15 @@ class SharedWriter : public ParquetWriter {
       others.push_back(field);
       other_columns_.push_back(i);
     }
-    auto root = std::static_pointer_cast<GroupNode>(
+    root_ = std::static_pointer_cast<GroupNode>(
         GroupNode::Make("schema", pq::Repetition::REQUIRED, fields));
-    auto other_root = std::static_pointer_cast<GroupNode>(
+    other_root_ = std::static_pointer_cast<GroupNode>(
         GroupNode::Make("schema", pq::Repetition::REQUIRED, other_fields));
-    pq::SchemaDescriptor file_schema;
-    file_schema.Init(root);
-    props_ = MakeProperties(options_, &file_schema, variant_leaves);
-    BEGIN_PARQUET_CATCH_EXCEPTIONS
-    file_writer_ = pq::ParquetFileWriter::Open(file_.stream(), root, props_);
-    END_PARQUET_CATCH_EXCEPTIONS
-    auto shared = std::make_unique<internal::SharedRowGroups>(
-        file_writer_.get(), other_root, std::move(other_leaves));
-    shared_ = shared.get();
-    auto view = std::make_unique<pq::ParquetFileWriter>();
-    view->Open(std::move(shared));
+    other_leaves_ = std::move(other_leaves);
+    variant_leaves_ = std::move(variant_leaves);
+    arrow_props_ = arrow_props;
     others_schema_ = arrow::schema(std::move(others));
-    return pq::arrow::FileWriter::Make(pool_, std::move(view), others_schema_,
-                                       arrow_props, &others_writer_);
+    return arrow::Status::OK();
   }
 
   // Parquet C++ may throw from any call below: errors name the file instead.
@@ -606,6 +629,7 @@ class SharedWriter : public ParquetWriter {
   }
 
   void Abort() override {
+    closed_ = true;
     // The Arrow writer's file view points at the file writer: it goes first.
     try {
       others_writer_.reset();
@@ -633,8 +657,40 @@ class SharedWriter : public ParquetWriter {
     return std::find(t.begin(), t.end(), name) != t.end();
   }
 
+  // The file starts once the first slice is shredded: its leaves' values choose their
+  // encodings (MakeProperties), for row groups of as many rows as the options allow
+  // rows like the slice's. Closing before any row starts it with the defaults.
+  arrow::Status StartFile(const arrow::RecordBatch* first_slice = nullptr) {
+    std::map<int, bool> dictionary_wins;
+    if (first_slice != nullptr && first_slice->num_rows() > 0) {
+      double rows = static_cast<double>(options_.row_group_size);
+      const int64_t bytes = arrow::util::ReferencedBufferSize(*first_slice).ValueOr(0);
+      if (options_.row_group_bytes > 0 && bytes > 0) {
+        rows = std::min(rows, static_cast<double>(options_.row_group_bytes) *
+                                  static_cast<double>(first_slice->num_rows()) /
+                                  static_cast<double>(bytes));
+      }
+      const double scale =
+          std::max(1.0, rows / static_cast<double>(first_slice->num_rows()));
+      for (auto& v : variants_) v.writer->DictionaryHints(scale, &dictionary_wins);
+    }
+    pq::SchemaDescriptor file_schema;
+    file_schema.Init(root_);
+    props_ = MakeProperties(options_, &file_schema, variant_leaves_, dictionary_wins);
+    BEGIN_PARQUET_CATCH_EXCEPTIONS
+    file_writer_ = pq::ParquetFileWriter::Open(file_.stream(), root_, props_);
+    END_PARQUET_CATCH_EXCEPTIONS
+    auto shared = std::make_unique<internal::SharedRowGroups>(file_writer_.get(),
+                                                              other_root_, other_leaves_);
+    shared_ = shared.get();
+    auto view = std::make_unique<pq::ParquetFileWriter>();
+    view->Open(std::move(shared));
+    return pq::arrow::FileWriter::Make(pool_, std::move(view), others_schema_,
+                                       arrow_props_, &others_writer_);
+  }
+
   arrow::Status WriteBatch(const arrow::RecordBatch& batch) {
-    if (!others_writer_) return arrow::Status::Invalid("ParquetWriter is closed");
+    if (closed_) return arrow::Status::Invalid("ParquetWriter is closed");
     if (!batch.schema()->Equals(*schema_, /*check_metadata=*/false)) {
       return arrow::Status::TypeError("batch schema ", batch.schema()->ToString(),
                                       " differs from the writer's ", schema_->ToString());
@@ -642,14 +698,13 @@ class SharedWriter : public ParquetWriter {
     const int64_t slice_rows = SliceRows(batch);
     int64_t offset = 0;
     while (offset < batch.num_rows()) {
-      if (rg_rows_ == 0 || rg_rows_ >= options_.row_group_size ||
-          (options_.row_group_bytes > 0 && BufferedBytes() >= options_.row_group_bytes)) {
-        ARROW_RETURN_NOT_OK(others_writer_->NewBufferedRowGroup());
-        rg_rows_ = 0;
-      }
+      const bool new_row_group =
+          rg_rows_ == 0 || rg_rows_ >= options_.row_group_size ||
+          (options_.row_group_bytes > 0 && BufferedBytes() >= options_.row_group_bytes);
+      if (new_row_group) rg_rows_ = 0;
       const int64_t n = std::min(
           {batch.num_rows() - offset, options_.row_group_size - rg_rows_, slice_rows});
-      auto st = WriteSlice(*batch.Slice(offset, n));
+      auto st = WriteSlice(*batch.Slice(offset, n), new_row_group);
       if (!st.ok()) {
         Abort();
         return st;
@@ -672,7 +727,7 @@ class SharedWriter : public ParquetWriter {
   // What the current row group holds in memory: finished pages (compressed), and the
   // levels, values and dictionaries not yet paged.
   int64_t BufferedBytes() const {
-    const pq::RowGroupWriter* rg = shared_->row_group();
+    const pq::RowGroupWriter* rg = shared_ != nullptr ? shared_->row_group() : nullptr;
     if (rg == nullptr) return 0;
     const auto pending = rg->estimated_buffered_stats();
     return rg->total_compressed_bytes() + rg->total_compressed_bytes_written() +
@@ -680,8 +735,20 @@ class SharedWriter : public ParquetWriter {
            pending.dict_bytes;
   }
 
-  // One slice within the current row group: every column gets the same rows.
-  arrow::Status WriteSlice(const arrow::RecordBatch& slice) {
+  // One slice, in the current row group or a new one: every column gets the same
+  // rows. Variant columns are shredded first (their leaves keep pointing into
+  // `inputs`), then written.
+  arrow::Status WriteSlice(const arrow::RecordBatch& slice, bool new_row_group) {
+    arrow::ArrayVector inputs;
+    for (auto& [field_index, writer] : variants_) {
+      ARROW_ASSIGN_OR_RAISE(auto input,
+                            UnshreddedInput(slice.column(field_index), pool_));
+      auto st = writer->Shred(input, rows_);
+      if (!st.ok()) return InColumn(field_index, st);
+      inputs.push_back(std::move(input));
+    }
+    if (!file_writer_) ARROW_RETURN_NOT_OK(StartFile(&slice));
+    if (new_row_group) ARROW_RETURN_NOT_OK(others_writer_->NewBufferedRowGroup());
     if (!other_columns_.empty()) {
       arrow::ArrayVector columns;
       for (int i : other_columns_) columns.push_back(slice.column(i));
@@ -689,19 +756,21 @@ class SharedWriter : public ParquetWriter {
           *arrow::RecordBatch::Make(others_schema_, slice.num_rows(), columns)));
     }
     for (auto& [field_index, writer] : variants_) {
-      ARROW_ASSIGN_OR_RAISE(auto input,
-                            UnshreddedInput(slice.column(field_index), pool_));
-      auto st = writer->Write(input, rows_, shared_->row_group(), options_.use_threads);
-      if (!st.ok()) {
-        return st.WithMessage("column \"", schema_->field(field_index)->name(), "\", ",
-                              st.message());
-      }
+      auto st = writer->Flush(shared_->row_group(), options_.use_threads);
+      if (!st.ok()) return InColumn(field_index, st);
     }
     return arrow::Status::OK();
   }
 
+  arrow::Status InColumn(int field_index, const arrow::Status& st) const {
+    return st.WithMessage("column \"", schema_->field(field_index)->name(), "\", ",
+                          st.message());
+  }
+
   arrow::Status Finish() {
-    if (!others_writer_) return arrow::Status::Invalid("ParquetWriter is closed");
+    if (closed_) return arrow::Status::Invalid("ParquetWriter is closed");
+    if (!file_writer_) ARROW_RETURN_NOT_OK(StartFile());
+    closed_ = true;
     // Closes the last row group and the file (through SharedRowGroups).
     auto st = others_writer_->Close();
     if (st.ok()) {
@@ -723,6 +792,11 @@ class SharedWriter : public ParquetWriter {
   arrow::MemoryPool* pool_;
   std::shared_ptr<arrow::Schema> schema_;
   std::shared_ptr<pq::WriterProperties> props_;
+  // The file's schema and what StartFile() needs to begin it.
+  std::shared_ptr<GroupNode> root_, other_root_;
+  std::vector<int> other_leaves_, variant_leaves_;
+  std::shared_ptr<pq::ArrowWriterProperties> arrow_props_;
+  bool closed_ = false;
   std::unique_ptr<pq::ParquetFileWriter> file_writer_;
   internal::SharedRowGroups* shared_ = nullptr;  // owned by others_writer_
   std::shared_ptr<arrow::Schema> others_schema_;
