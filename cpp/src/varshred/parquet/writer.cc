@@ -29,6 +29,7 @@
 #include <cstring>
 #include <deque>
 #include <random>
+#include <span>
 
 #include "varshred/arrow/shredder_internal.h"
 #include "varshred/arrow/unshred.h"
@@ -257,14 +258,24 @@ class ParquetSink {
   // For each leaf holding integers or byte arrays: whether a dictionary would store
   // them in fewer bytes than its other encoding, by file column, when a column chunk
   // holds `scale` times the values collected.
+  // Judged on at most the first 64 Ki values of each leaf: enough to tell, and it
+  // bounds the cost of a wide first slice.
   void DictionaryHints(double scale, std::map<int, bool>* out) const {
+    constexpr size_t kMaxValues = size_t{1} << 16;
+    auto head = [&](const auto& values) {
+      const size_t n = std::min(values.size(), kMaxValues);
+      return std::make_pair(std::span(values.data(), n),
+                            scale * static_cast<double>(values.size()) / n);
+    };
     for (const Leaf& leaf : leaves_) {
       if (!leaf.i32.empty()) {
-        (*out)[leaf.column] = internal::DictionaryBeatsDelta(leaf.i32, scale);
+        const auto [values, s] = head(leaf.i32);
+        (*out)[leaf.column] = internal::DictionaryBeatsDelta(values, s);
       } else if (!leaf.i64.empty()) {
-        (*out)[leaf.column] = internal::DictionaryBeatsDelta(leaf.i64, scale);
+        const auto [values, s] = head(leaf.i64);
+        (*out)[leaf.column] = internal::DictionaryBeatsDelta(values, s);
       } else if (!leaf.bytes.empty()) {
-        (*out)[leaf.column] = internal::DictionaryBeatsPlain(leaf.bytes);
+        (*out)[leaf.column] = internal::DictionaryBeatsPlain(head(leaf.bytes).first);
       }
     }
   }
