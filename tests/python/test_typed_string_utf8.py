@@ -73,3 +73,18 @@ def test_valid_strings_still_read(tmp_path):
         {"a": "ok"}, {"a": "\u00e9\U0001F600"}]
     assert vs.parquet.read_paths(path, "v", {"$.a": "string"})["$.a"].to_pylist() == [
         "ok", "\u00e9\U0001F600"]
+
+
+@pytest.mark.parametrize("strings, bad_row", [
+    # Each value must be UTF-8 on its own: a character split across two values, whose
+    # concatenation is valid, is two invalid values.
+    ([b"caf\xc3", b"\xa9 au lait", b"ok"], 0),
+    ([b"ok", b"x" * 70 + b"\xed\xa0\x80" + b"y" * 70, b"ok"], 1),  # a surrogate, long
+    ([b"ok", b"x" * 70, b"\xf4\x90\x80\x80" + b"z" * 80], 2),  # past U+10FFFF, long
+    ([b"ok", b"\xc0\xaf" + b"w" * 100, b"ok"], 1),  # overlong, long
+])
+def test_each_typed_string_is_checked_on_its_own(strings, bad_row):
+    with pytest.raises(vs.VariantError, match=f"row {bad_row}, \\$.a: typed string is not"):
+        vs.unshred(shredded(strings))
+    good = [s.decode("utf-8", "replace").encode() for s in strings]
+    assert len(vs.unshred(shredded(good))) == len(strings)

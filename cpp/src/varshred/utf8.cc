@@ -1,7 +1,10 @@
 // Licensed under the Apache License, Version 2.0.
 //
 // UTF-8 (RFC 3629): the one validator (every check of untrusted text goes through
-// SequenceLength below), and the lossy conversion of binary to text.
+// SequenceLength below, or for long text through simdjson's vectorized validator of
+// the same rules), and the lossy conversion of binary to text.
+
+#include <simdjson.h>
 
 #include <cstring>
 
@@ -63,7 +66,13 @@ size_t FirstInvalidUtf8(std::string_view s) {
   return s.size();
 }
 
-bool IsValidUtf8(std::string_view s) { return FirstInvalidUtf8(s) == s.size(); }
+bool IsValidUtf8(std::string_view s) {
+  // simdjson's vectorized check (the same rules) pays off past a few words; short
+  // keys and strings take the loop above, mostly its ASCII path.
+  constexpr size_t kVectorized = 64;
+  if (s.size() >= kVectorized) return simdjson::validate_utf8(s.data(), s.size());
+  return FirstInvalidUtf8(s) == s.size();
+}
 
 void AppendUtf8Lossy(std::string_view bytes, std::string* out) {
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());

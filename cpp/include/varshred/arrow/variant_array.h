@@ -87,6 +87,9 @@ class BinaryColumn {
   }
   const std::shared_ptr<arrow::Array>& array() const { return array_; }
   explicit operator bool() const { return array_ != nullptr; }
+  /// \brief Whether values follow one another in one data buffer (binary and
+  /// large_binary, not the views): value i + 1 starts where value i ends.
+  bool contiguous() const { return kind_ != Kind::kBinaryView; }
 
  private:
   enum class Kind : uint8_t { kBinary, kLargeBinary, kBinaryView };

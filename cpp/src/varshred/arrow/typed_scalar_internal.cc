@@ -178,6 +178,31 @@ arrow::Result<TypedScalarColumn::EncodeFn> TypedScalarColumn::Encoders::Pick(
   }
 }
 
+namespace {
+
+// Whether all `n` values of `b`, nulls' bytes included, are UTF-8, in one pass over
+// their bytes: each value is when the whole run is and no value starts inside a
+// character (on a continuation byte). False sends the caller to its per-value check.
+bool AllUtf8(const BinaryColumn& b, int64_t n) {
+  if (n == 0 || !b.contiguous()) return n == 0;
+  const char* begin = b.Get(0).data();
+  const std::string_view last = b.Get(n - 1);
+  const char* end = last.data() + last.size();
+  if (end < begin || !IsValidUtf8({begin, static_cast<size_t>(end - begin)})) {
+    return false;
+  }
+  const char* previous = begin;
+  for (int64_t i = 1; i < n; ++i) {
+    const char* start = b.Get(i).data();
+    if (start < previous || start > end) return false;  // malformed offsets
+    if (start < end && (static_cast<unsigned char>(*start) & 0xC0) == 0x80) return false;
+    previous = start;
+  }
+  return true;
+}
+
+}  // namespace
+
 arrow::Result<TypedScalarColumn> TypedScalarColumn::Make(
     const std::shared_ptr<arrow::Array>& typed, const std::string& path) {
   TypedScalarColumn c;
@@ -190,12 +215,14 @@ arrow::Result<TypedScalarColumn> TypedScalarColumn::Make(
     // Parquet readers do not check UTF-8 of STRING columns; residual strings are
     // checked (Validate), so typed ones must be too, before any row is read.
     const int64_t n = c.array_->length();
-    for (int64_t i = 0; i < n; ++i) {
-      if (c.binary_.IsNull(i) || IsValidUtf8(c.binary_.Get(i))) continue;
-      // Paths below an array ("$.a[]") index elements, not rows.
-      const bool element = path.find("[]") != std::string::npos;
-      return arrow::Status::Invalid(element ? "element " : "row ", i, ", ", path,
-                                    ": typed string is not valid UTF-8");
+    if (!AllUtf8(c.binary_, n)) {
+      for (int64_t i = 0; i < n; ++i) {
+        if (c.binary_.IsNull(i) || IsValidUtf8(c.binary_.Get(i))) continue;
+        // Paths below an array ("$.a[]") index elements, not rows.
+        const bool element = path.find("[]") != std::string::npos;
+        return arrow::Status::Invalid(element ? "element " : "row ", i, ", ", path,
+                                      ": typed string is not valid UTF-8");
+      }
     }
   }
   if (c.decimal_width_ > 0) {
