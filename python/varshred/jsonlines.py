@@ -251,9 +251,10 @@ def _lines_with_offsets(block: bytes):
 
 @dataclass(frozen=True)
 class WriteSplits:
-    """mapInArrow function run once per split id: reads its split of a JSON-lines file,
-    parses it with varshred and writes one shredded Parquet file into ``staging``,
-    with no JVM in between. Yields (file, rows, bytes, nulled, ddl)."""
+    """Run once per split id: reads its split of a JSON-lines file, parses it with
+    varshred and writes one shredded Parquet file into ``staging``, with no JVM in
+    between. Yields (file, rows, bytes, nulled, ddl): as a mapInArrow function, one
+    record batch per split; through :meth:`over_ids` (an RDD's mapPartitions), a dict."""
 
     splits: tuple
     column: str
@@ -263,15 +264,19 @@ class WriteSplits:
     staging: str
 
     def __call__(self, batches):
+        for batch in batches:
+            for result in self.over_ids(batch.column(0).to_pylist()):
+                yield pa.RecordBatch.from_pylist([result], schema=RESULT_SCHEMA)
+
+    def over_ids(self, split_ids):
         from pyspark import TaskContext
 
         ctx = TaskContext.get()
         attempt = f"{ctx.attemptNumber()}" if ctx else "0"
-        for batch in batches:
-            for split_id in batch.column(0).to_pylist():
-                yield self._write(self.splits[split_id], split_id, attempt)
+        for split_id in split_ids:
+            yield self._write(self.splits[split_id], split_id, attempt)
 
-    def _write(self, split: Split, split_id: int, attempt: str) -> pa.RecordBatch:
+    def _write(self, split: Split, split_id: int, attempt: str) -> dict:
         target = _fs.join(self.staging,
                           f"part-{split_id:05d}-{attempt}-{uuid.uuid4().hex[:8]}.parquet")
         schema = pa.schema([(self.column, vs.variant_type())])
@@ -304,9 +309,8 @@ class WriteSplits:
                 writer.abort()
             raise
         size = _fs.size(target) if writer is not None else 0
-        return pa.RecordBatch.from_pylist(
-            [{"file": target if writer is not None else None, "rows": rows, "bytes": size,
-              "nulled": nulled, "ddl": ddl}], schema=RESULT_SCHEMA)
+        return {"file": target if writer is not None else None, "rows": rows, "bytes": size,
+                "nulled": nulled, "ddl": ddl}
 
 
 RESULT_SCHEMA = pa.schema([("file", pa.string()), ("rows", pa.int64()), ("bytes", pa.int64()),

@@ -412,8 +412,15 @@ class ShredJob:
         task = jsonlines.WriteSplits(tuple(splits), self.column, ddl, self.errors,
                               self.compression, staging)
         try:
-            results = (spark.range(0, len(splits), 1, max(len(splits), 1))
-                       .mapInArrow(task, jsonlines.RESULT_DDL).collect())
+            if is_connect(spark):  # no RDDs: a DataFrame job
+                results = (spark.range(0, len(splits), 1, max(len(splits), 1))
+                           .mapInArrow(task, jsonlines.RESULT_DDL).collect())
+            else:
+                # A Python RDD job: as a session's first job it starts its tasks about
+                # 0.6 s sooner than a DataFrame's (no SQL planning, no Arrow in the JVM).
+                results = (spark.sparkContext.parallelize(range(len(splits)),
+                                                          max(len(splits), 1))
+                           .mapPartitions(task.over_ids).collect())
             written = [r for r in results if r["file"]]
             final = vs.spark.publish(
                 [r["file"] for r in written], self.output, overwrite=self.mode == "overwrite",
