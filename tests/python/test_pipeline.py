@@ -376,3 +376,25 @@ def test_runs_under_spark_submit(tmp_path):
     files = [f for f in os.listdir(tmp_path / "out") if f.endswith(".parquet")]
     back = vs.parquet.read_table(str(tmp_path / "out" / files[0]))
     assert vs.variant_get(back["data"], "$.id", "bigint").to_pylist() == list(range(500))
+
+
+def test_a_split_task_imports_no_pandas(tmp_path):
+    # A task worker is a fresh process: pa.array() or a Python scalar in a compute call
+    # imports pandas (about 0.17 s) just to rule out pandas inputs. The write path of a
+    # split avoids both, and blank lines (spaces, tabs, CR, VT, FF) are still skipped.
+    pytest.importorskip("pandas")
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(b'{"a": 1}\n  \n\t\r\n{"a": 2}\n\x0b\x0c\n{"a": "x"}\n')
+    script = f"""
+import sys
+from varshred import jsonlines
+splits = jsonlines.splits([{str(source)!r}], 1)
+task = jsonlines.WriteSplits(tuple(splits), "v", "struct<a: bigint>", "raise", "zstd",
+                             {str(tmp_path)!r})
+[result] = task.over_ids([0])
+assert result["rows"] == 3, result
+print("pandas" in sys.modules)
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "False"
