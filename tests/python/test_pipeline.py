@@ -398,3 +398,14 @@ print("pandas" in sys.modules)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
+
+
+@pytest.mark.parametrize("block, lines", [
+    (b"", []), (b"\n", []), (b'{"a":1}', ['{"a":1}']), (b'{"a":1}\n', ['{"a":1}']),
+    (b'\n\n{"a":1}\n \n{"b":2}', ['{"a":1}', '{"b":2}']),
+    (b' \x0b\n{"a":1}\r\n\x0c\n\t\n', ['{"a":1}\r']),
+])
+def test_a_block_gives_its_non_blank_lines(block, lines):
+    from varshred import jsonlines
+
+    assert jsonlines.documents(block).to_pylist() == lines
