@@ -134,10 +134,11 @@ cdef class ParquetFileWriter:
             mask = deref(self.writer).primitive_types_written(c_name)
         if not mask.has_value():
             return None
+        cdef uint32_t bits = mask.value()
         cdef uint8_t id
         names = set()
         for id in range(kMaxPrimitiveTypeId + 1):
-            if mask.value() & (1u << id):
+            if bits & (1u << id):
                 view = VariantTypeName(TypeFromHeader(id << 2))
                 names.add(view.data()[:view.size()].decode("ascii"))
         return frozenset(names)

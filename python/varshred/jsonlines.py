@@ -224,9 +224,10 @@ def documents(block: bytes) -> pa.Array:
     keep = pc.match_substring_regex(text, "[^ \t\n\v\f\r]")
     # Usually only the empty string after the block's last newline is blank: dropped
     # by a slice, since a filter copies every line.
-    if keep.true_count == len(keep):
+    blank = len(keep) - keep.true_count
+    if blank == 0:
         return text
-    if keep.true_count == len(keep) - 1 and not keep[len(keep) - 1].as_py():
+    if blank == 1 and not keep[len(keep) - 1].as_py():
         return text.slice(0, len(keep) - 1)
     return text.filter(keep)
 

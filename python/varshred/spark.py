@@ -827,11 +827,9 @@ class _ArrowWriter(DataSourceArrowWriter):
                 writer.write_batch(batch)
                 written += batch.num_rows
                 for name, s in stats.items():
-                    if name not in counting and not (
-                            writer.types_written(name) or set()).isdisjoint(
-                                SPARK_UNREADABLE_TYPES):
+                    if name in counting or not (writer.types_written(name) or set()) \
+                            .isdisjoint(SPARK_UNREADABLE_TYPES):
                         counting.add(name)
-                    if name in counting:
                         s.add(batch.column(name))
             writer.close()
         except BaseException:

@@ -79,7 +79,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
 
 /// \brief As VariantToJson(), as JSON lines in one buffer: each row's text followed by
 /// a newline, SQL NULL rows as `null` (what `varshred to-json` prints). The buffer
-/// comes from arrow::system_memory_pool(): scans free it on another thread.
+/// owns the text as printed (malloc'd, not from an Arrow pool): scans free it on
+/// another thread.
 arrow::Result<std::shared_ptr<arrow::Buffer>> VariantToJsonLines(
     const arrow::Array& variants, const VariantToJsonOptions& options = {});
 

@@ -216,9 +216,10 @@ void ReserveForAllRows(int64_t done, int64_t rows, std::string* text) {
 }
 
 // The text of a call is printed into a string of the calling thread that keeps its
-// capacity from call to call, then copied into a buffer from the Arrow pool: a fresh
-// string per call came from malloc's mmap threshold upwards as new pages, and two
-// threads faulting pages in one process slowed each other down (`varshred to-json`).
+// capacity from call to call, then copied into a buffer from the Arrow pool (ToBuffer)
+// or handed out whole (Release): a fresh string per call came from malloc's mmap
+// threshold upwards as new pages, and two threads faulting pages in one process slowed
+// each other down (`varshred to-json`).
 class ThreadText {
  public:
   ThreadText() : text_(Storage()) { text_.clear(); }
@@ -304,11 +305,9 @@ arrow::Result<std::shared_ptr<arrow::Buffer>> VariantToJsonLines(
     lines.push_back('\n');
     ReserveForAllRows(row + 1, printer->length(), &lines);
   }
-  // The text itself becomes the buffer (no copy), from malloc, not the default pool:
-  // these are large buffers that a scan's consumer frees on another thread, which
-  // mimalloc (pyarrow's default) hands back to the OS and then faults in afresh
-  // (zeroed huge pages: 5.5% of a 2-thread `to-json`, against 1% with one thread);
-  // malloc reuses them.
+  // The text itself becomes the buffer: no copy, and malloc's memory rather than the
+  // default pool's, since a scan's consumer frees it on another thread and mimalloc
+  // (pyarrow's default) would hand it back to the OS and fault it in afresh.
   return thread_text.Release();
 }
 
