@@ -62,7 +62,7 @@ class VariantView {
   static arrow::Result<VariantView> Make(MetadataView metadata, std::string_view value,
                                          const ValidateOptions& options = {});
   /// \brief O(1). `value` must be valid for `metadata`.
-  static VariantView MakeUnchecked(MetadataView metadata, std::string_view value);
+  static VariantView MakeUnchecked(const MetadataView& metadata, std::string_view value);
 
   VariantType type() const { return type_; }
   BasicType basic_type() const {

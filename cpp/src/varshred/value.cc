@@ -163,7 +163,8 @@ arrow::Result<VariantView> VariantView::Make(MetadataView metadata,
   return MakeUnchecked(metadata, value);
 }
 
-VariantView VariantView::MakeUnchecked(MetadataView metadata, std::string_view value) {
+VariantView VariantView::MakeUnchecked(const MetadataView& metadata,
+                                       std::string_view value) {
   VariantView view;
   view.metadata_ = metadata;
   view.value_ = value.substr(0, ValueSize(value));

@@ -154,7 +154,7 @@ class ArrowSink {
   }
 
   static arrow::Status AppendTyped(Node& node, const internal::TypedValue& t) {
-    const VariantView& v = t.variant;
+    const VariantView& v = *t.variant;
     switch (node.type) {
       case VariantType::kInt8:
         return Append<arrow::Int8Builder>(node, static_cast<int8_t>(t.integer));

@@ -106,9 +106,10 @@ std::unique_ptr<ShredNode<Columns>> CompileShredPlan(const ShreddingSchema& sche
 
 /// \brief A value that fits a primitive typed_value, converted for it: numbers carry
 /// their value in the column's type (integers and decimal4/8 in `integer`, decimal16
-/// in `decimal`); every other type is read from `variant`.
+/// in `decimal`); every other type is read from `variant`, the matched value (it lives
+/// while the sink handles the value). Small on purpose: it is made for every value.
 struct TypedValue {
-  VariantView variant;
+  const VariantView* variant = nullptr;
   int64_t integer = 0;
   int128_t decimal = 0;
 };
@@ -132,7 +133,7 @@ inline bool MatchTyped(VariantType type, int precision, int scale, bool lenient,
     default:
       // Every other type, timestamps included (unit and zone), matches itself only.
       if (v.type() != type) return false;
-      out->variant = v;
+      out->variant = &v;
       return true;
   }
 }

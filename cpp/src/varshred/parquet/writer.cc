@@ -433,7 +433,7 @@ class ParquetSink {
   arrow::Status AppendTyped(const Node& node, const internal::TypedValue& t,
                             int16_t rep) {
     Leaf& leaf = leaves_[node.columns.typed_leaf];
-    const VariantView& v = t.variant;
+    const VariantView& v = *t.variant;
     switch (node.type) {
       case VariantType::kBoolean:
         leaf.bools.push_back(v.GetBool());
