@@ -241,7 +241,8 @@ def write_json(strings: Any, path: str, *, column: str = "v",
             for other in others:
                 stats.merge(other.result())
             shredding = stats.derive_schema()
-        parsed = (_ahead(pool, parse, chunks(), threads - 1) if threads > 1
+        # The writer waits for the first chunk: this thread parses it.
+        parsed = (_ahead(pool, parse, chunks(), threads - 1, first_here=True) if threads > 1
                   else map(parse, chunks()))
         try:
             for variants in parsed:
@@ -263,30 +264,35 @@ def write_json(strings: Any, path: str, *, column: str = "v",
 
 
 def _spread(strings: pa.Array | pa.ChunkedArray, n: int) -> pa.Array:
-    """``n`` rows of ``strings`` spread evenly over it, taken chunk by chunk (a take on
-    the whole chunked array would first concatenate every chunk)."""
-    step = len(strings) / n
-    wanted = [int(i * step) for i in range(n)]
-    chunks = strings.chunks if isinstance(strings, pa.ChunkedArray) else [strings]
-    parts, start, at = [], 0, 0
-    for chunk in chunks:
-        end = start + len(chunk)
-        first = at
-        while at < n and wanted[at] < end:
-            at += 1
-        if at > first:
-            parts.append(chunk.take(pa.array([i - start for i in wanted[first:at]])))
-        start = end
-    return pa.concat_arrays(parts) if parts else strings.slice(0, 0)
+    """``n`` rows of ``strings`` in up to 256 runs spread evenly over it: every part of
+    the input is sampled, and only the sampled rows are copied (no index array, no take,
+    nothing built from Python integers)."""
+    total = len(strings)
+    n = min(n, total)
+    runs = min(n, 256)
+    parts = []
+    for r in range(runs):
+        piece = strings.slice(r * total // runs, (r + 1) * n // runs - r * n // runs)
+        parts += piece.chunks if isinstance(piece, pa.ChunkedArray) else [piece]
+    parts = [p for p in parts if len(p)]
+    return pa.concat_arrays(parts) if parts else pa.array([], strings.type)
 
 
-def _ahead(pool, fn, items, depth: int):
-    """``map(fn, items)`` with up to ``depth`` calls running ahead on ``pool``."""
+_NONE = object()
+
+
+def _ahead(pool, fn, items, depth: int, *, first_here: bool = False):
+    """``map(fn, items)`` with up to ``depth`` calls running ahead on ``pool``. With
+    ``first_here`` the first call runs on the caller's thread while the pool starts on
+    the next ones: a caller that can do nothing before the first result stays busy."""
     from collections import deque
     from itertools import islice
 
     items = iter(items)
+    first = next(items, _NONE) if first_here else _NONE
     pending = deque(pool.submit(fn, x) for x in islice(items, depth))
+    if first is not _NONE:
+        yield fn(first)
     while pending:
         result = pending.popleft().result()
         nxt = next(items, None)

@@ -9,6 +9,8 @@ import json
 import os
 import random
 import string
+import subprocess
+import sys
 import uuid
 from decimal import Decimal
 
@@ -298,6 +300,41 @@ def test_write_json_spreads_its_sample_over_every_chunk_of_a_chunked_array(tmp_p
     assert typed.type.field("typed_value").type == pa.string()
     assert vs.to_json(vs.parquet.read_table(path)["v"]).to_pylist() == [
         d for p in parts for d in vs.to_json(vs.from_json(p)).to_pylist()]
+
+
+def test_write_json_samples_an_arrow_input_without_importing_pandas(tmp_path):
+    # The inference sample of an Arrow input is cut in runs, not taken by an index array
+    # built from Python integers: pa.array() on those imports pandas (a fresh process
+    # paid about 0.2 s for it on its first write_json).
+    pytest.importorskip("pandas")
+    script = f"""
+import sys
+from array import array
+import pyarrow as pa
+import varshred as vs
+lines = [b'{{"id": %d, "s": "x%d"}}' % (i, i) for i in range(5000)]
+offsets = array("i", [0])
+for line in lines:
+    offsets.append(offsets[-1] + len(line))
+strings = pa.Array.from_buffers(pa.string(), len(lines),
+                                [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(lines))])
+assert vs.parquet.write_json(strings, {str(tmp_path / "w.parquet")!r}, chunk_rows=500) == 5000
+print("pandas" in sys.modules)
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "False"
+
+
+def test_the_sample_of_write_json_comes_from_every_part_of_its_input():
+    docs = pa.chunked_array([pa.array([str(i) for i in range(c, c + 250)])
+                             for c in range(0, 1000, 250)])
+    sample = vs.parquet._spread(docs, 300)
+    values = [int(x) for x in sample.to_pylist()]
+    assert len(values) == len(set(values)) == 300
+    assert all(any(q <= x < q + 100 for x in values) for q in range(0, 1000, 100))
+    assert vs.parquet._spread(docs, 5000).to_pylist() == docs.to_pylist()
+    assert vs.parquet._spread(docs, 0).to_pylist() == []
 
 
 @pytest.mark.parametrize("source", ["array", "iterable"])
