@@ -29,6 +29,7 @@ from varshred.shredding import ShreddingSchema
 __all__ = ["JobError", "ShredJob", "spark_session", "summary_text"]
 
 _SCHEMA_WORDS = ("infer", "per-file", "none")
+_DAEMON_MODULE = "spark.python.daemon.module"
 
 
 def spark_session(master: str | None = None, app_name: str = "varshred",
@@ -40,7 +41,9 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
     Spark settings (e.g. ``spark.archives`` for a cluster). ``remote``
     (``sc://host:port``) connects to a Spark Connect server instead: no local JVM, and
     the server's Python workers run varshred's tasks. ``fast_start`` starts the driver's
-    JVM with the options of varshred._jvm, for jobs whose work runs in Python tasks."""
+    JVM with the options of varshred._jvm, for jobs whose work runs in Python tasks.
+    A local session whose workers run this interpreter starts them with
+    varshred._pyspark_daemon (the installed pyspark, not pyspark.zip)."""
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
@@ -71,6 +74,12 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
     if any(java_options):
         builder = builder.config("spark.driver.extraJavaOptions",
                                  " ".join(o for o in java_options if o))
+    if (master and master.startswith("local") and not submitted
+            and os.environ["PYSPARK_PYTHON"] == sys.executable
+            and not {"spark.pyspark.python", _DAEMON_MODULE} & conf.keys()):
+        # Workers started by this interpreter: their daemon imports the installed
+        # pyspark, not the copy in pyspark.zip that Python compiles at every start.
+        builder = builder.config(_DAEMON_MODULE, "varshred._pyspark_daemon")
     for key, value in conf.items():
         builder = builder.config(key, value)
     spark = (builder.config("spark.ui.enabled", "false")

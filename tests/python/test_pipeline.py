@@ -409,3 +409,53 @@ def test_a_block_gives_its_non_blank_lines(block, lines):
     from varshred import jsonlines
 
     assert jsonlines.documents(block).to_pylist() == lines
+
+
+def _fake_pyspark(root, version: bytes):
+    os.makedirs(root / "pyspark", exist_ok=True)
+    (root / "pyspark" / "__init__.py").write_bytes(b"")
+    (root / "pyspark" / "version.py").write_bytes(version)
+
+
+@pytest.mark.parametrize("installed, moved", [(b"__version__ = '4.3.0'\n", True),
+                                              (b"__version__ = '4.2.0'\n", False),
+                                              (None, False)])
+def test_the_daemon_prefers_the_installed_pyspark_of_the_zips_version(tmp_path, installed,
+                                                                      moved):
+    import zipfile
+
+    from varshred._pyspark_daemon import prefer_installed_pyspark
+
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    with zipfile.ZipFile(lib / "pyspark.zip", "w") as z:
+        z.writestr("pyspark/__init__.py", "")
+        z.writestr("pyspark/version.py", "__version__ = '4.3.0'\n")
+    with zipfile.ZipFile(lib / "py4j-0.10.9.9-src.zip", "w") as z:
+        z.writestr("py4j/__init__.py", "")
+    site = tmp_path / "site"
+    site.mkdir()
+    if installed is not None:
+        _fake_pyspark(site, installed)
+    path = [str(tmp_path), str(lib / "pyspark.zip"), str(lib / "py4j-0.10.9.9-src.zip"),
+            str(site)]
+    expected = [path[0], path[3], path[1], path[2]] if moved else path
+    assert prefer_installed_pyspark(path) == expected
+    assert prefer_installed_pyspark([str(site)]) == [str(site)]
+
+
+def test_local_sessions_run_their_workers_from_the_installed_pyspark():
+    # Spark puts pyspark.zip first on its workers' path, where Python compiles every
+    # module it imports from source (about 0.5 s before the first task of a session).
+    pytest.importorskip("pyspark")
+    script = """
+from varshred.pipeline import spark_session
+spark = spark_session("local[1]")
+def where(_):
+    import pyspark
+    yield pyspark.__file__
+print(spark.sparkContext.parallelize([0], 1).mapPartitions(where).collect()[0])
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.strip().splitlines()[-1]
+    assert ".zip" not in out and out.endswith(os.path.join("pyspark", "__init__.py")), out
