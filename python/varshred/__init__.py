@@ -7,7 +7,6 @@
 ['{"a":1}', None]
 """
 
-from importlib import metadata as _metadata
 from typing import Any
 
 import pyarrow  # noqa: F401  (loads libarrow before the extension module)
@@ -30,11 +29,6 @@ from varshred.infer import ShreddingStats, infer_schema
 from varshred.shredding import ShreddingSchema, from_legacy_shredded, shred, unshred
 from varshred import parquet  # noqa: E402  (vs.parquet.*)
 from varshred import dataset  # noqa: E402  (vs.dataset.files)
-
-try:
-    __version__ = _metadata.version("varshred")
-except _metadata.PackageNotFoundError:  # running from a source tree
-    __version__ = "0.0.0"
 
 __all__ = [
     "ShreddingSchema",
@@ -69,4 +63,15 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return importlib.import_module("varshred.spark")
+    # importlib.metadata costs every import of varshred about 30 ms (Spark's Python
+    # workers and every command start one): read the version when asked.
+    if name == "__version__":
+        from importlib import metadata
+
+        try:
+            version = metadata.version("varshred")
+        except metadata.PackageNotFoundError:  # running from a source tree
+            version = "0.0.0"
+        globals()["__version__"] = version
+        return version
     raise AttributeError(f"module 'varshred' has no attribute {name!r}")

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pyarrow as pa
 import pytest
 
@@ -139,3 +142,17 @@ def test_inputs_that_are_not_arrow_are_rejected():
         vs.from_python("abc")
     with pytest.raises(TypeError, match="from_python expects an iterable"):
         vs.from_python(pa.array([1]))
+
+
+def test_importing_varshred_leaves_out_what_only_some_calls_need():
+    # Every Spark Python worker and every command imports varshred: its version (read
+    # through importlib.metadata, about 30 ms) and pyspark load when asked for.
+    script = """
+import sys
+import varshred as vs
+print("importlib.metadata" in sys.modules, "pyspark" in sys.modules)
+print(vs.__version__ == vs.__version__ and bool(vs.__version__))
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "False", "True"]
