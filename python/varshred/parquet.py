@@ -163,7 +163,7 @@ def write_json(strings: Any, path: str, *, column: str = "v",
                shredding: ShreddingSchema | str = "infer",
                errors: Literal["raise", "null"] = "raise",
                numbers: Literal["decimal", "double"] = "decimal", chunk_rows: int = 65536,
-               chunk_bytes: int = 4 << 20, sample_bytes: int = 64 << 20, threads: int = 2,
+               chunk_bytes: int = 4 << 20, sample_bytes: int = 16 << 20, threads: int = 2,
                **options: Any) -> int:
     """JSON documents (a string array, chunked array or any iterable of strings) ->
     one Parquet file with the shredded Variant column ``column``; returns the rows
