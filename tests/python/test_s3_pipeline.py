@@ -176,13 +176,15 @@ def test_job_killed_mid_way_leaves_no_visible_output(s3, tmp_path, target):
             break
         seen += line
     assert b"[2/3]" in seen, seen.decode(errors="replace")
-    time.sleep(1.0)  # not a timing assertion: any moment during the write will do
+    time.sleep(0.3)  # not a timing assertion: any moment during the write will do
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    if b"[3/3]" in seen:
-        pytest.skip("the job finished before it could be killed")
     if target == "s3":
-        assert [k for k in _objects(s3, "killed") if "/_" not in k] == []
+        visible = [s3.uri(k) for k in _objects(s3, "killed") if "/_" not in k]
     else:
-        visible = [f for f in vs._fs.list_files(out)]
-        assert visible == []
+        visible = list(vs._fs.list_files(out))
+    if visible:
+        # The commit came before the kill (a fast machine finishes this job in about a
+        # second): then the whole output is there, never a part of it.
+        assert _read_dataset(visible).num_rows == 4 * 20000
+        pytest.skip("the job finished before it could be killed")
