@@ -274,7 +274,6 @@ def _spread(strings: pa.Array | pa.ChunkedArray, n: int) -> pa.Array:
     for r in range(runs):
         piece = strings.slice(r * total // runs, (r + 1) * n // runs - r * n // runs)
         parts += piece.chunks if isinstance(piece, pa.ChunkedArray) else [piece]
-    parts = [p for p in parts if len(p)]
     return pa.concat_arrays(parts) if parts else pa.array([], strings.type)
 
 
@@ -295,8 +294,8 @@ def _ahead(pool, fn, items, depth: int, *, first_here: bool = False):
         yield fn(first)
     while pending:
         result = pending.popleft().result()
-        nxt = next(items, None)
-        if nxt is not None:
+        nxt = next(items, _NONE)
+        if nxt is not _NONE:
             pending.append(pool.submit(fn, nxt))
         yield result
 

@@ -56,10 +56,6 @@ struct EscapeTable {
 };
 constexpr EscapeTable kEscapes;
 
-}  // namespace
-
-namespace {
-
 // Whether any of the 8 bytes in `w` needs an escape: a control byte (< 0x20), '"' or
 // '\\'. Bytes >= 0x80 never do (the subtraction's borrow is masked by ~w).
 bool NeedsEscape(uint64_t w) {
