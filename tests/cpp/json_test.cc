@@ -314,6 +314,15 @@ TEST(JsonWriteTest, DecimalsStripTrailingZeros) {
   EXPECT_EQ(ScalarToJson("20 02 00 00 00 00"), "0");
   EXPECT_EQ(ScalarToJson("28 09 15 81 39 6e b1 c9 be 46 32 1b e4 27 00 00 00 00"),
             "12345678901234567890.123456789");
+  // Digits past 64 bits, at and around the boundary of the printer's 64-bit path.
+  EXPECT_EQ(ScalarToJson("28 00 ff ff ff ff 3f 22 8a 09 7a c4 86 5a a8 4c 3b 4b"),
+            "99999999999999999999999999999999999999");
+  EXPECT_EQ(ScalarToJson("28 00 00 00 00 00 00 00 00 00 ff ff ff ff ff ff ff ff"),
+            "-18446744073709551616");
+  EXPECT_EQ(ScalarToJson("28 02 ff ff ff ff ff ff ff ff 00 00 00 00 00 00 00 00"),
+            "184467440737095516.15");
+  EXPECT_EQ(ScalarToJson("28 01 f6 ff ff ff ff ff ff ff fe ff ff ff ff ff ff ff"),
+            "-1844674407370955162.6");
 }
 
 TEST(JsonWriteTest, FloatsAsJavaToString) {

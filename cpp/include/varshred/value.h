@@ -121,6 +121,10 @@ class ObjectView {
   VariantView value(uint32_t i) const;
   /// Offset of field i's value from the start of the values area.
   uint32_t field_offset(uint32_t i) const;
+  /// The values area: the fields' values, field_offset(i) bytes apart from its start.
+  std::string_view values_area() const {
+    return {reinterpret_cast<const char*>(values_), field_offset(num_fields_)};
+  }
 
   /// \brief The value of `key`: binary search by key bytes, then a linear scan if the
   /// search misses (objects with unsorted ids). Never allocates.
@@ -151,7 +155,12 @@ class ArrayView {
 
   uint32_t size() const { return num_elements_; }
   VariantView element(uint32_t i) const;
+  /// Offset of element i from the start of the values area.
   uint32_t element_offset(uint32_t i) const;
+  /// The values area: the elements, element_offset(i) bytes apart from its start.
+  std::string_view values_area() const {
+    return {reinterpret_cast<const char*>(values_), element_offset(num_elements_)};
+  }
   size_t size_bytes() const;
 
  private:

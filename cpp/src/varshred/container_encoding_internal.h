@@ -67,10 +67,8 @@ inline void WriteObjectHeader(uint8_t* p, const ContainerHeaderLayout& l, size_t
   *p++ = ObjectHeader(l.large, l.id_size, l.offset_size);
   WriteUnsigned(p, static_cast<uint32_t>(n), l.count_size);
   p += l.count_size;
-  for (size_t k = 0; k < n; ++k, p += l.id_size) WriteUnsigned(p, id_at(k), l.id_size);
-  for (size_t k = 0; k < n; ++k, p += l.offset_size) {
-    WriteUnsigned(p, offset_at(k), l.offset_size);
-  }
+  p = WriteUnsignedRun(p, n, l.id_size, id_at);
+  p = WriteUnsignedRun(p, n, l.offset_size, offset_at);
   WriteUnsigned(p, data_size, l.offset_size);
 }
 
@@ -82,9 +80,7 @@ inline void WriteArrayHeader(uint8_t* p, const ContainerHeaderLayout& l, size_t 
   *p++ = ArrayHeader(l.large, l.offset_size);
   WriteUnsigned(p, static_cast<uint32_t>(n), l.count_size);
   p += l.count_size;
-  for (size_t k = 0; k < n; ++k, p += l.offset_size) {
-    WriteUnsigned(p, offset_at(k), l.offset_size);
-  }
+  p = WriteUnsignedRun(p, n, l.offset_size, offset_at);
   WriteUnsigned(p, data_size, l.offset_size);
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 namespace varshred::internal {
 
@@ -37,9 +38,50 @@ inline T ReadLE(const uint8_t* p) {
   return v;
 }
 
-/// Writes the low `size` (1-4) bytes of `value`.
+/// Writes the low `size` (1-4) bytes of `value`. One fixed-size store per width: a
+/// memcpy of a variable size compiles to a byte loop through the stack.
 inline void WriteUnsigned(uint8_t* p, uint32_t value, int size) {
-  std::memcpy(p, &value, size);
+  switch (size) {
+    case 1:
+      p[0] = static_cast<uint8_t>(value);
+      return;
+    case 2: {
+      const auto v = static_cast<uint16_t>(value);
+      std::memcpy(p, &v, 2);
+      return;
+    }
+    case 3: {
+      const auto v = static_cast<uint16_t>(value);
+      std::memcpy(p, &v, 2);
+      p[2] = static_cast<uint8_t>(value >> 16);
+      return;
+    }
+    default:
+      std::memcpy(p, &value, 4);
+  }
+}
+
+/// Writes `at(0)`..`at(n - 1)`, `size` (1-4) bytes each, from `p`; returns the end.
+/// The width is chosen once for the run, not per value.
+template <typename At>
+inline uint8_t* WriteUnsignedRun(uint8_t* p, size_t n, int size, At at) {
+  auto run = [&](auto width) {
+    for (size_t k = 0; k < n; ++k, p += width) WriteUnsigned(p, at(k), width);
+  };
+  switch (size) {
+    case 1:
+      run(std::integral_constant<int, 1>{});
+      break;
+    case 2:
+      run(std::integral_constant<int, 2>{});
+      break;
+    case 3:
+      run(std::integral_constant<int, 3>{});
+      break;
+    default:
+      run(std::integral_constant<int, 4>{});
+  }
+  return p;
 }
 
 inline void AppendUnsigned(std::string* out, uint32_t value, int size) {

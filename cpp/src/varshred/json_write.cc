@@ -27,6 +27,7 @@
 #include <limits>
 
 #include "varshred/calendar_internal.h"
+#include "varshred/endian_internal.h"
 #include "varshred/java_float_internal.h"
 #include "varshred/json.h"
 #include "varshred/json_write_internal.h"
@@ -38,6 +39,8 @@ namespace {
 
 using internal::CivilFromDays;
 using internal::FloorDiv;
+using internal::ReadLE;
+using internal::TextSink;
 using internal::TimeZone;
 
 // Escape for each byte below 0x80: 0 = raw, 'u' = \u00XX, else the short escape.
@@ -66,48 +69,98 @@ bool NeedsEscape(uint64_t w) {
   return (control | has_zero(w ^ (kOnes * '"')) | has_zero(w ^ (kOnes * '\\'))) != 0;
 }
 
-// The length of the prefix of `s` that needs no escape, 8 bytes at a time (most
-// strings and keys have none: they are appended in one piece).
+template <typename T>
+T Load(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+// The length of the prefix of `s` that needs no escape, 8 bytes at a time.
 size_t RawPrefix(std::string_view s) {
   size_t i = 0;
   for (; i + 8 <= s.size(); i += 8) {
-    uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    if (NeedsEscape(w)) break;
+    if (NeedsEscape(Load<uint64_t>(s.data() + i))) break;
   }
   return i;
+}
+
+// Whether any byte of `s` needs an escape. Most strings and keys have none and are
+// copied in one piece; short ones are checked in one word built from overlapping
+// loads inside `s` (the bytes it does not fill are 'a', which needs no escape).
+bool NeedsAnyEscape(std::string_view s) {
+  const char* d = s.data();
+  const size_t n = s.size();
+  if (n >= 8) {
+    const size_t raw = RawPrefix(s);
+    if (raw + 8 <= n) return true;
+    return raw != n && NeedsEscape(Load<uint64_t>(d + n - 8));
+  }
+  uint64_t w = 0x6161616161616161ULL;
+  if (n >= 4) {
+    w = Load<uint32_t>(d) | (uint64_t{Load<uint32_t>(d + n - 4)} << 32);
+  } else if (n >= 2) {
+    w = (w & ~uint64_t{0xFFFFFFFF}) | Load<uint16_t>(d) |
+        (uint64_t{Load<uint16_t>(d + n - 2)} << 16);
+  } else if (n == 1) {
+    w = (w & ~uint64_t{0xFF}) | static_cast<uint8_t>(d[0]);
+  }
+  return NeedsEscape(w);
+}
+
+// `s` in quotes at `p`, which has room for s.size() + 2 bytes; returns the end.
+char* PutQuoted(std::string_view s, char* p) {
+  *p++ = '"';
+  std::memcpy(p, s.data(), s.size());
+  p += s.size();
+  *p++ = '"';
+  return p;
 }
 
 }  // namespace
 
 void internal::AppendJsonString(std::string_view s, std::string* out) {
-  out->push_back('"');
+  if (NeedsAnyEscape(s)) {
+    TextSink sink(out);
+    AppendJsonString(s, &sink);
+    return;
+  }
+  const size_t at = out->size();
+  out->resize(at + s.size() + 2);
+  PutQuoted(s, out->data() + at);
+}
+
+void internal::AppendJsonString(std::string_view s, TextSink* out) {
+  if (!NeedsAnyEscape(s)) {
+    out->Advance(PutQuoted(s, out->Reserve(s.size() + 2)));
+    return;
+  }
+  out->Put('"');
   size_t run = 0;  // start of the pending raw run
   for (size_t i = RawPrefix(s); i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80 || kEscapes.code[c] == 0) continue;
-    out->append(s.data() + run, i - run);
+    out->Put(s.substr(run, i - run));
     run = i + 1;
     const char e = kEscapes.code[c];
     if (e == 'u') {
       static constexpr char kHex[] = "0123456789ABCDEF";
       const char buf[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-      out->append(buf, 6);
+      out->Put({buf, 6});
     } else {
       const char buf[2] = {'\\', e};
-      out->append(buf, 2);
+      out->Put({buf, 2});
     }
   }
-  out->append(s.data() + run, s.size() - run);
-  out->push_back('"');
+  out->Put(s.substr(run));
+  out->Put('"');
 }
 
 namespace {
 
-void AppendInt(int64_t v, std::string* out) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof(buf), v);
-  out->append(buf, r.ptr);
+void AppendInt(int64_t v, TextSink* out) {
+  char* p = out->Reserve(24);
+  out->Advance(std::to_chars(p, p + 24, v).ptr);
 }
 
 template <typename T>
@@ -122,38 +175,47 @@ void AppendFloating(T v, std::string* out) {
 }
 
 // BigDecimal.stripTrailingZeros().toPlainString().
-void AppendDecimal(Decimal d, std::string* out) {
+void AppendDecimal(Decimal d, TextSink* out) {
   const bool negative = d.unscaled < 0;
   auto mag = static_cast<unsigned __int128>(negative ? -d.unscaled : d.unscaled);
   char buf[48];
   char* end = buf + sizeof(buf);
   char* p = end;
-  do {
+  // 64-bit division while the magnitude fits: 128-bit division is a library call.
+  for (; mag > std::numeric_limits<uint64_t>::max(); mag /= 10) {
     *--p = static_cast<char>('0' + static_cast<int>(mag % 10));
-    mag /= 10;
-  } while (mag != 0);
+  }
+  auto small = static_cast<uint64_t>(mag);
+  do {
+    *--p = static_cast<char>('0' + small % 10);
+    small /= 10;
+  } while (small != 0);
   int scale = d.scale;
   while (scale > 0 && end - p > 1 && end[-1] == '0') {
     --end;
     --scale;
   }
   if (end - p == 1 && *p == '0') {
-    out->push_back('0');
+    out->Put('0');
     return;
   }
-  if (negative) out->push_back('-');
+  // At most a sign, "0.", 38 zeros and 39 digits.
+  char* o = out->Reserve(80);
+  if (negative) *o++ = '-';
   const auto len = static_cast<int>(end - p);
   if (scale == 0) {
-    out->append(p, end);
+    o = std::copy(p, end, o);
   } else if (len > scale) {
-    out->append(p, static_cast<size_t>(len - scale));
-    out->push_back('.');
-    out->append(end - scale, end);
+    o = std::copy(p, end - scale, o);
+    *o++ = '.';
+    o = std::copy(end - scale, end, o);
   } else {
-    out->append("0.");
-    out->append(static_cast<size_t>(scale - len), '0');
-    out->append(p, end);
+    *o++ = '0';
+    *o++ = '.';
+    o = std::fill_n(o, scale - len, '0');
+    o = std::copy(p, end, o);
   }
+  out->Advance(o);
 }
 
 void AppendTwo(int v, std::string* out) {
@@ -269,53 +331,94 @@ struct JsonWriter::Impl {
     out->push_back('"');
   }
 
-  void Write(const VariantView& v, std::string* out) const {
-    switch (v.type()) {
-      case VariantType::kObject: {
-        const ObjectView obj = v.GetObject();
-        out->push_back('{');
+  // `v` starts with the value and may run on past it (a container's later values).
+  // Objects, arrays and the scalars of most documents are printed here; the rest
+  // through WriteOther().
+  void Write(const MetadataView& metadata, std::string_view v, TextSink* out) const {
+    const auto header = static_cast<uint8_t>(v[0]);
+    const auto* payload = reinterpret_cast<const uint8_t*>(v.data()) + 1;
+    switch (static_cast<BasicType>(header & kBasicTypeMask)) {
+      case BasicType::kShortString:
+        internal::AppendJsonString(v.substr(1, header >> kValueHeaderShift), out);
+        return;
+      case BasicType::kObject: {
+        const ObjectView obj(metadata, v);
+        const std::string_view values = obj.values_area();
+        out->Put('{');
         for (uint32_t i = 0; i < obj.num_fields(); ++i) {
-          if (i != 0) out->push_back(',');
+          if (i != 0) out->Put(',');
           internal::AppendJsonString(obj.key(i), out);
-          out->push_back(':');
-          Write(obj.value(i), out);
+          out->Put(':');
+          Write(metadata, values.substr(obj.field_offset(i)), out);
         }
-        out->push_back('}');
+        out->Put('}');
         return;
       }
-      case VariantType::kArray: {
-        const ArrayView arr = v.GetArray();
-        out->push_back('[');
+      case BasicType::kArray: {
+        const ArrayView arr(metadata, v);
+        const std::string_view values = arr.values_area();
+        out->Put('[');
         for (uint32_t i = 0; i < arr.size(); ++i) {
-          if (i != 0) out->push_back(',');
-          Write(arr.element(i), out);
+          if (i != 0) out->Put(',');
+          Write(metadata, values.substr(arr.element_offset(i)), out);
         }
-        out->push_back(']');
+        out->Put(']');
         return;
       }
-      case VariantType::kNull:
-        out->append("null");
+      case BasicType::kPrimitive:
+        break;
+    }
+    switch (static_cast<PrimitiveType>(header >> kValueHeaderShift)) {
+      case PrimitiveType::kNull:
+        out->Put("null");
         return;
-      case VariantType::kBoolean:
-        out->append(v.GetBool() ? "true" : "false");
+      case PrimitiveType::kTrue:
+        out->Put("true");
         return;
-      case VariantType::kInt8:
-      case VariantType::kInt16:
-      case VariantType::kInt32:
-      case VariantType::kInt64:
-        AppendInt(v.GetInteger(), out);
+      case PrimitiveType::kFalse:
+        out->Put("false");
         return;
+      case PrimitiveType::kInt8:
+        AppendInt(static_cast<int8_t>(payload[0]), out);
+        return;
+      case PrimitiveType::kInt16:
+        AppendInt(ReadLE<int16_t>(payload), out);
+        return;
+      case PrimitiveType::kInt32:
+        AppendInt(ReadLE<int32_t>(payload), out);
+        return;
+      case PrimitiveType::kInt64:
+        AppendInt(ReadLE<int64_t>(payload), out);
+        return;
+      case PrimitiveType::kDecimal4:
+        AppendDecimal({ReadLE<int32_t>(payload + 1), payload[0]}, out);
+        return;
+      case PrimitiveType::kDecimal8:
+        AppendDecimal({ReadLE<int64_t>(payload + 1), payload[0]}, out);
+        return;
+      case PrimitiveType::kString:
+        internal::AppendJsonString(v.substr(5, ReadLE<uint32_t>(payload)), out);
+        return;
+      default:
+        WriteOther(VariantView::MakeUnchecked(metadata, v), out->Flush());
+        out->Resume();
+        return;
+    }
+  }
+
+  void WriteOther(const VariantView& v, std::string* out) const {
+    switch (v.type()) {
       case VariantType::kFloat:
         AppendFloating(v.GetFloat(), out);
         return;
       case VariantType::kDouble:
         AppendFloating(v.GetDouble(), out);
         return;
-      case VariantType::kDecimal4:
-      case VariantType::kDecimal8:
-      case VariantType::kDecimal16:
-        AppendDecimal(v.GetDecimal(), out);
+      case VariantType::kDecimal16: {
+        TextSink sink(out);
+        AppendDecimal(v.GetDecimal(), &sink);
         return;
+      }
       case VariantType::kDate:
         out->push_back('"');
         AppendDate(v.GetDate(), out);
@@ -343,9 +446,6 @@ struct JsonWriter::Impl {
         out->push_back('"');
         return;
       }
-      case VariantType::kString:
-        internal::AppendJsonString(v.GetString(), out);
-        return;
       case VariantType::kBinary:
         out->push_back('"');
         AppendBase64(v.GetBinary(), out);
@@ -353,6 +453,8 @@ struct JsonWriter::Impl {
         return;
       case VariantType::kUuid:
         AppendUuid(v.GetUuid(), out);
+        return;
+      default:  // printed by Write()
         return;
     }
   }
@@ -370,7 +472,8 @@ arrow::Result<JsonWriter> JsonWriter::Make(const JsonWriteOptions& options) {
 }
 
 arrow::Status JsonWriter::Write(const VariantView& value, std::string* out) const {
-  impl_->Write(value, out);
+  TextSink sink(out);
+  impl_->Write(value.metadata(), value.value_bytes(), &sink);
   return arrow::Status::OK();
 }
 

@@ -5,12 +5,65 @@
 
 #pragma once
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 #include <string_view>
 
 namespace varshred::internal {
 
+/// \brief Appends text to a std::string through a raw cursor: push_back() reloads and
+/// stores the string's size with every character. The string grows in steps (bytes
+/// past the cursor are scratch) and is trimmed to the text by Flush() or the
+/// destructor. Nothing else may touch the string while the sink is open, except
+/// between Flush() and Resume().
+class TextSink {
+ public:
+  explicit TextSink(std::string* s) : s_(s) { Resume(); }
+  ~TextSink() { Flush(); }
+  TextSink(const TextSink&) = delete;
+  TextSink& operator=(const TextSink&) = delete;
+
+  /// Room for `n` more bytes at the returned cursor; Advance() past what was written.
+  char* Reserve(size_t n) {
+    if (static_cast<size_t>(end_ - p_) < n) Grow(n);
+    return p_;
+  }
+  void Advance(char* to) { p_ = to; }
+  void Put(char c) {
+    *Reserve(1) = c;
+    ++p_;
+  }
+  void Put(std::string_view s) {
+    std::memcpy(Reserve(s.size()), s.data(), s.size());
+    p_ += s.size();
+  }
+  /// The string holding exactly the text so far, for code that appends to it itself.
+  std::string* Flush() {
+    s_->resize(static_cast<size_t>(p_ - s_->data()));
+    end_ = p_;
+    return s_;
+  }
+  /// Continues after the string's current end (after Flush()).
+  void Resume() { p_ = end_ = s_->data() + s_->size(); }
+
+ private:
+  void Grow(size_t n) {
+    // Small steps: resize() zero-fills what it adds, and its capacity grows
+    // geometrically anyway.
+    const auto used = static_cast<size_t>(p_ - s_->data());
+    s_->resize(used + std::max<size_t>(n, 256));
+    p_ = s_->data() + used;
+    end_ = s_->data() + s_->size();
+  }
+
+  std::string* s_;
+  char* p_;
+  char* end_;
+};
+
 /// Appends `s` as a quoted JSON string escaped as Jackson's writeString does.
+void AppendJsonString(std::string_view s, TextSink* out);
 void AppendJsonString(std::string_view s, std::string* out);
 
 }  // namespace varshred::internal
