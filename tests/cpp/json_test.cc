@@ -213,6 +213,12 @@ TEST(JsonParseTest, MalformedInputsFailWithOffsets) {
   ExpectInvalid(R"({"a":1,})", "at byte 6: trailing comma before '}'");
   ExpectInvalid("[1 2]", "at byte 3: unexpected character");
   ExpectInvalid("\"a\nb\"", "invalid JSON");
+  // Raw control characters in keys and values at every depth (strings without a
+  // backslash are taken from the input as they are: the checks must still run).
+  ExpectInvalid("{\"k\":\"a\x01b\"}", "control character in a string at byte 7");
+  ExpectInvalid("{\"a\tb\":1}", "control character in a string at byte 3");
+  ExpectInvalid("[\"ab\", [\"\x1f\"]]", "control character in a string at byte 9");
+  ExpectInvalid("{\"k\":{\"\x7f\x02\":2}}", "control character in a string at byte 8");
   ExpectInvalid("//c\n1", "invalid JSON");
   ExpectInvalid("{\"a\":1", "at byte 0: the document ends inside this object or array");
   ExpectInvalid("  [1", "at byte 2: the document ends inside this object or array");
