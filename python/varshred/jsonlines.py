@@ -130,8 +130,8 @@ def _sample_lines(path: str, rows: int | None, nbytes: int | None):
     def ranges():
         for start in range(0, size, window):
             blocks = split_blocks(Split(path, start, min(start + window, size)), 1 << 20)
-            lines = (line for _, block in blocks for line in block.split(b"\n")
-                     if line.strip())
+            lines = (line for _, block in blocks
+                     for line in block.to_pybytes().split(b"\n") if line.strip())
             yield from _bounded(lines, per_rows, per_bytes)
 
     yield from itertools.islice(ranges(), rows)
@@ -165,63 +165,110 @@ def splits(files: list[str], parallelism: int) -> list[Split]:
 
 
 def split_blocks(split: Split, block: int = 16 << 20):
-    """(byte offset, bytes) blocks of whole lines: the lines that start in the split.
+    """(byte offset, pa.Buffer) blocks of whole lines: the lines that start in the split.
 
     A split that begins mid-line skips to the next line (the previous split reads it
     to its end), as Hadoop's line reader does. Reads are large blocks only: on an object
     store each read is a range request."""
     with open_file(split.path) as f:
-        pos, carry = split.start, b""
-        if pos > 0:  # skip from the byte before the split to the end of its line
-            f.seek(pos - 1)
-            pos -= 1
-            while True:
-                data = f.read(min(block, 1 << 20))
-                if not data:
-                    return
-                nl = data.find(b"\n")
-                if nl >= 0:
-                    pos += nl + 1
-                    carry = data[nl + 1:]
-                    break
-                pos += len(data)
-        while pos < split.end:
-            data = f.read(block)
-            eof = not data
-            data = carry + data
-            if not data:
-                return
+        if f.seekable():
+            yield from _blocks_at(f, split, block)
+        else:
+            yield from _streamed_blocks(f, block)
+
+
+def _blocks_at(f, split: Split, block: int):
+    """split_blocks() of a file read at any offset: each block is read once into its own
+    buffer and handed on as it is; the partial line at its end is read again as the
+    start of the next block (no copy to join the two)."""
+    size = f.size()
+    pos = split.start
+    if pos > 0:  # the line holding the byte before the split belongs to the previous one
+        pos = _line_end(f, pos - 1, size)
+    while pos < min(split.end, size):
+        n = min(block, size - pos)
+        while True:
+            f.seek(pos)
+            data = f.read_buffer(n)
+            eof = pos + data.size >= size
             # At the end of the file a last line may lack its '\n'.
-            cut = len(data) - 1 if eof else data.rfind(b"\n")
-            if cut < 0:  # a line longer than the block: read on
-                carry = data
-                continue
-            whole, carry = data[:cut + 1], data[cut + 1:]
-            if pos + len(whole) > split.end:
-                # The line holding the split's last byte is ours; later ones are not.
-                last = whole.find(b"\n", split.end - pos - 1)
-                yield pos, whole if last < 0 else whole[:last + 1]
-                return
-            yield pos, whole
-            if eof:
-                return
-            pos += len(whole)
+            cut = data.size - 1 if eof else _rfind_newline(data)
+            if cut >= 0:
+                break
+            n *= 2  # a line longer than the block: read it whole
+        whole = data.slice(0, cut + 1)
+        if pos + whole.size > split.end:
+            # The line holding the split's last byte is ours; later ones are not.
+            yield pos, whole.slice(0, _line_end(f, split.end - 1, size) - pos)
+            return
+        yield pos, whole
+        pos += whole.size
 
 
-def _one_binary(data: bytes) -> pa.Array:
+def _line_end(f, at: int, size: int) -> int:
+    """The offset just past the end of the line holding byte ``at``."""
+    pos = at
+    while pos < size:
+        f.seek(pos)
+        data = f.read(1 << 16)
+        nl = data.find(b"\n")
+        if nl >= 0:
+            return pos + nl + 1
+        pos += len(data)
+    return size
+
+
+def _rfind_newline(data: pa.Buffer) -> int:
+    """The offset of the last newline in ``data``, or -1; reads from the end, in
+    growing windows (lines are short)."""
+    end, window = data.size, 1 << 16
+    while end > 0:
+        start = max(0, end - window)
+        nl = data.slice(start, end - start).to_pybytes().rfind(b"\n")
+        if nl >= 0:
+            return start + nl
+        end, window = start, window * 4
+    return -1
+
+
+def _streamed_blocks(f, block: int):
+    """split_blocks() of a compressed stream: always one split, the whole file."""
+    pos, carry = 0, b""
+    while True:
+        data = f.read(block)
+        eof = not data
+        data = carry + data
+        if not data:
+            return
+        # At the end of the file a last line may lack its '\n'.
+        cut = len(data) - 1 if eof else data.rfind(b"\n")
+        if cut < 0:  # a line longer than the block: read on
+            carry = data
+            continue
+        whole, carry = data[:cut + 1], data[cut + 1:]
+        yield pos, pa.py_buffer(whole)
+        if eof:
+            return
+        pos += len(whole)
+
+
+def _one_binary(data: pa.Buffer) -> pa.Array:
     """``data`` as a one-element large_binary array, without a copy, and without
     ``pa.array``, which imports pandas (0.17 s in every fresh task worker) to check
     whether its argument is a pandas object."""
-    offsets = pa.py_buffer(struct.pack("<qq", 0, len(data)))
-    return pa.Array.from_buffers(pa.large_binary(), 1, [None, offsets, pa.py_buffer(data)])
+    offsets = pa.py_buffer(struct.pack("<qq", 0, data.size))
+    return pa.Array.from_buffers(pa.large_binary(), 1, [None, offsets, data])
 
 
-def documents(block: bytes) -> pa.Array:
-    """The non-blank lines of a block of whole lines, as a string array (not checked
-    for UTF-8 here: the JSON parser does that)."""
-    lines = pc.split_pattern(_one_binary(block), b"\n").values
+def documents(block) -> pa.Array:
+    """The non-blank lines of a block of whole lines (a pa.Buffer or bytes), as a string
+    array (not checked for UTF-8 here: the JSON parser does that)."""
+    lines = pc.split_pattern(_one_binary(pa.py_buffer(block)), b"\n").values
     text = lines.view(pa.large_string())
-    keep = pc.match_substring_regex(text, "[^ \t\n\v\f\r]")
+    # Blank: empty, or only " \t\n\v\f\r" (ascii_is_space's set, at 20x a regex's
+    # speed). No Python scalar in these calls: one would import pandas.
+    not_empty = pc.cast(pc.binary_length(text), pa.bool_())
+    keep = pc.and_not(not_empty, pc.ascii_is_space(text))
     # Usually only the empty string after the block's last newline is blank: dropped
     # by a slice, since a filter copies every line.
     blank = len(keep) - keep.true_count
@@ -232,8 +279,10 @@ def documents(block: bytes) -> pa.Array:
     return text.filter(keep)
 
 
-def line_error(path: str, offset: int, block: bytes, error: str) -> str:
-    """``path:line: message`` for the first bad document in a block at ``offset``."""
+def line_error(path: str, offset: int, block, error: str) -> str:
+    """``path:line: message`` for the first bad document in a block (a pa.Buffer or
+    bytes) at ``offset``."""
+    block = bytes(block)
     row = re.match(r"row (\d+)", error)
     index = int(row.group(1)) if row else 0
     seen = -1

@@ -152,7 +152,7 @@ def test_splits_cover_every_line_exactly_once(tmp_path, rng):
         for start in range(0, len(text), step):
             split = Split(str(path), start, min(start + step, len(text)))
             for offset, data in split_blocks(split, block):
-                assert text[offset:offset + len(data)] == data
+                assert text[offset:offset + len(data)] == data.to_pybytes()
                 got += block_documents(data).to_pylist()
         assert got == [line for line in text.decode().split("\n") if line.strip()], trial
 
