@@ -34,35 +34,6 @@ namespace {
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-// Strings and keys without a backslash are used where they stand in the input: they
-// need no unescaping, and stage 1 has already checked their UTF-8 and control bytes.
-// `s` lies in the parsed input, so the up to 7 bytes read past its end are in the
-// input or its padding (SIMDJSON_PADDING); they are masked out. Short strings make
-// memchr's set-up cost more than the search.
-bool HasBackslash(std::string_view s) {
-  constexpr uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr uint64_t kHigh = 0x8080808080808080ULL;
-  for (size_t i = 0; i < s.size(); i += 8) {
-    uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    const uint64_t x = w ^ (kOnes * '\\');
-    // A flag for each zero byte of x, exact up to the lowest one (borrows only
-    // carry upwards), so masking off the bytes past the end keeps it exact.
-    uint64_t zero = (x - kOnes) & ~x & kHigh;
-    const size_t left = s.size() - i;
-    if (left < 8) zero &= (uint64_t{1} << (8 * left)) - 1;
-    if (zero != 0) return true;
-  }
-  return false;
-}
-
-// The content of a raw string token (its quotes and any whitespace after it dropped).
-std::string_view StringContent(std::string_view token) {
-  size_t end = token.size();
-  while (end > 1 && token[end - 1] != '"') --end;
-  return end >= 2 ? token.substr(1, end - 2) : std::string_view();
-}
-
 // One JSON number token, scanned once.
 struct ScannedNumber {
   std::string_view text;  // the number without trailing whitespace
@@ -397,10 +368,8 @@ struct JsonParser::Impl {
     for (auto field_result : obj) {
       od::field field;
       if (auto err = std::move(field_result).get(field)) return Error(err, Location(obj));
-      std::string_view key = field.escaped_key();
-      if (HasBackslash(key)) {
-        if (auto err = field.unescaped_key().get(key)) return Error(err, Location(obj));
-      }
+      std::string_view key;
+      if (auto err = field.unescaped_key().get(key)) return Error(err, Location(obj));
       builder->AddKey(key);
       ARROW_RETURN_NOT_OK(ParseValue(field.value(), depth));
     }
@@ -443,10 +412,8 @@ struct JsonParser::Impl {
         return ParseArray(arr, depth + 1);
       }
       case od::json_type::string: {
-        std::string_view s = StringContent(RawToken(v.raw_json_token()));
-        if (HasBackslash(s)) {
-          if (auto err = v.get_string().get(s)) return Error(err, Location(v));
-        }
+        std::string_view s;
+        if (auto err = v.get_string().get(s)) return Error(err, Location(v));
         builder->AppendString(s);
         return arrow::Status::OK();
       }
