@@ -72,6 +72,12 @@ struct JsonWriteOptions {
   std::string timezone = "UTC";
 };
 
+class JsonWriter;
+namespace internal {
+class TextSink;
+void WriteJson(const JsonWriter& writer, const VariantView& value, TextSink* out);
+}  // namespace internal
+
 /// \brief Writes Variant values as JSON text exactly as Spark's to_json prints them.
 /// Keep one per thread: it caches the time zone.
 class JsonWriter {
@@ -86,6 +92,9 @@ class JsonWriter {
   arrow::Status Write(const VariantView& value, std::string* out) const;
 
  private:
+  // Printers inside varshred append through the same cursor (json_write_internal.h).
+  friend void internal::WriteJson(const JsonWriter&, const VariantView&,
+                                  internal::TextSink*);
   JsonWriter();
   struct Impl;
   std::unique_ptr<Impl> impl_;

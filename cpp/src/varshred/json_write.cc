@@ -406,36 +406,37 @@ struct JsonWriter::Impl {
     }
   }
 
-  void WriteOther(const VariantView& v, std::string* out) const {
+  // The types Write() leaves to this, appended to `out` itself; false for the others.
+  bool WriteOther(const VariantView& v, std::string* out) const {
     switch (v.type()) {
       case VariantType::kFloat:
         AppendFloating(v.GetFloat(), out);
-        return;
+        return true;
       case VariantType::kDouble:
         AppendFloating(v.GetDouble(), out);
-        return;
+        return true;
       case VariantType::kDecimal16: {
-        TextSink sink(out);
+        TextSink sink(out, 48);
         AppendDecimal(v.GetDecimal(), &sink);
-        return;
+        return true;
       }
       case VariantType::kDate:
         out->push_back('"');
         AppendDate(v.GetDate(), out);
         out->push_back('"');
-        return;
+        return true;
       case VariantType::kTimestampMicros:
         AppendTimestamp(v.GetTimeValue(), 1'000'000, 6, true, out);
-        return;
+        return true;
       case VariantType::kTimestampNtzMicros:
         AppendTimestamp(v.GetTimeValue(), 1'000'000, 6, false, out);
-        return;
+        return true;
       case VariantType::kTimestampNanos:
         AppendTimestamp(v.GetTimeValue(), 1'000'000'000, 9, true, out);
-        return;
+        return true;
       case VariantType::kTimestampNtzNanos:
         AppendTimestamp(v.GetTimeValue(), 1'000'000'000, 9, false, out);
-        return;
+        return true;
       case VariantType::kTimeNtzMicros: {
         // Out-of-range times (invalid data) wrap into the day rather than misprint.
         const int64_t day_micros = int64_t{86400} * 1'000'000;
@@ -444,18 +445,18 @@ struct JsonWriter::Impl {
         out->push_back('"');
         AppendTimeOfDay(t / 1'000'000, t % 1'000'000, 6, out);
         out->push_back('"');
-        return;
+        return true;
       }
       case VariantType::kBinary:
         out->push_back('"');
         AppendBase64(v.GetBinary(), out);
         out->push_back('"');
-        return;
+        return true;
       case VariantType::kUuid:
         AppendUuid(v.GetUuid(), out);
-        return;
+        return true;
       default:  // printed by Write()
-        return;
+        return false;
     }
   }
 };
@@ -471,8 +472,15 @@ arrow::Result<JsonWriter> JsonWriter::Make(const JsonWriteOptions& options) {
   return writer;
 }
 
+void internal::WriteJson(const JsonWriter& writer, const VariantView& value,
+                         TextSink* out) {
+  writer.impl_->Write(value.metadata(), value.value_bytes(), out);
+}
+
 arrow::Status JsonWriter::Write(const VariantView& value, std::string* out) const {
-  TextSink sink(out);
+  if (impl_->WriteOther(value, out)) return arrow::Status::OK();
+  // Text is mostly within twice the value's size (keys are ids in the value).
+  TextSink sink(out, 2 * value.value_bytes().size());
   impl_->Write(value.metadata(), value.value_bytes(), &sink);
   return arrow::Status::OK();
 }

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "varshred/json.h"
+
 namespace varshred::internal {
 
 /// \brief Appends text to a std::string through a raw cursor: push_back() reloads and
@@ -19,7 +21,14 @@ namespace varshred::internal {
 /// between Flush() and Resume().
 class TextSink {
  public:
-  explicit TextSink(std::string* s) : s_(s) { Resume(); }
+  /// `step`: about how much text is expected. The string grows by that much (within
+  /// 64 B-64 KiB) at a time: resize() zero-fills what it adds, so a step much larger
+  /// than the text costs more than the text, and its capacity grows geometrically
+  /// anyway.
+  explicit TextSink(std::string* s, size_t step = 256)
+      : s_(s), step_(std::clamp<size_t>(step, 64, 64 << 10)) {
+    Resume();
+  }
   ~TextSink() { Flush(); }
   TextSink(const TextSink&) = delete;
   TextSink& operator=(const TextSink&) = delete;
@@ -38,6 +47,9 @@ class TextSink {
     std::memcpy(Reserve(s.size()), s.data(), s.size());
     p_ += s.size();
   }
+  /// Bytes of text in the string so far; Truncate() drops what came after.
+  size_t Position() const { return static_cast<size_t>(p_ - s_->data()); }
+  void Truncate(size_t position) { p_ = s_->data() + position; }
   /// The string holding exactly the text so far, for code that appends to it itself.
   std::string* Flush() {
     s_->resize(static_cast<size_t>(p_ - s_->data()));
@@ -49,18 +61,20 @@ class TextSink {
 
  private:
   void Grow(size_t n) {
-    // Small steps: resize() zero-fills what it adds, and its capacity grows
-    // geometrically anyway.
     const auto used = static_cast<size_t>(p_ - s_->data());
-    s_->resize(used + std::max<size_t>(n, 256));
+    s_->resize(used + std::max(n, step_));
     p_ = s_->data() + used;
     end_ = s_->data() + s_->size();
   }
 
   std::string* s_;
+  size_t step_;
   char* p_;
   char* end_;
 };
+
+/// As JsonWriter::Write(), through `out`.
+void WriteJson(const JsonWriter& writer, const VariantView& value, TextSink* out);
 
 /// Appends `s` as a quoted JSON string escaped as Jackson's writeString does.
 void AppendJsonString(std::string_view s, TextSink* out);

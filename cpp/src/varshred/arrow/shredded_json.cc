@@ -39,12 +39,11 @@ ScalarText TextOf(const TypedScalarColumn& column) {
 }
 
 template <typename T>
-void AppendInteger(const TypedScalarColumn& column, int64_t i, std::string* out) {
+void AppendInteger(const TypedScalarColumn& column, int64_t i, TextSink* out) {
   T v;
   std::memcpy(&v, column.values() + i * sizeof(T), sizeof(T));
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof(buf), v);
-  out->append(buf, r.ptr);
+  char* p = out->Reserve(24);
+  out->Advance(std::to_chars(p, p + 24, v).ptr);
 }
 
 // Escapes every object's field names once (`"name":`) and picks each leaf's printer.
@@ -84,14 +83,15 @@ arrow::Status ShreddedJsonPrinter::Print(int64_t row, const MetadataView& metada
                                          std::string* out) {
   row_ = row;
   metadata_ = metadata;
+  TextSink sink(out);
   bool missing;
-  ARROW_RETURN_NOT_OK(PrintPair(*root_, row, out, &missing));
+  ARROW_RETURN_NOT_OK(PrintPair(*root_, row, &sink, &missing));
   // docs/shredding.md: a missing top-level value reads as Variant null.
-  if (missing) out->append("null");
+  if (missing) sink.Put("null");
   return arrow::Status::OK();
 }
 
-arrow::Status ShreddedJsonPrinter::PrintPair(ReadNode& node, int64_t i, std::string* out,
+arrow::Status ShreddedJsonPrinter::PrintPair(ReadNode& node, int64_t i, TextSink* out,
                                              bool* missing) {
   *missing = false;
   const PairState state = node.StateAt(i);
@@ -138,7 +138,8 @@ arrow::Status ShreddedJsonPrinter::PrintPair(ReadNode& node, int64_t i, std::str
       scalar_.clear();
       const auto st = column.Append(i, &scalar_);
       if (!st.ok()) return NodeError(row_, node, st.message());
-      return writer_->Write(VariantView::MakeUnchecked(metadata_, scalar_), out);
+      WriteJson(*writer_, VariantView::MakeUnchecked(metadata_, scalar_), out);
+      return arrow::Status::OK();
     }
     case ReadNode::kObject:
       return PrintObject(node, std::get<ObjectReader>(node.typed), i,
@@ -148,27 +149,26 @@ arrow::Status ShreddedJsonPrinter::PrintPair(ReadNode& node, int64_t i, std::str
   }
 }
 
-arrow::Status ShreddedJsonPrinter::PrintArray(ArrayReader& a, int64_t i,
-                                              std::string* out) {
-  out->push_back('[');
+arrow::Status ShreddedJsonPrinter::PrintArray(ArrayReader& a, int64_t i, TextSink* out) {
+  out->Put('[');
   for (int64_t j = a.begin(i), end = a.end(i); j < end; ++j) {
-    if (j != a.begin(i)) out->push_back(',');
+    if (j != a.begin(i)) out->Put(',');
     bool missing = true;
     // A null element group (nullable in some writers) is missing too.
     if (!a.element->group_nulls.IsNull(j)) {
       ARROW_RETURN_NOT_OK(PrintPair(*a.element, j, out, &missing));
     }
     // docs/shredding.md: a missing array element reads as Variant null.
-    if (missing) out->append("null");
+    if (missing) out->Put("null");
   }
-  out->push_back(']');
+  out->Put(']');
   return arrow::Status::OK();
 }
 
 // The typed fields (in name order) and the residual's (in key order) merged, so that
 // the object prints in key order as its rebuilt Variant would.
 arrow::Status ShreddedJsonPrinter::PrintObject(ReadNode& node, ObjectReader& o, int64_t i,
-                                               bool partial, std::string* out) {
+                                               bool partial, TextSink* out) {
   ObjectView residual;
   bool keys_sorted = true;
   const size_t base = residuals_.size();
@@ -188,7 +188,7 @@ arrow::Status ShreddedJsonPrinter::PrintObject(ReadNode& node, ObjectReader& o, 
     }
   }
   const size_t end = residuals_.size();
-  out->push_back('{');
+  out->Put('{');
   bool first = true;
   size_t t = 0, r = base;
   while (t < o.by_key.size() || r < end) {
@@ -204,38 +204,38 @@ arrow::Status ShreddedJsonPrinter::PrintObject(ReadNode& node, ObjectReader& o, 
       ReadNode& child = *o.children[k];
       // A nullable field group that is null (corpus case 84) is a missing field.
       if (child.group_nulls.IsNull(i)) continue;
-      const size_t mark = out->size();
-      if (!first) out->push_back(',');
-      out->append(o.json_keys[k]);
+      const size_t mark = out->Position();
+      if (!first) out->Put(',');
+      out->Put(o.json_keys[k]);
       bool missing;
       ARROW_RETURN_NOT_OK(PrintPair(child, i, out, &missing));
       if (missing) {
-        out->resize(mark);
+        out->Truncate(mark);
       } else {
         first = false;
       }
     } else {
-      if (!first) out->push_back(',');
+      if (!first) out->Put(',');
       first = false;
       AppendJsonString(key, out);
-      out->push_back(':');
+      out->Put(':');
       PrintValue(residual.value(residuals_[r++]), keys_sorted, out);
     }
   }
-  out->push_back('}');
+  out->Put('}');
   residuals_.resize(base);
   return arrow::Status::OK();
 }
 
 void ShreddedJsonPrinter::PrintValue(const VariantView& v, bool keys_sorted,
-                                     std::string* out) {
+                                     TextSink* out) {
   if (keys_sorted) {
-    (void)writer_->Write(v, out);
+    WriteJson(*writer_, v, out);
     return;
   }
   sorted_.clear();
   AppendSortedKeys(v, &sorted_);
-  (void)writer_->Write(VariantView::MakeUnchecked(metadata_, sorted_), out);
+  WriteJson(*writer_, VariantView::MakeUnchecked(metadata_, sorted_), out);
 }
 
 arrow::Status ShreddedJsonPrinter::CheckResidual(const ReadNode& node,

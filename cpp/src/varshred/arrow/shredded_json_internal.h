@@ -17,6 +17,7 @@
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/json.h"
+#include "varshred/json_write_internal.h"
 #include "varshred/metadata.h"
 #include "varshred/validate.h"
 
@@ -41,12 +42,12 @@ class ShreddedJsonPrinter {
   ShreddedJsonPrinter(std::unique_ptr<ReadNode> root, const JsonWriter* writer,
                       ConflictPolicy on_conflict);
 
-  arrow::Status PrintPair(ReadNode& node, int64_t i, std::string* out, bool* missing);
+  arrow::Status PrintPair(ReadNode& node, int64_t i, TextSink* out, bool* missing);
   arrow::Status PrintObject(ReadNode& node, ObjectReader& o, int64_t i, bool partial,
-                            std::string* out);
-  arrow::Status PrintArray(ArrayReader& a, int64_t i, std::string* out);
+                            TextSink* out);
+  arrow::Status PrintArray(ArrayReader& a, int64_t i, TextSink* out);
   // A residual value; `keys_sorted` as ValidateValue reported it.
-  void PrintValue(const VariantView& v, bool keys_sorted, std::string* out);
+  void PrintValue(const VariantView& v, bool keys_sorted, TextSink* out);
   arrow::Status CheckResidual(const ReadNode& node, std::string_view bytes,
                               bool* keys_sorted) const;
 
