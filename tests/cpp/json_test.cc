@@ -614,5 +614,27 @@ TEST(JsonRoundTripTest, ParseThenWriteIsSparkText) {
   }
 }
 
+TEST(JsonRoundTripTest, LongValuesMixingEveryPrintingPath) {
+  // Doubles and dates are appended to the string between stretches of the text cursor;
+  // strings, keys and decimals go through the cursor: thousands of each in one value,
+  // after text already in the output string.
+  std::string json = "[", expected = "[";
+  for (int i = 0; i < 5000; ++i) {
+    const std::string n = std::to_string(i);
+    // 1.<n>5: a decimal with no trailing zero to strip.
+    json += (i ? "," : "") + n + "e0,\"s" + n + "\",{\"k" + n + "\":1." + n + "5}";
+    expected += (i ? "," : "") + n + ".0,\"s" + n + "\",{\"k" + n + "\":1." + n + "5}";
+  }
+  json += "]";
+  expected += "]";
+  VS_ASSIGN_OR_FAIL(auto p, ParseJson(json));
+  auto writer = JsonWriter::Make();
+  std::string out = "prefix ";
+  VS_ASSERT_OK(writer->Write(
+      VariantView::MakeUnchecked(MetadataView::MakeUnchecked(p.metadata), p.value),
+      &out));
+  EXPECT_EQ(out, "prefix " + expected);
+}
+
 }  // namespace
 }  // namespace varshred
