@@ -206,15 +206,17 @@ def _blocks_at(f, split: Split, block: int):
 
 
 def _line_end(f, at: int, size: int) -> int:
-    """The offset just past the end of the line holding byte ``at``."""
-    pos = at
+    """The offset just past the end of the line holding byte ``at``; reads in growing
+    windows (lines are short, but one range request per 64 KB of a long one would not
+    be)."""
+    pos, window = at, 1 << 16
     while pos < size:
         f.seek(pos)
-        data = f.read(1 << 16)
+        data = f.read(window)
         nl = data.find(b"\n")
         if nl >= 0:
             return pos + nl + 1
-        pos += len(data)
+        pos, window = pos + len(data), min(window * 4, 16 << 20)
     return size
 
 
