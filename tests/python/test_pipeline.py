@@ -157,6 +157,23 @@ def test_splits_cover_every_line_exactly_once(tmp_path, rng):
         assert got == [line for line in text.decode().split("\n") if line.strip()], trial
 
 
+def test_splits_read_lines_longer_than_their_blocks_and_windows(tmp_path):
+    """Lines of 300 KB cross split starts and ends and outgrow the 64 KB first window
+    that finds a line's end, and the 16 KB blocks: each is still read once, whole."""
+    path = tmp_path / "long.jsonl"
+    lines = ['{"a": "%s"}' % (c * 300_000) for c in "xyz"] + ['{"b": 1}']
+    text = "\n".join(lines).encode() + b"\n"
+    path.write_bytes(text)
+    for step in (50_000, 299_999, 300_011, len(text)):
+        got = []
+        for start in range(0, len(text), step):
+            split = Split(str(path), start, min(start + step, len(text)))
+            for offset, data in split_blocks(split, 16 << 10):
+                assert text[offset:offset + len(data)] == data.to_pybytes()
+                got += block_documents(data).to_pylist()
+        assert got == lines, step
+
+
 def test_split_sizes_follow_sparks_rule(tmp_path):
     big = tmp_path / "big.jsonl"
     big.write_bytes(b"{}\n" * (5 << 20))  # 15 MB
