@@ -106,8 +106,9 @@ std::unique_ptr<ShredNode<Columns>> CompileShredPlan(const ShreddingSchema& sche
 
 /// \brief A value that fits a primitive typed_value, converted for it: numbers carry
 /// their value in the column's type (integers and decimal4/8 in `integer`, decimal16
-/// in `decimal`); every other type is read from `variant`, the matched value (it lives
-/// while the sink handles the value). Small on purpose: it is made for every value.
+/// in `decimal`); every other type is read from `variant`, the matched value (always
+/// set by MatchTyped(); it lives while the sink handles the value). Small on purpose:
+/// it is made for every value.
 struct TypedValue {
   const VariantView* variant = nullptr;
   int64_t integer = 0;
@@ -118,6 +119,7 @@ struct TypedValue {
 /// numeric policy, docs/shredding.md#writer-rules), and its value there.
 inline bool MatchTyped(VariantType type, int precision, int scale, bool lenient,
                        const VariantView& v, TypedValue* out) {
+  out->variant = &v;  // sinks bind a reference to it whatever the type
   switch (type) {
     case VariantType::kInt8:
     case VariantType::kInt16:
@@ -132,9 +134,7 @@ inline bool MatchTyped(VariantType type, int precision, int scale, bool lenient,
       return true;
     default:
       // Every other type, timestamps included (unit and zone), matches itself only.
-      if (v.type() != type) return false;
-      out->variant = &v;
-      return true;
+      return v.type() == type;
   }
 }
 
