@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of varshred: the GoogleTest suite (plus a CMake find_package consumer
 # and a smoke run of every benchmark) through ctest, then pytest, including the tests
-# on a real local SparkSession. Works on a fresh machine: it sets everything up first.
+# on a real local SparkSession, then the Python suite without Spark over extension
+# modules built with AddressSanitizer and UBSan (tests/asan.sh; VARSHRED_SKIP_ASAN=1
+# leaves that pass out). Works on a fresh machine: it sets everything up first.
 #
 #   bash tests/run_all.sh [pytest arguments]
 #
@@ -26,3 +28,8 @@ ctest --test-dir "$BUILD" --output-on-failure -j "$(nproc)" 2>&1 | tee "$BUILD/c
 
 echo "== Python: pytest"
 python -m pytest "$ROOT/tests/python" -q -ra --junitxml="$BUILD/pytest.xml" "$@"
+
+if [ -z "${VARSHRED_SKIP_ASAN:-}" ]; then
+  echo "== Python under AddressSanitizer and UBSan (no Spark)"
+  bash "$ROOT/tests/asan.sh" "$@"
+fi
