@@ -37,6 +37,10 @@ inline T ReadLE(const uint8_t* p) {
   std::memcpy(&v, p, sizeof(T));
   return v;
 }
+template <typename T>
+inline T ReadLE(const char* p) {
+  return ReadLE<T>(reinterpret_cast<const uint8_t*>(p));
+}
 
 /// Writes the low `size` (1-4) bytes of `value`. One fixed-size store per width: a
 /// memcpy of a variable size compiles to a byte loop through the stack.

@@ -69,18 +69,11 @@ bool NeedsEscape(uint64_t w) {
   return (control | has_zero(w ^ (kOnes * '"')) | has_zero(w ^ (kOnes * '\\'))) != 0;
 }
 
-template <typename T>
-T Load(const char* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
-
 // The length of the prefix of `s` that needs no escape, 8 bytes at a time.
 size_t RawPrefix(std::string_view s) {
   size_t i = 0;
   for (; i + 8 <= s.size(); i += 8) {
-    if (NeedsEscape(Load<uint64_t>(s.data() + i))) break;
+    if (NeedsEscape(ReadLE<uint64_t>(s.data() + i))) break;
   }
   return i;
 }
@@ -94,14 +87,14 @@ bool NeedsAnyEscape(std::string_view s) {
   if (n >= 8) {
     const size_t raw = RawPrefix(s);
     if (raw + 8 <= n) return true;
-    return raw != n && NeedsEscape(Load<uint64_t>(d + n - 8));
+    return raw != n && NeedsEscape(ReadLE<uint64_t>(d + n - 8));
   }
   uint64_t w = 0x6161616161616161ULL;
   if (n >= 4) {
-    w = Load<uint32_t>(d) | (uint64_t{Load<uint32_t>(d + n - 4)} << 32);
+    w = ReadLE<uint32_t>(d) | (uint64_t{ReadLE<uint32_t>(d + n - 4)} << 32);
   } else if (n >= 2) {
-    w = (w & ~uint64_t{0xFFFFFFFF}) | Load<uint16_t>(d) |
-        (uint64_t{Load<uint16_t>(d + n - 2)} << 16);
+    w = (w & ~uint64_t{0xFFFFFFFF}) | ReadLE<uint16_t>(d) |
+        (uint64_t{ReadLE<uint16_t>(d + n - 2)} << 16);
   } else if (n == 1) {
     w = (w & ~uint64_t{0xFF}) | static_cast<uint8_t>(d[0]);
   }

@@ -52,7 +52,7 @@ class TextSink {
   void Truncate(size_t position) { p_ = s_->data() + position; }
   /// The string holding exactly the text so far, for code that appends to it itself.
   std::string* Flush() {
-    s_->resize(static_cast<size_t>(p_ - s_->data()));
+    s_->resize(Position());
     end_ = p_;
     return s_;
   }
@@ -61,7 +61,7 @@ class TextSink {
 
  private:
   void Grow(size_t n) {
-    const auto used = static_cast<size_t>(p_ - s_->data());
+    const size_t used = Position();
     s_->resize(used + std::max(n, step_));
     p_ = s_->data() + used;
     end_ = s_->data() + s_->size();
