@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import collections
 import decimal
+import itertools
 import json
 import os
 import subprocess
@@ -148,10 +149,11 @@ def test_splits_cover_every_line_exactly_once(tmp_path, rng):
         path.write_bytes(text)
         step = rng.randrange(1, 30)
         block = rng.choice([1, 2, 7, 64, 1 << 20])
+        batch = rng.choice([None, 1, 5, 16, 1 << 20])
         got = []
         for start in range(0, len(text), step):
             split = Split(str(path), start, min(start + step, len(text)))
-            for offset, data in split_blocks(split, block):
+            for offset, data in split_blocks(split, block, batch):
                 assert text[offset:offset + len(data)] == data.to_pybytes()
                 got += block_documents(data).to_pylist()
         assert got == [line for line in text.decode().split("\n") if line.strip()], trial
@@ -164,14 +166,33 @@ def test_splits_read_lines_longer_than_their_blocks_and_windows(tmp_path):
     lines = ['{"a": "%s"}' % (c * 300_000) for c in "xyz"] + ['{"b": 1}']
     text = "\n".join(lines).encode() + b"\n"
     path.write_bytes(text)
-    for step in (50_000, 299_999, 300_011, len(text)):
+    for step, batch in itertools.product((50_000, 299_999, 300_011, len(text)),
+                                         (None, 4 << 10)):
         got = []
         for start in range(0, len(text), step):
             split = Split(str(path), start, min(start + step, len(text)))
-            for offset, data in split_blocks(split, 16 << 10):
+            for offset, data in split_blocks(split, 16 << 10, batch):
                 assert text[offset:offset + len(data)] == data.to_pybytes()
                 got += block_documents(data).to_pylist()
-        assert got == lines, step
+        assert got == lines, (step, batch)
+
+
+def test_compressed_files_are_read_in_pieces_of_whole_lines(tmp_path, rng):
+    """A gzip file is one split read as a stream: its blocks and their pieces still
+    hold whole lines, each once, with the offsets of the decompressed text."""
+    import gzip
+
+    path = tmp_path / "s.jsonl.gz"
+    for trial in range(50):
+        lines = ['{"a": "%s"}' % ("x" * rng.randrange(100)) for _ in range(rng.randrange(60))]
+        text = ("\n".join(lines) + rng.choice(["", "\n"])).encode()
+        path.write_bytes(gzip.compress(text))
+        got = []
+        for offset, data in split_blocks(Split(str(path), 0, sys.maxsize),
+                                         rng.choice([1, 50, 1 << 20]), rng.choice([1, 40])):
+            assert text[offset:offset + len(data)] == data.to_pybytes()
+            got += block_documents(data).to_pylist()
+        assert got == [line for line in lines if line.strip()], trial
 
 
 def test_split_sizes_follow_sparks_rule(tmp_path):
