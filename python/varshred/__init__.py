@@ -14,6 +14,7 @@ import pyarrow  # noqa: F401  (loads libarrow before the extension module)
 from varshred.core import (
     from_arrow,
     from_json,
+    from_json_lines,
     from_python,
     to_arrow,
     to_json,
@@ -47,6 +48,7 @@ __all__ = [
     "__version__",
     "from_arrow",
     "from_json",
+    "from_json_lines",
     "from_python",
     "to_arrow",
     "to_json",

@@ -70,6 +70,14 @@ cdef extern from "varshred/arrow/json_kernels.h" namespace "varshred" nogil:
                                               const JsonToVariantOptions& options,
                                               CMemoryPool* pool)
 
+    cdef cppclass JsonToVariantResult:
+        shared_ptr[CArray] variants
+        int64_t invalid_rows
+
+    CResult[JsonToVariantResult] JsonLinesToVariant(string_view text,
+                                                    const JsonToVariantOptions& options,
+                                                    CMemoryPool* pool)
+
 
 # ---- varshred/arrow/validate_kernel.h ---------------------------------------
 

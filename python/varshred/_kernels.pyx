@@ -10,7 +10,8 @@ Python spellings onto them, and the Python modules (varshred.core ...) check the
 names, so that parsing and error messages live in Python.
 """
 
-from cpython.buffer cimport PyBuffer_FillInfo
+from cpython.buffer cimport (PyBUF_SIMPLE, PyBuffer_FillInfo, PyBuffer_Release,
+                             PyObject_GetBuffer)
 from cython.operator cimport dereference as deref
 from libc.stdint cimport int64_t, uint64_t
 from libcpp.memory cimport shared_ptr
@@ -21,7 +22,8 @@ from libcpp.vector cimport vector
 from varshred._c_arrow cimport *
 from varshred._c_core cimport *
 from varshred._c_kernels cimport *
-from varshred._capsule cimport export_chunks, export_type, import_chunks, import_type
+from varshred._capsule cimport (export_array, export_chunks, export_type, import_chunks,
+                               import_type)
 from varshred._schema cimport ShreddingSchemaHandle
 from varshred._status cimport check_status
 
@@ -165,6 +167,27 @@ def from_json(data, int numbers, int duplicate_keys, int errors, int layout):
     kernel.options.errors = <JsonErrorPolicy>errors
     kernel.options.layout = <VariantLayout>layout
     return _run_chunks(kernel, data, VariantStorageType(kernel.options.layout))
+
+
+def from_json_lines(text, int numbers, int duplicate_keys, int errors, int layout):
+    """JSON lines (any bytes-like object) -> Variant: one row per non-blank line."""
+    cdef JsonToVariantOptions options
+    options.parse.numbers = <JsonNumbers>numbers
+    options.parse.duplicate_keys = <DuplicateKeyPolicy>duplicate_keys
+    options.errors = <JsonErrorPolicy>errors
+    options.layout = <VariantLayout>layout
+    cdef Py_buffer buffer
+    PyObject_GetBuffer(text, &buffer, PyBUF_SIMPLE)  # any format: read as bytes
+    cdef CResult[JsonToVariantResult] result
+    try:
+        with nogil:
+            result = JsonLinesToVariant(
+                string_view(<const char*>buffer.buf, <size_t>buffer.len), options,
+                c_default_memory_pool())
+    finally:
+        PyBuffer_Release(&buffer)
+    check_status(result.status())
+    return export_array(deref(result).variants)
 
 
 def to_json(data, str timezone, int on_conflict, bint sort_keys=False):

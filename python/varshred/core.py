@@ -22,7 +22,7 @@ import pyarrow as pa
 from varshred import _kernels, _pyobject
 from varshred._options import choice
 
-__all__ = ["from_json", "to_json", "from_python", "to_python", "from_arrow", "to_arrow",
+__all__ = ["from_json", "from_json_lines", "to_json", "from_python", "to_python", "from_arrow", "to_arrow",
            "validate", "to_layout", "variant_type"]
 
 Layout = Literal["canonical", "spark"]
@@ -73,6 +73,22 @@ def from_json(strings: Any, *, numbers: Literal["decimal", "double"] = "decimal"
         choice("duplicate_keys", duplicate_keys, _kernels.DUPLICATE_KEYS),
         choice("errors", errors, _kernels.JSON_ERRORS),
         choice("layout", layout, _kernels.LAYOUTS))
+
+
+def from_json_lines(text: Any, *, numbers: Literal["decimal", "double"] = "decimal",
+                    duplicate_keys: Literal["error", "last"] = "error",
+                    errors: Literal["raise", "null"] = "raise",
+                    layout: Layout = "canonical") -> pa.Array:
+    """Parses JSON lines into Variant values: one row per line of ``text`` that holds
+    more than ASCII whitespace, as :func:`from_json` parses a string array of those
+    lines (errors name the row: ``row 0`` is the first non-blank line). ``text`` is
+    any bytes-like object (``bytes``, ``pyarrow.Buffer``, ``memoryview``), read where
+    it lies: no line array is built or copied first.
+    """
+    return _kernels.from_json_lines(
+        text, choice("numbers", numbers, _kernels.JSON_NUMBERS),
+        choice("duplicate_keys", duplicate_keys, _kernels.DUPLICATE_KEYS),
+        choice("errors", errors, _kernels.JSON_ERRORS), choice("layout", layout, _kernels.LAYOUTS))
 
 
 def to_json(variants: Any, *, timezone: str = "UTC",

@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import itertools
 import re
-import struct
 import sys
 import uuid
 from dataclasses import dataclass
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 import varshred as vs
 from varshred import _fs
@@ -275,33 +273,6 @@ def _streamed_blocks(f, block: int):
         pos += len(whole)
 
 
-def _one_binary(data: pa.Buffer) -> pa.Array:
-    """``data`` as a one-element large_binary array, without a copy, and without
-    ``pa.array``, which imports pandas (0.17 s in every fresh task worker) to check
-    whether its argument is a pandas object."""
-    offsets = pa.py_buffer(struct.pack("<qq", 0, data.size))
-    return pa.Array.from_buffers(pa.large_binary(), 1, [None, offsets, data])
-
-
-def documents(block) -> pa.Array:
-    """The non-blank lines of a block of whole lines (a pa.Buffer or bytes), as a string
-    array (not checked for UTF-8 here: the JSON parser does that)."""
-    lines = pc.split_pattern(_one_binary(pa.py_buffer(block)), b"\n").values
-    text = lines.view(pa.large_string())
-    # Blank: empty, or only " \t\n\v\f\r" (ascii_is_space's set, at 20x a regex's
-    # speed). No Python scalar in these calls: one would import pandas.
-    not_empty = pc.cast(pc.binary_length(text), pa.bool_())
-    keep = pc.and_not(not_empty, pc.ascii_is_space(text))
-    # Usually only the empty string after the block's last newline is blank: dropped
-    # by a slice, since a filter copies every line.
-    blank = len(keep) - keep.true_count
-    if blank == 0:
-        return text
-    if blank == 1 and not keep[len(keep) - 1].as_py():
-        return text.slice(0, len(keep) - 1)
-    return text.filter(keep)
-
-
 def line_error(path: str, offset: int, block, error: str) -> str:
     """``path:line: message`` for the first bad document in a block (a pa.Buffer or
     bytes) at ``offset``."""
@@ -381,14 +352,13 @@ class WriteSplits:
         ddl = self.shredding
         try:
             for offset, block in split_blocks(split, batch=_TASK_BATCH):
-                docs = documents(block)
-                if len(docs) == 0:  # blank lines only: no file for them
-                    continue
                 try:
-                    variants = vs.from_json(docs, errors=self.errors)
+                    variants = vs.from_json_lines(block, errors=self.errors)
                 except vs.VariantError as e:
                     raise vs.VariantError(line_error(split.path, offset, block, str(e))) \
                         from None
+                if len(variants) == 0:  # blank lines only: no file for them
+                    continue
                 nulled += variants.null_count
                 if writer is None:
                     if ddl == "per-file":

@@ -140,6 +140,31 @@ TEST(JsonToVariantTest, SlicedInputUsesItsOwnRows) {
   EXPECT_EQ(Texts(*text), (Cells{"[2]", "3"}));
 }
 
+TEST(JsonLinesToVariantTest, ParsesEachNonBlankLineAsJsonToVariantDoes) {
+  // Blank lines (only " \t\n\v\f\r") give no row; "\r\n" ends are whitespace; the
+  // last line may lack its newline and end exactly where the text does.
+  const std::string text = "\n{\"b\":1,\"a\":[true]}\r\n \t\n\v\f\n1.50\n\"x\"";
+  VS_ASSIGN_OR_FAIL(auto result, JsonLinesToVariant(text));
+  VS_ASSIGN_OR_FAIL(auto expected,
+                    JsonToVariant(*Strings({"{\"b\":1,\"a\":[true]}", "1.50", "\"x\""})));
+  EXPECT_TRUE(result.variants->Equals(*expected));
+  VS_ASSIGN_OR_FAIL(auto none, JsonLinesToVariant(" \n\n"));
+  EXPECT_EQ(none.variants->length(), 0);
+}
+
+TEST(JsonLinesToVariantTest, ErrorsCountNonBlankLinesOrBecomeNulls) {
+  const std::string text = "[1]\n\n{\n2\n";
+  auto st = JsonLinesToVariant(text).status();
+  ASSERT_TRUE(st.IsInvalid());
+  EXPECT_EQ(st.message().rfind("row 1: ", 0), 0u) << st.message();
+  JsonToVariantOptions options;
+  options.errors = JsonErrorPolicy::kNull;
+  VS_ASSIGN_OR_FAIL(auto result, JsonLinesToVariant(text, options));
+  EXPECT_EQ(result.invalid_rows, 1);
+  ASSERT_EQ(result.variants->length(), 3);
+  EXPECT_TRUE(result.variants->IsNull(1));
+}
+
 TEST(VariantToJsonTest, PrintsBothLayoutsAndKeepsNulls) {
   auto input = Strings({R"({"b":[true,null,"x"],"a":-1})", std::nullopt, R"("é")"});
   for (auto layout : {VariantLayout::kCanonical, VariantLayout::kSpark}) {

@@ -8,6 +8,7 @@ from __future__ import annotations
 import struct
 
 import pyarrow as pa
+import pytest
 
 import varshred as vs
 
@@ -61,3 +62,42 @@ def test_errors_null_on_chunked_input():
     chunked = pa.chunked_array([["[", "1"], ["{}", "}"]])
     out = vs.from_json(chunked, errors="null")
     assert out.is_null().to_pylist() == [True, False, False, True]
+
+
+def _non_blank(text: bytes) -> list[str]:
+    return [line.decode() for line in text.split(b"\n") if line.strip()]
+
+
+@pytest.mark.parametrize("text, rows", [
+    (b"", []), (b"\n", []), (b'{"a":1}', ['{"a":1}']), (b'{"a":1}\n', ['{"a":1}']),
+    (b'\n\n{"a":1}\n \n{"b":2}', ['{"a":1}', '{"b":2}']),
+    (b' \x0b\n{"a":1}\r\n\x0c\n\t\n', ['{"a":1}']),
+    (b'1\n"x"\n[true, null]', ["1", '"x"', "[true,null]"]),
+])
+def test_json_lines_give_a_row_per_non_blank_line(text, rows):
+    assert vs.to_json(vs.from_json_lines(text)).to_pylist() == rows
+
+
+def test_json_lines_parse_as_the_same_lines_in_a_string_array(rng):
+    """Random documents, blank lines and line ends, read from bytes, from a slice of a
+    larger Arrow buffer (rows parsed in place up to the slice's end) and from a
+    memoryview: the same rows as from_json of the non-blank lines, byte for byte."""
+    pieces = ['{"id": %d, "s": "%s"}', "[%d, 1.50, {}]", '"%d\\u00e9"', "%d", "  ", "", "\t"]
+    for trial in range(200):
+        lines = [rng.choice(pieces).replace("%d", str(rng.randrange(-10**20, 10**20)))
+                 .replace("%s", "x" * rng.randrange(100)) for _ in range(rng.randrange(30))]
+        text = ("\n".join(rng.choice(["", "\r"]) + line for line in lines)
+                + rng.choice(["", "\n", "\r\n"])).encode()
+        expected = vs.from_json(_non_blank(text))
+        host = pa.py_buffer(b"[" * 7 + text + b"{" * rng.randrange(80))
+        for source in (text, host.slice(7, len(text)), memoryview(text)):
+            assert vs.from_json_lines(source).equals(expected), trial
+
+
+def test_json_lines_errors_count_non_blank_lines():
+    with pytest.raises(vs.VariantError, match=r"^row 2: invalid JSON at byte 5"):
+        vs.from_json_lines(b'{}\n\n[1]\n  \n{"a":}\n{}')
+    v = vs.from_json_lines(b'{}\n\n{"a":}\n[1]\n', errors="null")
+    assert v.is_null().to_pylist() == [False, True, False]
+    with pytest.raises(ValueError, match="errors"):
+        vs.from_json_lines(b"{}", errors="skip")

@@ -19,7 +19,6 @@ import varshred as vs
 from varshred import cli
 from varshred.cli import sample_events
 from varshred.jsonlines import Split, line_error, split_blocks, splits
-from varshred.jsonlines import documents as block_documents
 from varshred.pipeline import JobError, ShredJob
 
 pytestmark = pytest.mark.spark
@@ -137,6 +136,10 @@ def test_malformed_line_is_one_error_naming_file_and_line_and_leaves_nothing(
     assert got.count(None) == 1
 
 
+def _non_blank_lines(data) -> list[str]:
+    return [line.decode() for line in data.to_pybytes().split(b"\n") if line.strip()]
+
+
 def test_splits_cover_every_line_exactly_once(tmp_path, rng):
     """The tasks' byte-range splits of JSON-lines files, with any split and block size:
     every non-blank line is read once, by the split it starts in (Hadoop's rule)."""
@@ -155,7 +158,7 @@ def test_splits_cover_every_line_exactly_once(tmp_path, rng):
             split = Split(str(path), start, min(start + step, len(text)))
             for offset, data in split_blocks(split, block, batch):
                 assert text[offset:offset + len(data)] == data.to_pybytes()
-                got += block_documents(data).to_pylist()
+                got += _non_blank_lines(data)
         assert got == [line for line in text.decode().split("\n") if line.strip()], trial
 
 
@@ -173,7 +176,7 @@ def test_splits_read_lines_longer_than_their_blocks_and_windows(tmp_path):
             split = Split(str(path), start, min(start + step, len(text)))
             for offset, data in split_blocks(split, 16 << 10, batch):
                 assert text[offset:offset + len(data)] == data.to_pybytes()
-                got += block_documents(data).to_pylist()
+                got += _non_blank_lines(data)
         assert got == lines, (step, batch)
 
 
@@ -191,7 +194,7 @@ def test_compressed_files_are_read_in_pieces_of_whole_lines(tmp_path, rng):
         for offset, data in split_blocks(Split(str(path), 0, sys.maxsize),
                                          rng.choice([1, 50, 1 << 20]), rng.choice([1, 40])):
             assert text[offset:offset + len(data)] == data.to_pybytes()
-            got += block_documents(data).to_pylist()
+            got += _non_blank_lines(data)
         assert got == [line for line in lines if line.strip()], trial
 
 
@@ -215,7 +218,7 @@ def test_line_errors_count_lines_from_the_file_start(tmp_path):
     offset = text.index(b'{"a": 2}')
     block = text[offset:]
     with pytest.raises(vs.VariantError) as e:
-        vs.from_json(block_documents(block))
+        vs.from_json_lines(block)
     assert line_error(str(path), offset, block, str(e.value)).startswith(
         f"{path}:4: invalid JSON")
 
@@ -436,17 +439,6 @@ print("pandas" in sys.modules)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
-
-
-@pytest.mark.parametrize("block, lines", [
-    (b"", []), (b"\n", []), (b'{"a":1}', ['{"a":1}']), (b'{"a":1}\n', ['{"a":1}']),
-    (b'\n\n{"a":1}\n \n{"b":2}', ['{"a":1}', '{"b":2}']),
-    (b' \x0b\n{"a":1}\r\n\x0c\n\t\n', ['{"a":1}\r']),
-])
-def test_a_block_gives_its_non_blank_lines(block, lines):
-    from varshred import jsonlines
-
-    assert jsonlines.documents(block).to_pylist() == lines
 
 
 def _fake_pyspark(root, version: bytes):

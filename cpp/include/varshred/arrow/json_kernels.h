@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
@@ -53,6 +54,16 @@ arrow::Result<std::shared_ptr<arrow::Array>> JsonToVariant(
 /// JsonErrorPolicy::kNull.
 arrow::Result<JsonToVariantResult> JsonToVariantWithStats(
     const arrow::Array& strings, const JsonToVariantOptions& options = {},
+    arrow::MemoryPool* pool = arrow::default_memory_pool());
+
+/// \brief Parses JSON lines: each line of `text` ('\n'-separated) holding more than
+/// ASCII whitespace (" \t\n\v\f\r") is one document, and one row of the result, as
+/// JsonToVariantWithStats() would parse it from a string array of those lines. Blank
+/// lines give no row; errors count rows as the result does (`row 0` is the first
+/// non-blank line). The lines are parsed where they lie, without splitting or copying
+/// `text` first.
+arrow::Result<JsonToVariantResult> JsonLinesToVariant(
+    std::string_view text, const JsonToVariantOptions& options = {},
     arrow::MemoryPool* pool = arrow::default_memory_pool());
 
 struct VariantToJsonOptions {

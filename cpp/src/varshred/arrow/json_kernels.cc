@@ -51,25 +51,25 @@ class JsonToVariantKernel {
         ARROW_RETURN_NOT_OK(out_.AppendNull());
         continue;
       }
-      const std::string_view text = strings.GetView(i);
-      // The finished bytes are copied once, from the builder into the Arrow builders.
-      std::string_view metadata, value;
-      const char* row_end = text.data() + text.size();
-      const size_t readable_after =
-          data_end != nullptr && row_end <= data_end ? data_end - row_end : 0;
-      arrow::Status st = parser_.Parse(text, readable_after, &builder_);
-      if (st.ok()) st = builder_.FinishViews(&metadata, &value);
-      if (!st.ok()) {
-        builder_.Reset();
-        if (options_.errors == JsonErrorPolicy::kNull && st.IsInvalid()) {
-          ++invalid_rows_;
-          ARROW_RETURN_NOT_OK(out_.AppendNull());
-          continue;
-        }
-        return st.WithMessage("row ", i, ": ", st.message());
+      ARROW_RETURN_NOT_OK(ParseRow(strings.GetView(i), data_end, i));
+    }
+    return arrow::Status::OK();
+  }
+
+  // JSON lines: every line holding more than whitespace is one row, parsed where it
+  // lies in `text`.
+  arrow::Status RunLines(std::string_view text) {
+    ARROW_RETURN_NOT_OK(out_.Reserve(0, static_cast<int64_t>(text.size())));
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    int64_t row = 0;
+    while (p < end) {
+      const auto* newline = static_cast<const char*>(std::memchr(p, '\n', end - p));
+      const char* line_end = newline != nullptr ? newline : end;
+      if (!IsBlankLine(p, line_end)) {
+        ARROW_RETURN_NOT_OK(ParseRow({p, static_cast<size_t>(line_end - p)}, end, row++));
       }
-      ARROW_RETURN_NOT_OK(out_.Append(metadata, value));
-      builder_.Reset();
+      p = newline != nullptr ? newline + 1 : end;
     }
     return arrow::Status::OK();
   }
@@ -102,6 +102,37 @@ class JsonToVariantKernel {
       if (data == nullptr) return nullptr;
       return reinterpret_cast<const char*>(data->data()) + data->size();
     }
+  }
+
+  // Parses one row's `text`, readable up to `data_end` (null: unknown), and appends it.
+  arrow::Status ParseRow(std::string_view text, const char* data_end, int64_t row) {
+    // The finished bytes are copied once, from the builder into the Arrow builders.
+    std::string_view metadata, value;
+    const char* row_end = text.data() + text.size();
+    const size_t readable_after =
+        data_end != nullptr && row_end <= data_end ? data_end - row_end : 0;
+    arrow::Status st = parser_.Parse(text, readable_after, &builder_);
+    if (st.ok()) st = builder_.FinishViews(&metadata, &value);
+    if (!st.ok()) {
+      builder_.Reset();
+      if (options_.errors == JsonErrorPolicy::kNull && st.IsInvalid()) {
+        ++invalid_rows_;
+        return out_.AppendNull();
+      }
+      return st.WithMessage("row ", row, ": ", st.message());
+    }
+    ARROW_RETURN_NOT_OK(out_.Append(metadata, value));
+    builder_.Reset();
+    return arrow::Status::OK();
+  }
+
+  // Blank: empty or only " \t\n\v\f\r" (what Python's bytes.strip() removes).
+  static bool IsBlankLine(const char* p, const char* end) {
+    for (; p < end; ++p) {
+      const char c = *p;
+      if (c != ' ' && (c < '\t' || c > '\r')) return false;
+    }
+    return true;
   }
 
   const JsonToVariantOptions& options_;
@@ -142,6 +173,14 @@ arrow::Result<std::shared_ptr<arrow::Array>> JsonToVariant(
     arrow::MemoryPool* pool) {
   ARROW_ASSIGN_OR_RAISE(auto result, JsonToVariantWithStats(strings, options, pool));
   return std::move(result.variants);
+}
+
+arrow::Result<JsonToVariantResult> JsonLinesToVariant(std::string_view text,
+                                                      const JsonToVariantOptions& options,
+                                                      arrow::MemoryPool* pool) {
+  JsonToVariantKernel kernel(options, pool);
+  ARROW_RETURN_NOT_OK(kernel.RunLines(text));
+  return kernel.Finish();
 }
 
 // ----------------------------------------------------------------------
