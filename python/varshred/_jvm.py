@@ -65,21 +65,22 @@ def _archive() -> tuple[str | None, str | None]:
                          os.path.join(os.path.expanduser("~"), ".cache"), "varshred", "jvm")
     os.makedirs(cache, exist_ok=True)
     final = os.path.join(cache, f"spark-{key}.jsa")
-    if os.path.exists(final):
-        return final, None
     # A run's archive carries its process id: once that process has ended (pyspark
-    # waits for its JVM, which writes at exit), the archive is complete and adopted.
+    # waits for its JVM, which writes at exit), the archive is complete. The first one
+    # is adopted; any other ended run's archive (two runs that started together) would
+    # lie in the cache for good, about 150 MB each: removed.
     writing = False
     for candidate in glob.glob(os.path.join(cache, f"spark-{key}.*.jsa")):
         st = os.stat(candidate)
         if _alive(int(candidate.rsplit(".", 2)[-2])) or \
                 time.time() - st.st_mtime < _SETTLED_SECONDS:
             writing = True
-        elif st.st_size > 0:
+        elif st.st_size > 0 and not os.path.exists(final):
             os.replace(candidate, final)
-            return final, None
         else:
             os.remove(candidate)
+    if os.path.exists(final):
+        return final, None
     if writing:  # another run is writing it: start without sharing this time
         return None, None
     return None, os.path.join(cache, f"spark-{key}.{os.getpid()}.jsa")

@@ -48,6 +48,24 @@ def test_an_ended_runs_archive_is_adopted(cache):
     assert os.path.exists(final) and not os.path.exists(written)
 
 
+def test_archives_of_other_ended_runs_are_removed(cache):
+    """Two runs that started together both write an archive: one is adopted, the
+    other (about 150 MB) does not stay in the cache."""
+    ours = _archive_option(_jvm.driver_options()).split("=", 1)[1]
+    ended = [subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+             for _ in range(2)]
+    old = time.time() - 60
+    for pid in ended:
+        written = ours.replace(f".{os.getpid()}.jsa", f".{pid}.jsa")
+        with open(written, "wb") as f:
+            f.write(b"archive")
+        os.utime(written, (old, old))
+    final = ours.replace(f".{os.getpid()}.jsa", ".jsa")
+    assert _archive_option(_jvm.driver_options()) == f"-XX:SharedArchiveFile={final}"
+    assert sorted(os.listdir(cache)) == [os.path.basename(final)]
+
+
 def test_an_archive_being_written_is_left_alone(cache):
     ours = _archive_option(_jvm.driver_options()).split("=", 1)[1]
     with open(ours, "wb") as f:  # this process is alive: still writing
