@@ -10,10 +10,12 @@
 #include <benchmark/benchmark.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench_util.h"
@@ -150,6 +152,38 @@ void BM_VariantToJsonKernel(benchmark::State& state) {
   RunVariantToJsonKernel(docs, state);
 }
 BENCHMARK(BM_VariantToJsonKernel)
+    ->ArgName("events0_nested1_wide2_maps3")
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(3);
+
+// JSON lines -> Variant straight from one text buffer (what a pipeline task runs on
+// each 1 MB slice of its split), in slices of `slice` bytes of whole lines.
+void BM_JsonLinesToVariant(benchmark::State& state) {
+  const auto docs = Documents(static_cast<int>(state.range(0)));
+  std::string text;
+  for (const auto& d : docs) text.append(d).push_back('\n');
+  std::vector<std::string_view> slices;
+  constexpr size_t kSlice = size_t{1} << 20;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(start + kSlice, text.size());
+    end = text.find('\n', end - 1);
+    end = end == std::string::npos ? text.size() : end + 1;
+    slices.push_back(std::string_view(text).substr(start, end - start));
+    start = end;
+  }
+  for (auto _ : state) {
+    for (const auto slice : slices) {
+      auto result = JsonLinesToVariant(slice);
+      if (!result.ok()) return state.SkipWithError(result.status().ToString().c_str());
+      benchmark::DoNotOptimize(result->variants.get());
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(docs.size()));
+  state.SetBytesProcessed(state.iterations() * TotalBytes(docs));
+}
+BENCHMARK(BM_JsonLinesToVariant)
     ->ArgName("events0_nested1_wide2_maps3")
     ->Arg(0)
     ->Arg(1)
