@@ -83,7 +83,10 @@ def infer_schema(variants: Any, *, column: str | None = None,
 
     Fields present in at least ``min_fraction`` of their parent objects are kept; per
     path the type covering the most values under lossless widening wins; the whole
-    sample counts, so a few top-level non-objects do not stop an object schema. At most
+    sample counts, so a few top-level non-objects do not stop an object schema. The
+    schema is at most ``max_fields`` Parquet columns wide besides ``metadata``, counted
+    as Spark counts ``maxSchemaWidth`` (a ``value`` column per shredded path, a
+    ``typed_value`` column more for a primitive), the most frequent fields first. At most
     ``max_depth`` (31 at the most) levels of objects and arrays are typed: deeper
     shredded layouts exceed what Arrow and Parquet readers take. (The keyword
     ``variants_or_batches=`` is the deprecated spelling of ``variants=``.)"""

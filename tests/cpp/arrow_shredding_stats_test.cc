@@ -409,16 +409,33 @@ TEST(ShreddingStatsDeriveTest, MaxFieldsKeepsTheMostFrequent) {
   ShreddingStats stats;
   VS_ASSERT_OK(stats.Add(*JsonStrings(docs)));
   InferOptions options;
-  options.max_fields = 3;
-  // g (5) and f4 (5) first, then f3 (4) before g.h (4): shallower wins ties.
+  // Columns as Spark counts them: the root's value column, two per bigint field, one
+  // for an object field (its fields are counted as they come in).
+  options.max_fields = 3;  // f4 (5 values) before g (5): name order breaks the tie
+  EXPECT_EQ(Derive(stats, options), "struct<f4: bigint>");
+  options.max_fields = 6;  // then g, then f3 (4) before g.h (4): shallower wins ties
   EXPECT_EQ(Derive(stats, options), "struct<f3: bigint, f4: bigint, g: variant>");
-  options.max_fields = 4;  // g.h (4) beats f2 (3)
+  options.max_fields = 8;  // g.h (4) beats f2 (3)
   EXPECT_EQ(Derive(stats, options),
             "struct<f3: bigint, f4: bigint, g: struct<h: bigint>>");
   options.max_fields = 300;
   EXPECT_EQ(Derive(stats, options),
             "struct<f0: bigint, f1: bigint, f2: bigint, f3: bigint, f4: bigint, "
             "g: struct<h: bigint>>");
+}
+
+TEST(ShreddingStatsDeriveTest, WidthCountsArrayElementsAndSkipsWhatDoesNotFit) {
+  auto stats = Scan(
+      {R"({"t": [1], "k": {"x": 1}})", R"({"t": [2], "k": {"x": 2}})", R"({"k": {}})"});
+  InferOptions options;
+  // k (3 values) costs 1; t (2) costs 3: its value column and its element's two; k.x
+  // (2, deeper than t) costs 2.
+  options.max_fields = 4;  // t does not fit after k; the rarer, cheaper k.x does
+  EXPECT_EQ(Derive(stats, options), "struct<k: struct<x: bigint>>");
+  options.max_fields = 5;  // t fits; k.x no longer does
+  EXPECT_EQ(Derive(stats, options), "struct<k: variant, t: array<bigint>>");
+  options.max_fields = 7;
+  EXPECT_EQ(Derive(stats, options), "struct<k: struct<x: bigint>, t: array<bigint>>");
 }
 
 TEST(ShreddingStatsDeriveTest, MaxDepthStopsNesting) {

@@ -153,9 +153,11 @@ class PathStats {
 struct InferOptions {
   /// A field is shredded when present in at least this share of its parent's objects.
   double min_fraction = 0.1;
-  /// At most this many shredded fields in the whole schema and per object (every
-  /// object field at any depth counts one; array elements do not). The most frequent
-  /// fields (by number of values) win.
+  /// The schema's width: at most this many Parquet columns besides `metadata`, counted
+  /// as Spark counts `maxSchemaWidth` (every shredded path, the root and array
+  /// elements included, has a `value` column; a primitive one a `typed_value` column
+  /// too). Fields are admitted most frequent first (by number of values) while their
+  /// columns fit; the root is always shredded.
   int max_fields = 300;
   /// Deepest shredded path (root = 0, each field or `[]` adds 1), at most
   /// kMaxShreddingDepth. An object or array at the deepest level becomes value-only.

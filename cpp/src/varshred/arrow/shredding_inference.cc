@@ -154,17 +154,35 @@ class Planner {
     return node;
   }
 
-  // Hands out the field budget, most frequent fields first.
-  void Fill() {
-    int total = 0;
-    while (!queue_.empty() && total < options_.max_fields) {
-      Candidate c = queue_.top();
+  // Hands out the width budget, most frequent fields first: a field is admitted when
+  // its columns still fit (a cheaper, rarer one may fit after a dearer one did not).
+  void Fill(const PlanNode& root) {
+    int total = Columns(root);  // the root is shredded whatever the budget
+    while (!queue_.empty()) {
+      const Candidate c = queue_.top();
       queue_.pop();
-      if (static_cast<int>(c.parent->fields.size()) >= options_.max_fields) continue;
+      const int cost = Columns(c.stats, c.depth);
+      if (total + cost > options_.max_fields) continue;
       c.parent->fields.emplace_back(std::string(c.name), Make(c.stats, c.depth));
-      ++total;
+      total += cost;
     }
   }
+
+  // The Parquet columns a path adds, as Spark counts its schema width: one `value`
+  // column, one more `typed_value` for a primitive; an array adds its element's
+  // columns; an object's fields are counted as they are admitted.
+  int Columns(const PathStats* stats, int depth) const {
+    if (stats == nullptr) return 1;
+    switch (ChooseType(*stats, options_, depth).kind) {
+      case ChoiceKind::kPrimitive:
+        return 2;
+      case ChoiceKind::kArray:
+        return 1 + Columns(stats->element(), depth + 1);
+      default:
+        return 1;
+    }
+  }
+  int Columns(const PlanNode& node) const { return Columns(node.stats, node.depth); }
 
   static arrow::Result<ShreddingSchema> ToSchema(const PlanNode& node) {
     switch (node.choice.kind) {
@@ -215,7 +233,7 @@ arrow::Result<ShreddingSchema> ShreddingStats::DeriveSchema(
   capped.max_depth = std::min(capped.max_depth, kMaxShreddingDepth);
   Planner planner(capped);
   auto root = planner.Make(root_.get(), 0);
-  planner.Fill();
+  planner.Fill(*root);
   return Planner::ToSchema(*root);
 }
 
