@@ -61,3 +61,33 @@ def test_batches_of_a_column():
     batch = pa.record_batch({"v": vs.from_json(_docs(10))})
     assert vs.infer_schema([batch, batch], column="v") == vs.infer_schema(
         vs.from_json(_docs(10)))
+
+
+def test_inferred_width_is_counted_in_file_columns(tmp_path, rng):
+    """Random nested documents: the schema inferred with ``max_fields=k`` gives a file
+    of at most k columns besides ``metadata`` (Spark's maxSchemaWidth unit; the root's
+    own one or two columns always)."""
+    import pyarrow.parquet as pq
+
+    def value(depth):
+        kind = rng.randrange(6 if depth < 3 else 3)
+        if kind == 0:
+            return rng.randrange(100)
+        if kind == 1:
+            return f"s{rng.randrange(9)}"
+        if kind == 2:
+            return rng.random() < 0.5
+        if kind == 3:
+            return [value(depth + 1) for _ in range(rng.randrange(3))]
+        return {f"k{rng.randrange(12)}": value(depth + 1) for _ in range(rng.randrange(5))}
+
+    for trial in range(20):
+        docs = [json.dumps({f"f{rng.randrange(30)}": value(0) for _ in range(8)})
+                for _ in range(200)]
+        v = vs.from_json(docs)
+        for k in (0, 3, 10, 40, 300):
+            schema = vs.infer_schema(v, max_fields=k)
+            path = tmp_path / f"{trial}-{k}.parquet"
+            vs.parquet.write_table(pa.table({"v": v}), str(path), shredding={"v": schema})
+            columns = pq.ParquetFile(path).metadata.num_columns - 1  # besides metadata
+            assert columns <= max(k, 2), (trial, k, schema.to_ddl())

@@ -101,3 +101,5 @@ def test_json_lines_errors_count_non_blank_lines():
     assert v.is_null().to_pylist() == [False, True, False]
     with pytest.raises(ValueError, match="errors"):
         vs.from_json_lines(b"{}", errors="skip")
+    with pytest.raises(TypeError, match="bytes-like"):
+        vs.from_json_lines('{"a": 1}')  # text, not bytes: encode it first
