@@ -423,6 +423,7 @@ TEST(JsonWriteTest, EscapesAtEveryPositionOfLongStrings) {
     }
     return out + "\"";
   };
+  const auto writer = JsonWriter::Make().ValueOrDie();
   for (const char special : {'"', '\\', '\n', '\x01', '\x1f'}) {
     for (size_t length = 1; length <= 24; ++length) {
       for (size_t at = 0; at < length; ++at) {
@@ -432,12 +433,49 @@ TEST(JsonWriteTest, EscapesAtEveryPositionOfLongStrings) {
         std::string out;
         internal::AppendJsonString(s, &out);
         ASSERT_EQ(out, expected(s)) << "length " << length << " at " << at;
+        // The printer's own path (into a TextSink), as a string value and as a key.
+        std::string printed;
+        VariantBuilder builder;
+        builder.StartObject();
+        builder.AddKey(s);
+        builder.AppendString(s);
+        VS_ASSERT_OK(builder.EndObject());
+        std::string m, v;
+        VS_ASSERT_OK(builder.Finish(&m, &v));
+        VS_ASSERT_OK(writer.Write(
+            VariantView::MakeUnchecked(MetadataView::MakeUnchecked(m), v), &printed));
+        ASSERT_EQ(printed, "{" + expected(s) + ":" + expected(s) + "}")
+            << "length " << length << " at " << at;
       }
     }
   }
   std::string out;
   internal::AppendJsonString("\x7f\x20 \xf0\x9f\x98\x80 ~plain text~", &out);
   EXPECT_EQ(out, "\"\x7f\x20 \xf0\x9f\x98\x80 ~plain text~\"");
+}
+
+TEST(JsonWriteTest, KeysOfADictionaryLargerThanTheValue) {
+  // The printer checks a dictionary larger than the value key by key as it prints
+  // them, not all at once (a dictionary shared by many rows may be far larger).
+  VariantBuilder builder;
+  builder.StartObject();
+  std::string expected = "{";
+  for (int k = 0; k < 20; ++k) {
+    const std::string key = "key number " + std::to_string(10 + k) + (k == 7 ? "\"" : "");
+    builder.AddKey(key);
+    builder.AppendNull();
+    expected += (k ? ",\"" : "\"") +
+                (k == 7 ? key.substr(0, key.size() - 1) + "\\\"" : key) + "\":null";
+  }
+  VS_ASSERT_OK(builder.EndObject());
+  std::string m, v;
+  VS_ASSERT_OK(builder.Finish(&m, &v));
+  const MetadataView metadata = MetadataView::MakeUnchecked(m);
+  ASSERT_GT(metadata.key_bytes().size(), v.size());
+  std::string out;
+  VS_ASSERT_OK(JsonWriter::Make().ValueOrDie().Write(
+      VariantView::MakeUnchecked(metadata, v), &out));
+  EXPECT_EQ(out, expected + "}");
 }
 
 TEST(JsonWriteTest, DatesAndNtzTimestamps) {

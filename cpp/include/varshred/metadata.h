@@ -45,6 +45,12 @@ class MetadataView {
 
   /// \brief The key with dictionary id `id`. \pre id < size().
   std::string_view key(uint32_t id) const;
+  /// All keys' bytes back to back, in dictionary order.
+  std::string_view key_bytes() const {
+    return bytes_.substr(std::min(
+        bytes_.size(),
+        static_cast<size_t>(strings_ - reinterpret_cast<const uint8_t*>(bytes_.data()))));
+  }
 
   /// \brief The id of `key`: binary search when sorted, linear scan otherwise (the first
   /// match, since unsorted dictionaries may repeat keys).

@@ -79,26 +79,18 @@ size_t RawPrefix(std::string_view s) {
 }
 
 // Whether any byte of `s` needs an escape. Most strings and keys have none and are
-// copied in one piece; short ones are checked in one word built from overlapping
-// loads inside `s` (the bytes it does not fill are 'a', which needs no escape).
+// copied in one piece.
 bool NeedsAnyEscape(std::string_view s) {
-  const char* d = s.data();
   const size_t n = s.size();
-  if (n >= 8) {
-    const size_t raw = RawPrefix(s);
-    if (raw + 8 <= n) return true;
-    return raw != n && NeedsEscape(ReadLE<uint64_t>(d + n - 8));
+  const size_t raw = RawPrefix(s);
+  if (raw == n) return false;
+  if (n >= 8) return raw + 8 <= n || NeedsEscape(ReadLE<uint64_t>(s.data() + n - 8));
+  for (const char c : s) {
+    if (static_cast<unsigned char>(c) < 0x80 && kEscapes.code[static_cast<uint8_t>(c)]) {
+      return true;
+    }
   }
-  uint64_t w = 0x6161616161616161ULL;
-  if (n >= 4) {
-    w = ReadLE<uint32_t>(d) | (uint64_t{ReadLE<uint32_t>(d + n - 4)} << 32);
-  } else if (n >= 2) {
-    w = (w & ~uint64_t{0xFFFFFFFF}) | ReadLE<uint16_t>(d) |
-        (uint64_t{ReadLE<uint16_t>(d + n - 2)} << 16);
-  } else if (n == 1) {
-    w = (w & ~uint64_t{0xFF}) | static_cast<uint8_t>(d[0]);
-  }
-  return NeedsEscape(w);
+  return false;
 }
 
 // `s` in quotes at `p`, which has room for s.size() + 2 bytes; returns the end.
@@ -108,6 +100,37 @@ char* PutQuoted(std::string_view s, char* p) {
   p += s.size();
   *p++ = '"';
   return p;
+}
+
+// Puts `s` in quotes when none of its bytes needs an escape, else nothing; returns
+// whether it did. Strings of at most 16 bytes (most keys and short values) are checked
+// and copied in two overlapping loads within `s`, with no call.
+bool PutQuotedIfPlain(std::string_view s, TextSink* out) {
+  const char* d = s.data();
+  const size_t n = s.size();
+  if (n > 16 || n < 4) {
+    if (NeedsAnyEscape(s)) return false;
+    out->Advance(PutQuoted(s, out->Reserve(n + 2)));
+    return true;
+  }
+  char* p = out->Reserve(n + 2);
+  p[0] = '"';
+  if (n >= 8) {
+    const auto head = ReadLE<uint64_t>(d);
+    const auto tail = ReadLE<uint64_t>(d + n - 8);
+    if (NeedsEscape(head) || NeedsEscape(tail)) return false;
+    std::memcpy(p + 1, &head, 8);
+    std::memcpy(p + 1 + n - 8, &tail, 8);
+  } else {
+    const auto head = ReadLE<uint32_t>(d);
+    const auto tail = ReadLE<uint32_t>(d + n - 4);
+    if (NeedsEscape(head | (uint64_t{tail} << 32))) return false;
+    std::memcpy(p + 1, &head, 4);
+    std::memcpy(p + 1 + n - 4, &tail, 4);
+  }
+  p[n + 1] = '"';
+  out->Advance(p + n + 2);
+  return true;
 }
 
 }  // namespace
@@ -124,10 +147,7 @@ void internal::AppendJsonString(std::string_view s, std::string* out) {
 }
 
 void internal::AppendJsonString(std::string_view s, TextSink* out) {
-  if (!NeedsAnyEscape(s)) {
-    out->Advance(PutQuoted(s, out->Reserve(s.size() + 2)));
-    return;
-  }
+  if (PutQuotedIfPlain(s, out)) return;
   out->Put('"');
   size_t run = 0;  // start of the pending raw run
   for (size_t i = RawPrefix(s); i < s.size(); ++i) {
@@ -324,10 +344,19 @@ struct JsonWriter::Impl {
     out->push_back('"');
   }
 
+  // Whether every key of `metadata` can be printed without escapes, when that is cheap
+  // to know: one scan of a dictionary no larger than the value replaces a check per
+  // printed key (a dictionary shared by many rows may be far larger than one row).
+  static bool PlainKeys(const MetadataView& metadata, std::string_view v) {
+    const std::string_view keys = metadata.key_bytes();
+    return keys.size() <= v.size() && !NeedsAnyEscape(keys);
+  }
+
   // `v` starts with the value and may run on past it (a container's later values).
   // Objects, arrays and the scalars of most documents are printed here; the rest
-  // through WriteOther().
-  void Write(const MetadataView& metadata, std::string_view v, TextSink* out) const {
+  // through WriteOther(). `plain_keys`: no key needs an escape (see PlainKeys()).
+  void Write(const MetadataView& metadata, std::string_view v, bool plain_keys,
+             TextSink* out) const {
     const auto header = static_cast<uint8_t>(v[0]);
     const auto* payload = reinterpret_cast<const uint8_t*>(v.data()) + 1;
     switch (static_cast<BasicType>(header & kBasicTypeMask)) {
@@ -340,9 +369,14 @@ struct JsonWriter::Impl {
         out->Put('{');
         for (uint32_t i = 0; i < obj.num_fields(); ++i) {
           if (i != 0) out->Put(',');
-          internal::AppendJsonString(obj.key(i), out);
+          const std::string_view key = obj.key(i);
+          if (plain_keys) {
+            out->Advance(PutQuoted(key, out->Reserve(key.size() + 2)));
+          } else {
+            internal::AppendJsonString(key, out);
+          }
           out->Put(':');
-          Write(metadata, values.substr(obj.field_offset(i)), out);
+          Write(metadata, values.substr(obj.field_offset(i)), plain_keys, out);
         }
         out->Put('}');
         return;
@@ -353,7 +387,7 @@ struct JsonWriter::Impl {
         out->Put('[');
         for (uint32_t i = 0; i < arr.size(); ++i) {
           if (i != 0) out->Put(',');
-          Write(metadata, values.substr(arr.element_offset(i)), out);
+          Write(metadata, values.substr(arr.element_offset(i)), plain_keys, out);
         }
         out->Put(']');
         return;
@@ -467,14 +501,17 @@ arrow::Result<JsonWriter> JsonWriter::Make(const JsonWriteOptions& options) {
 
 void internal::WriteJson(const JsonWriter& writer, const VariantView& value,
                          TextSink* out) {
-  writer.impl_->Write(value.metadata(), value.value_bytes(), out);
+  const std::string_view v = value.value_bytes();
+  writer.impl_->Write(value.metadata(), v,
+                      JsonWriter::Impl::PlainKeys(value.metadata(), v), out);
 }
 
 arrow::Status JsonWriter::Write(const VariantView& value, std::string* out) const {
   if (impl_->WriteOther(value, out)) return arrow::Status::OK();
   // Text is mostly within twice the value's size (keys are ids in the value).
   TextSink sink(out, 2 * value.value_bytes().size());
-  impl_->Write(value.metadata(), value.value_bytes(), &sink);
+  const std::string_view v = value.value_bytes();
+  impl_->Write(value.metadata(), v, Impl::PlainKeys(value.metadata(), v), &sink);
   return arrow::Status::OK();
 }
 
