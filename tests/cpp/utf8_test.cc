@@ -25,6 +25,25 @@ TEST(Utf8Test, LongTextIsCheckedByTheSameRules) {
   }
 }
 
+TEST(Utf8Test, ShortTextIsCheckedByTheSameRules) {
+  // Up to 16 bytes, ASCII is accepted inline from overlapping loads: a byte of a bad
+  // (or good) sequence at every position of every short length reaches the full check.
+  for (size_t length = 0; length <= 20; ++length) {
+    const std::string ascii(length, 'k');
+    EXPECT_TRUE(IsValidUtf8(ascii));
+    for (size_t at = 0; at < length; ++at) {
+      std::string bad = ascii;
+      bad[at] = '\xff';
+      EXPECT_FALSE(IsValidUtf8(bad)) << length << " " << at;
+      std::string good = ascii;
+      if (at + 2 <= length) {
+        good.replace(at, 2, "\xc3\xa9");
+        EXPECT_TRUE(IsValidUtf8(good)) << length << " " << at;
+      }
+    }
+  }
+}
+
 TEST(Utf8Test, BothChecksAgreeOnRandomText) {
   // Mutated multi-byte text of every length around the switch between the two.
   std::mt19937_64 rng(20261125);

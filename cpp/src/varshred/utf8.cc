@@ -66,7 +66,7 @@ size_t FirstInvalidUtf8(std::string_view s) {
   return s.size();
 }
 
-bool IsValidUtf8(std::string_view s) {
+bool IsValidUtf8Slow(std::string_view s) {
   // simdjson's vectorized check (the same rules) pays off past a few words; short
   // keys and strings take the loop above, mostly its ASCII path.
   constexpr size_t kVectorized = 64;

@@ -4,12 +4,38 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
 namespace varshred::internal {
 
-bool IsValidUtf8(std::string_view s);
+/// IsValidUtf8() past the inline check of short ASCII text.
+bool IsValidUtf8Slow(std::string_view s);
+
+/// Whether `s` is valid UTF-8. Inline for the most frequent case, keys and short
+/// strings of ASCII: at most two overlapping loads within `s` and one test.
+inline bool IsValidUtf8(std::string_view s) {
+  const char* d = s.data();
+  const size_t n = s.size();
+  uint64_t high = 0;
+  if (n >= 8 && n <= 16) {
+    uint64_t head, tail;
+    std::memcpy(&head, d, 8);
+    std::memcpy(&tail, d + n - 8, 8);
+    high = (head | tail) & 0x8080808080808080ULL;
+  } else if (n >= 4 && n < 8) {
+    uint32_t head, tail;
+    std::memcpy(&head, d, 4);
+    std::memcpy(&tail, d + n - 4, 4);
+    high = (head | tail) & 0x80808080U;
+  } else if (n < 4) {
+    for (size_t i = 0; i < n; ++i) high |= static_cast<uint8_t>(d[i]) & 0x80U;
+  } else {
+    return IsValidUtf8Slow(s);
+  }
+  return high == 0 || IsValidUtf8Slow(s);
+}
 
 /// Offset of the first byte not starting a valid sequence, or s.size() if none.
 size_t FirstInvalidUtf8(std::string_view s);
