@@ -11,6 +11,8 @@
 #include "test_util.h"
 #include "varshred/builder.h"
 #include "varshred/container_encoding_internal.h"
+#include "varshred/metadata_cache_internal.h"
+#include "varshred/validate_internal.h"
 
 namespace varshred {
 namespace {
@@ -212,6 +214,32 @@ TEST(ValidateTest, RejectsDuplicateKeys) {
   EXPECT_TRUE(FailsWith(Validate(Hex("01 02 00 01 02 62 61"),
                                  Hex("02 03 00 01 00 00 01 02 03 00 00 00"), lenient),
                         {"duplicate key \"b\""}));
+}
+
+TEST(ValidateTest, KeyRanksFindTheSameDuplicatesAndOrder) {
+  // A dictionary of repeated and unordered keys (c, a, c, b), through a cache that has
+  // served two rows, so that validation compares the keys' ranks.
+  const std::string md = Hex("01 04 00 01 02 03 04 63 61 63 62");
+  internal::MetadataCache cache;
+  ASSERT_TRUE(cache.Get(md).ok());
+  VS_ASSIGN_OR_FAIL(MetadataView mv, cache.Get(md));
+  ASSERT_NE(cache.key_ranks(), nullptr);
+  EXPECT_EQ(std::vector<uint32_t>(cache.key_ranks(), cache.key_ranks() + 4),
+            (std::vector<uint32_t>{2, 0, 2, 1}));
+  ValidateOptions lenient;
+  lenient.allow_unsorted_keys = true;
+  auto check = [&](const std::string& value, const ValidateOptions& options) {
+    return internal::ValidateValue(mv, cache.key_ranks(), Hex(value), options, nullptr);
+  };
+  // {a, b, c} in key order; then ids 0 and 2, both "c", adjacent and apart.
+  VS_EXPECT_OK(check("02 03 01 03 00 00 01 02 03 00 00 00", {}));
+  EXPECT_TRUE(
+      FailsWith(check("02 02 00 02 00 01 02 00 00", lenient), {"duplicate key \"c\""}));
+  EXPECT_TRUE(FailsWith(check("02 03 00 01 02 00 01 02 03 00 00 00", lenient),
+                        {"duplicate key \"c\""}));
+  EXPECT_TRUE(
+      FailsWith(check("02 02 03 01 00 01 02 00 00", {}), {"not in key-byte order"}));
+  VS_EXPECT_OK(check("02 02 03 01 00 01 02 00 00", lenient));
 }
 
 TEST(ValidateTest, RejectsUnsortedKeysUnlessAllowed) {
@@ -458,6 +486,22 @@ TEST(ValidateTest, RandomMutationsNeverCrash) {
     (accepted ? accepted_count : rejected_count)++;
     ASSERT_EQ(testing::ValidateAndWalk(md_view, v_view, lenient), "")
         << "lenient: metadata " << testing::ToHex(md) << " value " << testing::ToHex(v);
+    // Readers of many rows check key order on the dictionary's key ranks: the same
+    // verdict and message as on the keys themselves.
+    internal::MetadataCache cache;
+    if (cache.Get(md_view).ok()) {
+      const MetadataView mv = *cache.Get(md_view);
+      ASSERT_EQ(cache.key_ranks() == nullptr, mv.size() == 0);
+      for (const ValidateOptions& options : {ValidateOptions{}, lenient}) {
+        ValueFacts facts, ranked_facts;
+        const arrow::Status st = ValidateValue(mv, v_view, options, &facts);
+        const arrow::Status ranked = internal::ValidateValue(
+            mv, cache.key_ranks(), v_view, options, &ranked_facts);
+        ASSERT_EQ(st.ToString(), ranked.ToString())
+            << testing::ToHex(md) << " / " << testing::ToHex(v);
+        ASSERT_EQ(facts.keys_sorted, ranked_facts.keys_sorted);
+      }
+    }
   }
   RecordProperty("accepted", accepted_count);
   RecordProperty("rejected", rejected_count);

@@ -4,8 +4,11 @@
 
 #include <arrow/result.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <string_view>
+#include <vector>
 
 #include "varshred/metadata.h"
 
@@ -25,8 +28,32 @@ class MetadataCache {
       last_ = bytes;
       valid_ = true;
       ++epoch_;
+      rows_ = 0;
+      ranks_.clear();
     }
+    ++rows_;
     return view_;
+  }
+
+  /// \brief Each key id's position in byte order of the current dictionary's keys
+  /// (equal keys share one), for internal::ValidateValue(); nullptr for a dictionary
+  /// without keys or that served only one row so far (ordering its keys would cost
+  /// more than the row).
+  const uint32_t* key_ranks() {
+    if (rows_ < 2 || view_.size() == 0) return nullptr;
+    if (ranks_.empty()) {
+      std::vector<uint32_t> ids(view_.size());
+      std::iota(ids.begin(), ids.end(), 0);
+      std::sort(ids.begin(), ids.end(),
+                [this](uint32_t a, uint32_t b) { return view_.key(a) < view_.key(b); });
+      ranks_.resize(ids.size());
+      uint32_t rank = 0;
+      for (size_t k = 0; k < ids.size(); ++k) {
+        if (k > 0 && view_.key(ids[k]) != view_.key(ids[k - 1])) ++rank;
+        ranks_[ids[k]] = rank;
+      }
+    }
+    return ranks_.data();
   }
 
   /// Changes whenever Get() switched to another dictionary (for caches keyed on it).
@@ -37,6 +64,8 @@ class MetadataCache {
   MetadataView view_;
   bool valid_ = false;
   uint64_t epoch_ = 0;
+  uint64_t rows_ = 0;            // Get() calls for the current dictionary
+  std::vector<uint32_t> ranks_;  // key_ranks(), once computed
 };
 
 }  // namespace varshred::internal

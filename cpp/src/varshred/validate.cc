@@ -8,6 +8,7 @@
 
 #include "varshred/endian_internal.h"
 #include "varshred/utf8_internal.h"
+#include "varshred/validate_internal.h"
 
 namespace varshred {
 
@@ -31,8 +32,10 @@ bool KeyLess(std::string_view a, std::string_view b) {
 
 class Validator {
  public:
-  Validator(const MetadataView& metadata, const ValidateOptions& options)
-      : metadata_(metadata), options_(options) {}
+  // `key_ranks`: nullptr, or internal::MetadataCache::key_ranks() of `metadata`.
+  Validator(const MetadataView& metadata, const uint32_t* key_ranks,
+            const ValidateOptions& options)
+      : metadata_(metadata), key_ranks_(key_ranks), options_(options) {}
 
   const ValueFacts& facts() const { return facts_; }
 
@@ -161,26 +164,38 @@ class Validator {
     }
     bool sorted = true;
     std::string_view previous;
+    uint32_t previous_rank = 0;
     for (uint64_t i = 0; i < n; ++i) {
       const uint32_t id = ReadUnsigned(p + ids + i * id_size, id_size);
       if (id >= metadata_.size()) {
         return Fail("field id ", id, " is out of range (dictionary has ",
                     metadata_.size(), " keys)");
       }
-      const std::string_view key = metadata_.key(id);
-      if (i > 0 && !KeyLess(previous, key)) {
-        if (previous == key) return Fail("duplicate key \"", key, "\"");
-        sorted = false;
+      // Key order on ranks when the dictionary has them, else on the keys' bytes.
+      if (key_ranks_ != nullptr) {
+        const uint32_t rank = key_ranks_[id];
+        if (i > 0 && rank <= previous_rank) {
+          if (rank == previous_rank)
+            return Fail("duplicate key \"", metadata_.key(id), "\"");
+          sorted = false;
+        }
+        previous_rank = rank;
+      } else {
+        const std::string_view key = metadata_.key(id);
+        if (i > 0 && !KeyLess(previous, key)) {
+          if (previous == key) return Fail("duplicate key \"", key, "\"");
+          sorted = false;
+        }
+        previous = key;
       }
-      previous = key;
       const uint64_t off = ReadUnsigned(p + offsets + i * offset_size, offset_size);
       if (off >= data_size) {
-        return Fail("offset ", off, " of field \"", key,
+        return Fail("offset ", off, " of field \"", metadata_.key(id),
                     "\" is outside the object data (", data_size, " bytes)");
       }
       uint64_t child = 0;
       const auto st = Check(p + values + off, data_size - off, depth + 1, &child);
-      if (!st.ok()) return InField(st, key);
+      if (!st.ok()) return InField(st, metadata_.key(id));
     }
     if (!sorted) {
       if (!options_.allow_unsorted_keys) {
@@ -193,14 +208,18 @@ class Validator {
   }
 
   arrow::Status CheckUniqueKeys(const uint8_t* ids, uint64_t n, int id_size) {
-    std::vector<std::string_view> keys;
-    keys.reserve(n);
-    for (uint64_t i = 0; i < n; ++i) {
-      keys.push_back(metadata_.key(ReadUnsigned(ids + i * id_size, id_size)));
-    }
-    std::sort(keys.begin(), keys.end());
-    auto dup = std::adjacent_find(keys.begin(), keys.end());
-    if (dup != keys.end()) return Fail("duplicate key \"", *dup, "\"");
+    // The ids sorted by key (by rank when known): equal neighbours name one key.
+    std::vector<uint32_t> sorted(n);
+    for (uint64_t i = 0; i < n; ++i) sorted[i] = ReadUnsigned(ids + i * id_size, id_size);
+    auto less = [this](uint32_t a, uint32_t b) {
+      return key_ranks_ != nullptr ? key_ranks_[a] < key_ranks_[b]
+                                   : metadata_.key(a) < metadata_.key(b);
+    };
+    std::sort(sorted.begin(), sorted.end(), less);
+    const auto dup =
+        std::adjacent_find(sorted.begin(), sorted.end(),
+                           [&](uint32_t a, uint32_t b) { return !less(a, b); });
+    if (dup != sorted.end()) return Fail("duplicate key \"", metadata_.key(*dup), "\"");
     return arrow::Status::OK();
   }
 
@@ -239,6 +258,7 @@ class Validator {
   }
 
   const MetadataView& metadata_;
+  const uint32_t* key_ranks_;
   const ValidateOptions& options_;
   ValueFacts facts_;
 };
@@ -255,8 +275,14 @@ arrow::Status CheckValidateOptions(const ValidateOptions& options) {
 
 arrow::Status ValidateValue(const MetadataView& metadata, std::string_view value,
                             const ValidateOptions& options, ValueFacts* facts) {
+  return internal::ValidateValue(metadata, nullptr, value, options, facts);
+}
+
+arrow::Status internal::ValidateValue(const MetadataView& metadata,
+                                      const uint32_t* key_ranks, std::string_view value,
+                                      const ValidateOptions& options, ValueFacts* facts) {
   ARROW_RETURN_NOT_OK(CheckValidateOptions(options));
-  Validator validator(metadata, options);
+  Validator validator(metadata, key_ranks, options);
   ARROW_RETURN_NOT_OK(validator.Run(value));
   if (facts != nullptr) *facts = validator.facts();
   return arrow::Status::OK();

@@ -20,6 +20,7 @@
 #include "varshred/container_encoding_internal.h"
 #include "varshred/format.h"
 #include "varshred/metadata_cache_internal.h"
+#include "varshred/validate_internal.h"
 #include "varshred/validate.h"
 
 namespace varshred {
@@ -223,7 +224,8 @@ class VariantPrinter {
     const std::string_view value =
         view_.value_is_null(row) ? kNullValue : view_.value(row);
     ValueFacts facts;
-    const arrow::Status st = ValidateValue(*metadata, value, read_options_, &facts);
+    const arrow::Status st = internal::ValidateValue(
+        *metadata, metadata_cache_.key_ranks(), value, read_options_, &facts);
     if (!st.ok()) return st.WithMessage("row ", row, ": ", st.message());
     const VariantView v = VariantView::MakeUnchecked(*metadata, value);
     if (facts.keys_sorted || !sort_keys_) return writer_.Write(v, out);

@@ -40,6 +40,7 @@
 #include "varshred/container_encoding_internal.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/validate.h"
+#include "varshred/validate_internal.h"
 #include "varshred/value.h"
 
 namespace varshred::internal {
@@ -202,7 +203,8 @@ class Shredder {
     if (validate != nullptr) {
       ARROW_ASSIGN_OR_RAISE(metadata, metadata_cache_.Get(metadata_bytes));
       ValueFacts facts;
-      ARROW_RETURN_NOT_OK(ValidateValue(metadata, value, *validate, &facts));
+      ARROW_RETURN_NOT_OK(internal::ValidateValue(metadata, metadata_cache_.key_ranks(),
+                                                  value, *validate, &facts));
       primitive_types_seen_ |= facts.primitive_types;
       if (!facts.keys_sorted) {
         // Output is in spec order: rewrite rows whose ids another engine left unsorted.

@@ -23,6 +23,7 @@
 #include "varshred/metadata.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/validate.h"
+#include "varshred/validate_internal.h"
 
 namespace varshred {
 
@@ -368,9 +369,10 @@ arrow::Status ShreddingStats::Add(const arrow::Array& variants, arrow::MemoryPoo
     if (!metadata.ok()) {
       return arrow::Status::Invalid("row ", row, ": ", metadata.status().message());
     }
-    auto v = VariantView::Make(*metadata, value, options_.validate_options);
-    if (!v.ok()) return arrow::Status::Invalid("row ", row, ": ", v.status().message());
-    scanner.Record(*root_, *v, 0);
+    const arrow::Status st = internal::ValidateValue(
+        *metadata, metadata_cache.key_ranks(), value, options_.validate_options, nullptr);
+    if (!st.ok()) return arrow::Status::Invalid("row ", row, ": ", st.message());
+    scanner.Record(*root_, VariantView::MakeUnchecked(*metadata, value), 0);
   }
   return arrow::Status::OK();
 }

@@ -47,6 +47,7 @@
 #include "varshred/format.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/validate.h"
+#include "varshred/validate_internal.h"
 
 namespace varshred::internal {
 
@@ -514,7 +515,8 @@ class ShreddedGetter {
     ARROW_RETURN_NOT_OK(RowMetadata(row, &md));
     const std::string_view bytes = lv.value.Get(r.pos);
     if (options_.validate) {
-      auto st = ValidateValue(md, bytes, validate_options_);
+      auto st = internal::ValidateValue(md, metadata_cache_.key_ranks(), bytes,
+                                        validate_options_, nullptr);
       if (!st.ok()) {
         // The validator names paths from the value's root ("$.a[2]: ..."): continue
         // this level's path instead of repeating a root.

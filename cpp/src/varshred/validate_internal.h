@@ -1,0 +1,22 @@
+// Validation with what a reader of many rows already knows about their dictionary.
+
+#pragma once
+
+#include <arrow/status.h>
+
+#include <cstdint>
+#include <string_view>
+
+#include "varshred/validate.h"
+
+namespace varshred::internal {
+
+/// \brief ValidateValue() given `key_ranks`: nullptr, or each key id's position in
+/// byte order of `metadata`'s keys, equal keys sharing one
+/// (internal::MetadataCache::key_ranks()). Objects' key order and uniqueness are then
+/// checked on the ranks without reading the keys; the result is the same.
+arrow::Status ValidateValue(const MetadataView& metadata, const uint32_t* key_ranks,
+                            std::string_view value, const ValidateOptions& options,
+                            ValueFacts* facts);
+
+}  // namespace varshred::internal
