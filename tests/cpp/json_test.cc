@@ -133,6 +133,40 @@ TEST(JsonParseTest, StringsAndEscapes) {
                "40 40 00 00 00 " + ToHex(std::string(64, 'x')));
 }
 
+TEST(JsonParseTest, KeysAndStringsWithAndWithoutEscapes) {
+  // Keys and strings without a backslash are taken from the text as they stand; with
+  // one, decoded. An escape at every position of every length up to 20, with and
+  // without spaces around the string, in objects and arrays.
+  const std::pair<std::string, std::string> escapes[] = {
+      {R"(\")", "\""}, {R"(\\)", "\\"}, {R"(\u00e9)", "\xc3\xa9"}, {R"(\n)", "\n"}};
+  for (const auto& [escaped, decoded] : escapes) {
+    for (size_t length = 0; length <= 20; ++length) {
+      for (size_t at = 0; at <= length; ++at) {
+        const std::string plain(length, 'k');
+        const std::string text = plain.substr(0, at) + escaped + plain.substr(at);
+        const std::string want = plain.substr(0, at) + decoded + plain.substr(at);
+        for (const std::string& json :
+             {"{\"" + text + "\":\"" + text + "\",\"" + plain + "\":\"" + plain + "\"}",
+              "{ \"" + text + "\" : \"" + text + "\" , \"" + plain + "\" : \"" + plain +
+                  "\" }"}) {
+          VS_ASSIGN_OR_FAIL(auto p, ParseJson(json));
+          const MetadataView md = MetadataView::MakeUnchecked(p.metadata);
+          const ObjectView obj(md, p.value);
+          ASSERT_EQ(obj.num_fields(), 2u) << json;
+          const auto a = obj.Find(want), b = obj.Find(plain);
+          ASSERT_TRUE(a.has_value() && b.has_value()) << json;
+          EXPECT_EQ(a->GetString(), want) << json;
+          EXPECT_EQ(b->GetString(), plain) << json;
+        }
+        VS_ASSIGN_OR_FAIL(auto p, ParseJson("[\"" + text + "\" ,\"" + plain + "\"]"));
+        const ArrayView arr(MetadataView::MakeUnchecked(p.metadata), p.value);
+        EXPECT_EQ(arr.element(0).GetString(), want);
+        EXPECT_EQ(arr.element(1).GetString(), plain);
+      }
+    }
+  }
+}
+
 TEST(JsonParseTest, ContainersAndWhitespace) {
   ExpectScalar("{}", "02 00 00");
   ExpectScalar("[]", "03 00 00");

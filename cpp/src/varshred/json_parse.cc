@@ -32,6 +32,31 @@ namespace od = simdjson::ondemand;
 namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Whether `s` holds a backslash, 8 bytes at a time (overlapping loads within `s`):
+// keys and strings are mostly short, where a call to memchr costs more than the test.
+bool HasBackslash(std::string_view s) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  auto has = [](uint64_t w) {
+    const uint64_t x = w ^ (kOnes * '\\');
+    return ((x - kOnes) & ~x & (kOnes * 0x80)) != 0;
+  };
+  const char* d = s.data();
+  const size_t n = s.size();
+  if (n < 8) {
+    for (size_t i = 0; i < n; ++i) {
+      if (d[i] == '\\') return true;
+    }
+    return false;
+  }
+  uint64_t w;
+  for (size_t i = 0; i + 8 <= n; i += 8) {
+    std::memcpy(&w, d + i, 8);
+    if (has(w)) return true;
+  }
+  std::memcpy(&w, d + n - 8, 8);
+  return has(w);
+}
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // One JSON number token, scanned once.
@@ -368,8 +393,12 @@ struct JsonParser::Impl {
     for (auto field_result : obj) {
       od::field field;
       if (auto err = std::move(field_result).get(field)) return Error(err, Location(obj));
-      std::string_view key;
-      if (auto err = field.unescaped_key().get(key)) return Error(err, Location(obj));
+      // simdjson's first pass has checked the document's UTF-8 and control
+      // characters: a key without escapes is its own bytes, and needs no copy.
+      std::string_view key = field.escaped_key();
+      if (HasBackslash(key)) {
+        if (auto err = field.unescaped_key().get(key)) return Error(err, Location(obj));
+      }
       builder->AddKey(key);
       ARROW_RETURN_NOT_OK(ParseValue(field.value(), depth));
     }
@@ -412,8 +441,16 @@ struct JsonParser::Impl {
         return ParseArray(arr, depth + 1);
       }
       case od::json_type::string: {
-        std::string_view s;
-        if (auto err = v.get_string().get(s)) return Error(err, Location(v));
+        // As for keys: a string without escapes is its own bytes (between the quotes
+        // of its raw token, which runs on to the next token).
+        const std::string_view token = v.raw_json_token();
+        const std::string_view raw = token.substr(1, token.find_last_of('"') - 1);
+        std::string_view s = raw;
+        if (HasBackslash(raw)) {
+          if (auto err = v.get_string().get(s)) return Error(err, Location(v));
+        } else if (auto err = v.get_raw_json_string().error()) {
+          return Error(err, Location(v));
+        }
         builder->AppendString(s);
         return arrow::Status::OK();
       }
