@@ -89,6 +89,41 @@ TEST(ShreddedJsonTest, MergesTypedAndUnsortedResidualFieldsInKeyOrder) {
             "{\"a\":5,\"b\":\"x\",\"c\":2,\"z\":1}\n{\"a\":6}\nnull\n");
 }
 
+TEST(ShreddedJsonTest, ResidualsOfRowsSharingADictionaryAreCheckedAlike) {
+  // Rows after the first of one dictionary have their residual objects' key order
+  // checked on the dictionary's key ranks: the same output, sorted, and the same error
+  // for a repeated key, as in a first row. Metadata ["a","b","c","z"]; typed "a".
+  const std::string meta = Hex("01 04 00 01 02 03 04 61 62 63 7a");
+  const std::string unsorted = Hex("02 02 03 02 00 02 04 0c 01 0c 02");  // {z:1, c:2}
+  const std::string repeated = Hex("02 02 02 02 00 02 04 0c 01 0c 02");  // {c:1, c:2}
+  arrow::Int32Builder ib;
+  ASSERT_TRUE(ib.AppendValues({5, 6, 7}).ok());
+  auto typed = Struct({"a"}, {Struct({"typed_value"}, {*ib.Finish()})});
+  auto column = [&](const std::vector<Opt>& residuals) {
+    return Struct({"metadata", "value", "typed_value"},
+                  {Bin({meta, meta, meta}), Bin(residuals), typed});
+  };
+  auto good = column({unsorted, unsorted, unsorted});
+  VS_ASSIGN_OR_FAIL(auto direct, Direct(*good, ConflictPolicy::kRaise));
+  EXPECT_EQ(direct, (std::vector<Opt>{R"({"a":5,"c":2,"z":1})", R"({"a":6,"c":2,"z":1})",
+                                      R"({"a":7,"c":2,"z":1})"}));
+  VS_ASSIGN_OR_FAIL(auto unshredded, ViaUnshred(*good, ConflictPolicy::kRaise));
+  EXPECT_EQ(direct, unshredded);
+  for (int row = 0; row < 3; ++row) {
+    std::vector<Opt> residuals = {unsorted, unsorted, unsorted};
+    residuals[row] = repeated;
+    auto bad = column(residuals);
+    auto printed = Direct(*bad, ConflictPolicy::kRaise);
+    ASSERT_FALSE(printed.ok()) << row;
+    EXPECT_NE(printed.status().message().find("duplicate key \"c\""), std::string::npos)
+        << printed.status().message();
+    EXPECT_EQ(printed.status().message().rfind("row " + std::to_string(row), 0), 0u)
+        << printed.status().message();
+    EXPECT_EQ(printed.status().message(),
+              ViaUnshred(*bad, ConflictPolicy::kRaise).status().message());
+  }
+}
+
 TEST(ShreddedJsonTest, MissingValuesPrintAsNullAndConflictsFollowThePolicy) {
   // Row 0: typed 1; row 1: missing (null); row 2: value and typed both set.
   arrow::Int64Builder ib;

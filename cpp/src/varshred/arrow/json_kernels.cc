@@ -20,8 +20,8 @@
 #include "varshred/container_encoding_internal.h"
 #include "varshred/format.h"
 #include "varshred/metadata_cache_internal.h"
-#include "varshred/validate_internal.h"
 #include "varshred/validate.h"
+#include "varshred/validate_internal.h"
 
 namespace varshred {
 
@@ -219,7 +219,9 @@ class VariantPrinter {
     if (!metadata.ok()) {
       return arrow::Status::Invalid("row ", row, ": ", metadata.status().message());
     }
-    if (shredded_ != nullptr) return shredded_->Print(row, *metadata, out);
+    if (shredded_ != nullptr) {
+      return shredded_->Print(row, *metadata, metadata_cache_.key_ranks(), out);
+    }
     // docs/shredding.md: a value missing where one is required reads as null.
     const std::string_view value =
         view_.value_is_null(row) ? kNullValue : view_.value(row);

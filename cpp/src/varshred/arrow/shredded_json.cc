@@ -9,6 +9,7 @@
 #include "varshred/arrow/shredded_json_internal.h"
 #include "varshred/container_encoding_internal.h"
 #include "varshred/json_write_internal.h"
+#include "varshred/validate_internal.h"
 #include "varshred/value.h"
 
 namespace varshred::internal {
@@ -80,9 +81,10 @@ arrow::Result<std::unique_ptr<ShreddedJsonPrinter>> ShreddedJsonPrinter::Make(
 }
 
 arrow::Status ShreddedJsonPrinter::Print(int64_t row, const MetadataView& metadata,
-                                         std::string* out) {
+                                         const uint32_t* key_ranks, std::string* out) {
   row_ = row;
   metadata_ = metadata;
+  key_ranks_ = key_ranks;
   TextSink sink(out);
   bool missing;
   ARROW_RETURN_NOT_OK(PrintPair(*root_, row, &sink, &missing));
@@ -242,7 +244,7 @@ arrow::Status ShreddedJsonPrinter::CheckResidual(const ReadNode& node,
                                                  std::string_view bytes,
                                                  bool* keys_sorted) const {
   ValueFacts facts;
-  auto st = ValidateValue(metadata_, bytes, validate_, &facts);
+  auto st = ValidateValue(metadata_, key_ranks_, bytes, validate_, &facts);
   *keys_sorted = facts.keys_sorted;
   return st.ok() ? st : ResidualError(st, row_, node);
 }

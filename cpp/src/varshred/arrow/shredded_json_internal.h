@@ -35,8 +35,9 @@ class ShreddedJsonPrinter {
       const VariantArrayView& view, const JsonWriter* writer, ConflictPolicy on_conflict);
 
   /// Appends the text of `row`, which is not a SQL NULL and whose metadata is
-  /// `metadata` (validated).
-  arrow::Status Print(int64_t row, const MetadataView& metadata, std::string* out);
+  /// `metadata` (validated); `key_ranks` as internal::MetadataCache::key_ranks().
+  arrow::Status Print(int64_t row, const MetadataView& metadata,
+                      const uint32_t* key_ranks, std::string* out);
 
  private:
   ShreddedJsonPrinter(std::unique_ptr<ReadNode> root, const JsonWriter* writer,
@@ -56,6 +57,7 @@ class ShreddedJsonPrinter {
   ConflictPolicy on_conflict_;
   ValidateOptions validate_ = ValidateOptions::ForReading();
   MetadataView metadata_;
+  const uint32_t* key_ranks_ = nullptr;
   int64_t row_ = 0;
   std::string scalar_;               // one typed scalar as Variant bytes
   std::string sorted_;               // a residual value with its keys sorted

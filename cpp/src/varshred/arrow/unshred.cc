@@ -25,6 +25,7 @@
 #include "varshred/container_encoding_internal.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/validate.h"
+#include "varshred/validate_internal.h"
 
 namespace varshred {
 
@@ -45,9 +46,12 @@ class Rebuilder {
  public:
   Rebuilder(const UnshredOptions& options) : options_(options) {}
 
-  void StartRow(int64_t row, const MetadataView& metadata, uint64_t epoch) {
+  // `key_ranks` as internal::MetadataCache::key_ranks().
+  void StartRow(int64_t row, const MetadataView& metadata, const uint32_t* key_ranks,
+                uint64_t epoch) {
     row_ = row;
     metadata_ = metadata;
+    key_ranks_ = key_ranks;
     epoch_ = epoch;
   }
 
@@ -99,7 +103,8 @@ class Rebuilder {
   arrow::Status CheckValue(const ReadNode& node, std::string_view bytes,
                            bool* keys_sorted) {
     ValueFacts facts;
-    auto st = ValidateValue(metadata_, bytes, options_.validate, &facts);
+    auto st =
+        internal::ValidateValue(metadata_, key_ranks_, bytes, options_.validate, &facts);
     *keys_sorted = facts.keys_sorted;
     return st.ok() ? st : internal::ResidualError(st, row_, node);
   }
@@ -191,6 +196,7 @@ class Rebuilder {
   const UnshredOptions& options_;
   MetadataView metadata_;
   int64_t row_ = 0;
+  const uint32_t* key_ranks_ = nullptr;
   uint64_t epoch_ = 0;
   std::vector<FieldEntry> entries_;
   std::vector<uint32_t> offsets_;
@@ -226,7 +232,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> Unshred(const arrow::Array& shredde
     if (!metadata.ok()) {
       return arrow::Status::Invalid("row ", row, ": ", metadata.status().message());
     }
-    rebuilder.StartRow(row, *metadata, metadata_cache.epoch());
+    rebuilder.StartRow(row, *metadata, metadata_cache.key_ranks(),
+                       metadata_cache.epoch());
     scratch.clear();
     bool missing;
     ARROW_RETURN_NOT_OK(rebuilder.Rebuild(*root, row, &scratch, &missing));
