@@ -436,8 +436,8 @@ TEST(JsonWriteTest, ObjectsInStoredOrderWithEscapedKeys) {
 }
 
 TEST(JsonWriteTest, EscapesAtEveryPositionOfLongStrings) {
-  // Strings are scanned 8 bytes at a time: every byte needing an escape, at every
-  // position of strings of 1 to 24 bytes, beside multi-byte UTF-8 (never escaped).
+  // Strings are scanned 16 and 8 bytes at a time: every byte needing an escape, at
+  // every position of strings of 1 to 40 bytes, beside multi-byte UTF-8 (never escaped).
   auto expected = [](const std::string& s) {
     std::string out = "\"";
     for (unsigned char c : s) {
@@ -459,7 +459,7 @@ TEST(JsonWriteTest, EscapesAtEveryPositionOfLongStrings) {
   };
   const auto writer = JsonWriter::Make().ValueOrDie();
   for (const char special : {'"', '\\', '\n', '\x01', '\x1f'}) {
-    for (size_t length = 1; length <= 24; ++length) {
+    for (size_t length = 1; length <= 40; ++length) {
       for (size_t at = 0; at < length; ++at) {
         std::string s(length, 'a');
         for (size_t k = 0; k + 1 < length; k += 5) s.replace(k, 2, "\xc3\xa9");

@@ -21,6 +21,10 @@
 // Float/double text comes from internal::AppendJavaFloating (java_float_internal.h),
 // shared with the string cast.
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -69,9 +73,24 @@ bool NeedsEscape(uint64_t w) {
   return (control | has_zero(w ^ (kOnes * '"')) | has_zero(w ^ (kOnes * '\\'))) != 0;
 }
 
-// The length of the prefix of `s` that needs no escape, 8 bytes at a time.
+// The length of the prefix of `s` that needs no escape, rounded down to a multiple of
+// 8: 16 bytes at a time with SSE2 (every x86-64 has it; long text such as tweets),
+// then 8.
 size_t RawPrefix(std::string_view s) {
   size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i control_max = _mm_set1_epi8(0x1F);
+  for (; i + 16 <= s.size(); i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    // A byte <= 0x1F (unsigned) is its own maximum with 0x1F.
+    const __m128i special =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)),
+                     _mm_cmpeq_epi8(_mm_max_epu8(x, control_max), control_max));
+    if (_mm_movemask_epi8(special) != 0) break;
+  }
+#endif
   for (; i + 8 <= s.size(); i += 8) {
     if (NeedsEscape(ReadLE<uint64_t>(s.data() + i))) break;
   }
