@@ -32,6 +32,7 @@ namespace od = simdjson::ondemand;
 namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // Whether `s` holds a backslash, 8 bytes at a time (overlapping loads within `s`):
 // keys and strings are mostly short, where a call to memchr costs more than the test.
@@ -57,7 +58,6 @@ bool HasBackslash(std::string_view s) {
   std::memcpy(&w, d + n - 8, 8);
   return has(w);
 }
-bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // One JSON number token, scanned once.
 struct ScannedNumber {
