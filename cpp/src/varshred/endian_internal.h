@@ -42,6 +42,17 @@ inline T ReadLE(const char* p) {
   return ReadLE<T>(reinterpret_cast<const uint8_t*>(p));
 }
 
+/// Word-at-a-time byte tests: bit 7 of each byte of the result is set where `w` has a
+/// byte below `limit` (<= 0x80) / equal to `byte`. Exact where the answer is "none";
+/// a borrow may also mark bytes above a marked one.
+constexpr uint64_t kEachByte = 0x0101010101010101ULL;
+inline uint64_t BytesBelow(uint64_t w, uint8_t limit) {
+  return (w - kEachByte * limit) & ~w & (kEachByte * 0x80);
+}
+inline uint64_t BytesEqual(uint64_t w, uint8_t byte) {
+  return BytesBelow(w ^ (kEachByte * byte), 1);
+}
+
 /// Writes the low `size` (1-4) bytes of `value`. One fixed-size store per width: a
 /// memcpy of a variable size compiles to a byte loop through the stack.
 inline void WriteUnsigned(uint8_t* p, uint32_t value, int size) {

@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 
+#include "varshred/endian_internal.h"
 #include "varshred/json.h"
 #include "varshred/utf8_internal.h"
 
@@ -37,26 +38,19 @@ bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r
 // Whether `s` holds a backslash, 8 bytes at a time (overlapping loads within `s`):
 // keys and strings are mostly short, where a call to memchr costs more than the test.
 bool HasBackslash(std::string_view s) {
-  constexpr uint64_t kOnes = 0x0101010101010101ULL;
-  auto has = [](uint64_t w) {
-    const uint64_t x = w ^ (kOnes * '\\');
-    return ((x - kOnes) & ~x & (kOnes * 0x80)) != 0;
-  };
-  const char* d = s.data();
+  using internal::BytesEqual;
+  using internal::ReadLE;
   const size_t n = s.size();
   if (n < 8) {
-    for (size_t i = 0; i < n; ++i) {
-      if (d[i] == '\\') return true;
+    for (const char c : s) {
+      if (c == '\\') return true;
     }
     return false;
   }
-  uint64_t w;
   for (size_t i = 0; i + 8 <= n; i += 8) {
-    std::memcpy(&w, d + i, 8);
-    if (has(w)) return true;
+    if (BytesEqual(ReadLE<uint64_t>(s.data() + i), '\\') != 0) return true;
   }
-  std::memcpy(&w, d + n - 8, 8);
-  return has(w);
+  return BytesEqual(ReadLE<uint64_t>(s.data() + n - 8), '\\') != 0;
 }
 
 // One JSON number token, scanned once.

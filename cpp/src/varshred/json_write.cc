@@ -66,11 +66,8 @@ constexpr EscapeTable kEscapes;
 // Whether any of the 8 bytes in `w` needs an escape: a control byte (< 0x20), '"' or
 // '\\'. Bytes >= 0x80 never do (the subtraction's borrow is masked by ~w).
 bool NeedsEscape(uint64_t w) {
-  constexpr uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr uint64_t kHigh = 0x8080808080808080ULL;
-  auto has_zero = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
-  const uint64_t control = (w - kOnes * 0x20) & ~w & kHigh;
-  return (control | has_zero(w ^ (kOnes * '"')) | has_zero(w ^ (kOnes * '\\'))) != 0;
+  return (internal::BytesBelow(w, 0x20) | internal::BytesEqual(w, '"') |
+          internal::BytesEqual(w, '\\')) != 0;
 }
 
 // The length of the prefix of `s` that needs no escape, rounded down to a multiple of
