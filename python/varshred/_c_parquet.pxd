@@ -43,6 +43,9 @@ cdef extern from "varshred/parquet/writer.h" namespace "varshred" nogil:
                                                 const ParquetWriteOptions& options,
                                                 CMemoryPool* pool)
         CStatus Write(const CRecordBatch& batch)
+        CResult[int64_t] WriteJson(const CArray& strings,
+                                   const JsonToVariantOptions& options)
+        CResult[int64_t] WriteJsonLines(string_view text, const JsonToVariantOptions& options)
         CStatus Close()
         void Abort()
         int64_t num_rows()

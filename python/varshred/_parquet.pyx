@@ -17,15 +17,29 @@ from libcpp.vector cimport vector
 import threading as _threading
 
 from varshred._c_arrow cimport *
-from varshred._c_core cimport TypeFromHeader, VariantTypeName, kMaxPrimitiveTypeId
-from varshred._c_kernels cimport ConflictPolicy, NumericShredding, ShreddingSchema
+from varshred._c_core cimport (
+    DuplicateKeyPolicy, JsonNumbers, TypeFromHeader, VariantTypeName, kMaxPrimitiveTypeId)
+from varshred._c_kernels cimport (
+    ConflictPolicy, JsonErrorPolicy, JsonToVariantOptions, NumericShredding,
+    ShreddingSchema)
 from varshred._c_parquet cimport *
 from varshred._filesystem cimport unwrap_filesystem
+from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
+
 from varshred._capsule cimport (
-    export_chunked, export_reader, import_batch, import_schema, import_type)
+    export_chunked, export_reader, import_batch, import_chunks, import_schema,
+    import_type)
 from varshred._schema cimport ShreddingSchemaHandle
 from varshred._status cimport check_status
 from varshred.errors import VariantError
+
+cdef JsonToVariantOptions _json_options(int numbers, int duplicate_keys, int errors):
+    cdef JsonToVariantOptions options
+    options.parse.numbers = <JsonNumbers>numbers
+    options.parse.duplicate_keys = <DuplicateKeyPolicy>duplicate_keys
+    options.errors = <JsonErrorPolicy>errors
+    return options
+
 
 def is_variant_type(data_type):
     """True for a Variant struct: ``metadata`` plus ``value`` and/or ``typed_value``
@@ -100,6 +114,54 @@ cdef class ParquetFileWriter:
         if not status.ok():
             self.writer.reset()
         check_status(status)
+    def write_json(self, strings, int numbers, int duplicate_keys, int errors):
+        """Arrow JSON strings as rows of the writer's only column, a Variant column
+        (ParquetWriter::WriteJson); errors name the row of ``strings``. Returns the
+        invalid documents written as NULL."""
+        cdef bint chunked
+        cdef vector[shared_ptr[CArray]] chunks = import_chunks(strings, &chunked)
+        cdef JsonToVariantOptions options = _json_options(numbers, duplicate_keys, errors)
+        cdef CResult[int64_t] result
+        cdef int64_t row = 0, invalid = 0
+        with self.lock:
+            for chunk in chunks:
+                self._check_open()
+                with nogil:
+                    result = deref(self.writer).WriteJson(deref(chunk), options)
+                self._check(result.status(), row)
+                invalid += deref(result)
+                row += chunk.get().length()
+        return invalid
+
+    def write_json_lines(self, text, int numbers, int duplicate_keys, int errors):
+        """JSON lines (any bytes-like object) as rows of the writer's only column
+        (ParquetWriter::WriteJsonLines); returns the invalid lines written as NULL."""
+        cdef JsonToVariantOptions options = _json_options(numbers, duplicate_keys, errors)
+        cdef Py_buffer buffer
+        cdef CResult[int64_t] result
+        PyObject_GetBuffer(text, &buffer, PyBUF_SIMPLE)  # any format: read as bytes
+        try:
+            with self.lock:
+                self._check_open()
+                with nogil:
+                    result = deref(self.writer).WriteJsonLines(
+                        string_view(<const char*>buffer.buf, <size_t>buffer.len), options)
+                self._check(result.status(), 0)
+                return deref(result)
+        finally:
+            PyBuffer_Release(&buffer)
+
+    def _check_open(self):
+        if not self.writer:
+            raise VariantError("the ParquetWriter is closed (by close(), abort() or a "
+                               "failed write)")
+
+    cdef int _check(self, const CStatus& status, int64_t row_offset) except -1:
+        # A failed write has dropped the file: the writer is closed.
+        if not status.ok():
+            self.writer.reset()
+        return check_status(status, row_offset)
+
     def close(self):
         cdef CStatus status
         with self.lock:

@@ -272,6 +272,24 @@ def default_threads(threads: int | None) -> int:
     return n
 
 
+_NONE = object()
+
+
+def _ahead(pool, fn, items, depth: int):
+    """``map(fn, items)`` with up to ``depth`` calls running ahead on ``pool``."""
+    from collections import deque
+    from itertools import islice
+
+    items = iter(items)
+    pending = deque(pool.submit(fn, x) for x in islice(items, depth))
+    while pending:
+        result = pending.popleft().result()
+        nxt = next(items, _NONE)
+        if nxt is not _NONE:
+            pending.append(pool.submit(fn, nxt))
+        yield result
+
+
 def ordered_map(fn: Callable, items: Iterable, threads: int, readahead: int | None
                 ) -> Iterator:
     """``map(fn, items)`` with ``threads`` workers and at most ``readahead`` calls
@@ -279,8 +297,6 @@ def ordered_map(fn: Callable, items: Iterable, threads: int, readahead: int | No
     if threads <= 1:
         yield from map(fn, items)
         return
-    from varshred.parquet import _ahead
-
     depth = max(1, 2 * threads if readahead is None else int(readahead))
     pool = ThreadPoolExecutor(threads, thread_name_prefix="varshred-scan")
     try:

@@ -353,21 +353,28 @@ class WriteSplits:
         try:
             for offset, block in split_blocks(split, batch=_TASK_BATCH):
                 try:
-                    variants = vs.from_json_lines(block, errors=self.errors)
+                    if writer is None and ddl == "per-file":
+                        # The first piece holding rows chooses the file's schema and is
+                        # written as parsed for it.
+                        variants = vs.from_json_lines(block, errors=self.errors)
+                        if len(variants) == 0:  # blank lines only
+                            continue
+                        ddl = vs.infer_schema(variants).to_ddl()
+                        writer = self._open(target, schema, ddl)
+                        writer.write_batch(pa.record_batch([variants], schema=schema))
+                        nulled += variants.null_count
+                        continue
+                    if writer is None:
+                        writer = self._open(target, schema, ddl)
+                    # Straight from the text into the shredded columns.
+                    nulled += writer.write_json_lines(block, errors=self.errors)
                 except vs.VariantError as e:
                     raise vs.VariantError(line_error(split.path, offset, block, str(e))) \
                         from None
-                if len(variants) == 0:  # blank lines only: no file for them
-                    continue
-                nulled += variants.null_count
-                if writer is None:
-                    if ddl == "per-file":
-                        ddl = vs.infer_schema(variants).to_ddl()
-                    writer = vs.parquet.ParquetWriter(
-                        target, schema, shredding={self.column: ddl},
-                        compression=self.compression, trusted_columns=[self.column])
-                writer.write_batch(pa.record_batch([variants], schema=schema))
-                rows += len(variants)
+            rows = writer.num_rows if writer is not None else 0
+            if rows == 0 and writer is not None:  # blank lines only: no file for them
+                writer.abort()
+                writer = None
             if writer is not None:
                 writer.close()
         except BaseException:
@@ -377,6 +384,11 @@ class WriteSplits:
         size = _fs.size(target) if writer is not None else 0
         return {"file": target if writer is not None else None, "rows": rows, "bytes": size,
                 "nulled": nulled, "ddl": ddl}
+
+    def _open(self, target: str, schema: pa.Schema, ddl: str) -> "vs.parquet.ParquetWriter":
+        return vs.parquet.ParquetWriter(target, schema, shredding={self.column: ddl},
+                                        compression=self.compression,
+                                        trusted_columns=[self.column])
 
 
 RESULT_SCHEMA = pa.schema([("file", pa.string()), ("rows", pa.int64()), ("bytes", pa.int64()),

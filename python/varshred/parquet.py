@@ -114,6 +114,26 @@ class ParquetWriter:
     def write_batch(self, batch: pa.RecordBatch) -> None:
         self._writer.write_batch(batch)
 
+    def write_json(self, strings: Any, *, numbers: Literal["decimal", "double"] = "decimal",
+                   duplicate_keys: Literal["error", "last"] = "error",
+                   errors: Literal["raise", "null"] = "raise") -> int:
+        """Writes JSON documents (Arrow string data, or a list of ``str`` / ``None``) as
+        rows of this writer's only column, a Variant column: the file that writing
+        ``vs.from_json(strings, ...)`` gives, with less work (values the shredding
+        schema types go to their columns without being built as Variant first).
+        Options and errors as :func:`varshred.from_json`'s; returns the number of
+        invalid documents written as NULL (``errors="null"``)."""
+        return self._writer.write_json(_json_strings(strings),
+                                       *_json_choices(numbers, duplicate_keys, errors))
+
+    def write_json_lines(self, text: Any, *, numbers: Literal["decimal", "double"] = "decimal",
+                         duplicate_keys: Literal["error", "last"] = "error",
+                         errors: Literal["raise", "null"] = "raise") -> int:
+        """As :meth:`write_json`, for JSON lines (any bytes-like object): one row per
+        line holding more than whitespace, as :func:`varshred.from_json_lines`."""
+        return self._writer.write_json_lines(text,
+                                             *_json_choices(numbers, duplicate_keys, errors))
+
     def types_written(self, column: str) -> frozenset[str] | None:
         """The Variant types of the primitives found anywhere in the values of Variant
         column ``column`` written so far (``"string"``, ``"timestamp_nanos"``...),
@@ -152,6 +172,20 @@ class ParquetWriter:
             self.abort()
 
 
+def _json_strings(strings: Any) -> Any:
+    from varshred.core import _arrow_input
+
+    if isinstance(strings, (list, tuple)):
+        strings = pa.array(strings, type=pa.string())
+    return _arrow_input(strings, "strings")
+
+
+def _json_choices(numbers: str, duplicate_keys: str, errors: str) -> tuple[int, int, int]:
+    return (choice("numbers", numbers, _kernels.JSON_NUMBERS),
+            choice("duplicate_keys", duplicate_keys, _kernels.DUPLICATE_KEYS),
+            choice("errors", errors, _kernels.JSON_ERRORS))
+
+
 def write_table(table: pa.Table, path: str, *, shredding: Mapping[str, Any] | None = None,
                 **options: Any) -> None:
     """Writes ``table`` to ``path`` (see :class:`ParquetWriter` for the options)."""
@@ -169,12 +203,13 @@ def write_json(strings: Any, path: str, *, column: str = "v",
     one Parquet file with the shredded Variant column ``column``; returns the rows
     written.
 
-    Documents are parsed in chunks of at most ``chunk_rows`` rows and about
-    ``chunk_bytes`` bytes of JSON; parsing runs ``threads - 1`` chunks ahead of the
-    writer on other threads (the GIL is released in both), so two cores give about the
-    throughput of the writer alone. Memory stays bounded by bytes, whatever the rows'
-    width: a few chunks, and a row group of at most ``row_group_bytes`` (see
-    :class:`ParquetWriter`).
+    Documents go straight into the shredded columns (:meth:`ParquetWriter.write_json`:
+    values the schema types are never built as Variant bytes), in chunks of at most
+    ``chunk_rows`` rows and about ``chunk_bytes`` bytes of JSON; with ``threads`` > 1
+    each chunk's halves are shredded at once and the columns encoded in parallel on
+    Arrow's CPU thread pool (the GIL is released). Memory stays bounded by bytes,
+    whatever the rows' width: a chunk, and a row group of at most ``row_group_bytes``
+    (see :class:`ParquetWriter`).
 
     ``shredding="infer"`` infers the schema from up to ``chunk_rows`` documents and
     about ``sample_bytes`` of JSON, spread evenly over the whole input when it is an
@@ -210,56 +245,61 @@ def write_json(strings: Any, path: str, *, column: str = "v",
             start += len(chunk)
             bound = chunk_bytes
 
-    def parse(item):
-        start, chunk = item
-        try:
-            v = from_json(chunk, numbers=numbers, errors=errors)
-        except VariantError as e:  # name the row of the whole input, not of the chunk
-            raise VariantError(_status.shift_rows(str(e), start)) from None
+    def parse(chunk):
+        v = from_json(chunk, numbers=numbers, errors=errors)
         return v.combine_chunks() if isinstance(v, pa.ChunkedArray) else v
 
-    schema = pa.schema([(column, variant_type())])
-    # The writer's leaves are encoded on Arrow's pool too: it balances the cores between
-    # parsing and writing.
-    options.setdefault("use_threads", threads > 1)
-    rows = 0
-    writer = None
-    with ThreadPoolExecutor(max(threads - 1, 1)) as pool:
-        if infer and is_arrow and len(strings) > rows_within(chunk_bytes, chunk_rows):
-            # More than one chunk (else that chunk is the sample): a sample spread over
-            # the input, parsed and counted in `threads` parts at once. Bad documents are
-            # reported by the full parse below, with their real row numbers.
-            sample = _spread(strings, rows_within(sample_bytes, chunk_rows))
-            step = -(-len(sample) // max(threads, 1))
-            parts = [sample.slice(i, step) for i in range(0, len(sample), step)]
+    def in_input(start: int, e: VariantError) -> VariantError:
+        # Errors name the row of the whole input, not of the chunk.
+        return VariantError(_status.shift_rows(str(e), start))
 
-            def count(part):
-                return ShreddingStats().add(from_json(part, numbers=numbers, errors="null"))
+    if infer and is_arrow and len(strings) > rows_within(chunk_bytes, chunk_rows):
+        # More than one chunk (else that chunk is the sample): a sample spread over the
+        # input, parsed and counted in `threads` parts at once. Bad documents are
+        # reported by the write below, with their real row numbers.
+        sample = _spread(strings, rows_within(sample_bytes, chunk_rows))
+        step = -(-len(sample) // max(threads, 1))
+        parts = [sample.slice(i, step) for i in range(0, len(sample), step)]
 
+        def count(part):
+            return ShreddingStats().add(from_json(part, numbers=numbers, errors="null"))
+
+        with ThreadPoolExecutor(max(threads - 1, 1)) as pool:
             others = [pool.submit(count, part) for part in parts[1:]]
             stats = count(parts[0])
             for other in others:
                 stats.merge(other.result())
-            shredding = stats.derive_schema()
-        # The writer waits for the first chunk: this thread parses it.
-        parsed = (_ahead(pool, parse, chunks(), threads - 1, first_here=True) if threads > 1
-                  else map(parse, chunks()))
-        try:
-            for variants in parsed:
-                if writer is None:
-                    if isinstance(shredding, str) and shredding == "infer":
-                        shredding = infer_schema(variants)
+        shredding = stats.derive_schema()
+
+    schema = pa.schema([(column, variant_type())])
+    options.setdefault("use_threads", threads > 1)
+    rows = 0
+    writer = None
+    try:
+        for start, chunk in chunks():
+            try:
+                if writer is None and isinstance(shredding, str) and shredding == "infer":
+                    # Inferred from the first chunk, which is then written as parsed.
+                    variants = parse(chunk)
+                    shredding = infer_schema(variants)
                     writer = ParquetWriter(path, schema, shredding={column: shredding},
                                            trusted_columns=[column], **options)
-                writer.write_batch(pa.record_batch([variants], schema=schema))
-                rows += len(variants)
-            if writer is None:  # no documents: an empty file with a plain Variant column
-                writer = ParquetWriter(path, schema, **options)
-            writer.close()
-        except BaseException:
-            if writer is not None:
-                writer.abort()
-            raise
+                    writer.write_batch(pa.record_batch([variants], schema=schema))
+                else:
+                    if writer is None:
+                        writer = ParquetWriter(path, schema, shredding={column: shredding},
+                                               **options)
+                    writer.write_json(chunk, numbers=numbers, errors=errors)
+            except VariantError as e:
+                raise in_input(start, e) from None
+            rows += len(chunk)
+        if writer is None:  # no documents: an empty file with a plain Variant column
+            writer = ParquetWriter(path, schema, **options)
+        writer.close()
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
     return rows
 
 
@@ -275,29 +315,6 @@ def _spread(strings: pa.Array | pa.ChunkedArray, n: int) -> pa.Array:
         piece = strings.slice(r * total // runs, (r + 1) * n // runs - r * n // runs)
         parts += piece.chunks if isinstance(piece, pa.ChunkedArray) else [piece]
     return pa.concat_arrays(parts) if parts else pa.array([], strings.type)
-
-
-_NONE = object()
-
-
-def _ahead(pool, fn, items, depth: int, *, first_here: bool = False):
-    """``map(fn, items)`` with up to ``depth`` calls running ahead on ``pool``. With
-    ``first_here`` the first call runs on the caller's thread while the pool starts on
-    the next ones: a caller that can do nothing before the first result stays busy."""
-    from collections import deque
-    from itertools import islice
-
-    items = iter(items)
-    first = next(items, _NONE) if first_here else _NONE
-    pending = deque(pool.submit(fn, x) for x in islice(items, depth))
-    if first is not _NONE:
-        yield fn(first)
-    while pending:
-        result = pending.popleft().result()
-        nxt = next(items, _NONE)
-        if nxt is not _NONE:
-            pending.append(pool.submit(fn, nxt))
-        yield result
 
 
 @dataclass(frozen=True)

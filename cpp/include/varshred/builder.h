@@ -110,6 +110,10 @@ class VariantBuilder {
   MetadataBuilder& metadata_builder() { return metadata_; }
   /// \brief Drops everything, keeping allocated capacity.
   void Reset();
+  /// \brief Drops the value built so far (no container may be open) and keeps the
+  /// dictionary: the next value is built against the same keys. Lets one dictionary
+  /// serve several values, as the residual values of one shredded row share theirs.
+  void ClearValue();
 
   /// Number of open containers.
   int depth() const { return static_cast<int>(frames_.size()); }

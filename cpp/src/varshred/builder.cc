@@ -390,6 +390,12 @@ void VariantBuilder::Reset() {
   has_pending_key_ = false;
 }
 
+void VariantBuilder::ClearValue() {
+  buffer_.clear();
+  top_level_values_ = 0;
+  containers_started_ = 0;
+}
+
 VariantBuilder::Checkpoint VariantBuilder::MakeCheckpoint() const {
   return {buffer_.size(),  metadata_.size(),  frames_.size(),   fields_.size(),
           offsets_.size(), top_level_values_, has_pending_key_, pending_key_id_};

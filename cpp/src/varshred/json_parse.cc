@@ -23,6 +23,7 @@
 
 #include "varshred/endian_internal.h"
 #include "varshred/json.h"
+#include "varshred/json_reader_internal.h"
 #include "varshred/utf8_internal.h"
 
 namespace varshred {
@@ -241,338 +242,348 @@ std::string DescribeBadString(std::string_view s) {
   return {};
 }
 
+// A document that is a single scalar: simdjson cannot hand it out as a value.
+std::string_view RawToken(std::string_view t) { return t; }
+std::string_view RawToken(sj::simdjson_result<std::string_view>&& t) {
+  std::string_view out;
+  if (std::move(t).get(out) != sj::SUCCESS) return {};
+  return out;
+}
+
 }  // namespace
 
-struct JsonParser::Impl {
-  explicit Impl(JsonParseOptions opts) : options(opts) {
-    // simdjson counts the document itself as one level.
-    allocate_status =
-        parser.allocate(4096, static_cast<size_t>(std::max(options.max_depth, 1)) + 2);
-  }
+namespace internal {
 
-  JsonParseOptions options;
-  od::parser parser;
-  sj::error_code allocate_status = sj::SUCCESS;
-  od::document doc;
-  std::unique_ptr<char[]> buffer;
-  size_t capacity = 0;  // bytes usable in buffer, padding included
-  const char* begin = nullptr;
-  size_t size = 0;
-  VariantBuilder* builder = nullptr;
+JsonReader::JsonReader(JsonParseOptions options) : options_(options) {
+  // simdjson counts the document itself as one level.
+  allocate_status_ =
+      parser_.allocate(4096, static_cast<size_t>(std::max(options_.max_depth, 1)) + 2);
+}
 
-  size_t OffsetOf(const char* p) const {
-    if (p < begin || p > begin + size) return size;
-    return static_cast<size_t>(p - begin);
-  }
+size_t JsonReader::OffsetOf(const char* p) const {
+  if (p < begin_ || p > begin_ + size_) return size_;
+  return static_cast<size_t>(p - begin_);
+}
 
-  arrow::Status Error(sj::error_code code, const char* where) const {
-    const std::string_view text(begin, size);
-    const size_t at = OffsetOf(where);
-    switch (code) {
-      case sj::UTF8_ERROR:
-        return arrow::Status::Invalid("invalid JSON: invalid UTF-8 at byte ",
-                                      internal::FirstInvalidUtf8(text));
-      case sj::DEPTH_ERROR:
-        return DepthError(where);
-      case sj::INCORRECT_TYPE:  // get_bool()/is_null() on a token that looked like one
-      case sj::T_ATOM_ERROR:
-      case sj::F_ATOM_ERROR:
-      case sj::N_ATOM_ERROR:
-        return arrow::Status::Invalid("invalid JSON at byte ", at,
-                                      ": invalid literal (expected true, false or null)");
-      case sj::STRING_ERROR:
-      case sj::UNESCAPED_CHARS: {
-        const std::string problem = DescribeBadString(text);
-        if (!problem.empty()) return arrow::Status::Invalid("invalid JSON: ", problem);
-        break;
-      }
-      case sj::TAPE_ERROR:
-        // Where simdjson reports a closing bracket right after a comma: `[1,]`.
-        if (at < size && (text[at] == ']' || text[at] == '}')) {
-          size_t k = at;
-          while (k > 0 && IsJsonSpace(text[k - 1])) --k;
-          if (k > 0 && text[k - 1] == ',') {
-            return arrow::Status::Invalid("invalid JSON at byte ", k - 1,
-                                          ": trailing comma before '", text[at], "'");
-          }
-        }
-        return arrow::Status::Invalid(
-            "invalid JSON at byte ", at,
-            ": unexpected character (a missing or extra comma, colon, bracket or value)");
-      case sj::INCOMPLETE_ARRAY_OR_OBJECT: {
-        // simdjson's indexer reports `[1] x` like `[1`: tell them apart.
-        const size_t start = SkipJsonSpace(text, 0);
-        const size_t end = ContainerEnd(text, start);
-        if (end != std::string_view::npos) {
-          return arrow::Status::Invalid("invalid JSON at byte ", SkipJsonSpace(text, end),
-                                        ": trailing content after the document");
-        }
-        return arrow::Status::Invalid("invalid JSON at byte ", start,
-                                      ": the document ends inside this object or array");
-      }
-      default:
-        break;
+arrow::Status JsonReader::Error(sj::error_code code, const char* where) const {
+  const std::string_view text(begin_, size_);
+  const size_t at = OffsetOf(where);
+  switch (code) {
+    case sj::UTF8_ERROR:
+      return arrow::Status::Invalid("invalid JSON: invalid UTF-8 at byte ",
+                                    internal::FirstInvalidUtf8(text));
+    case sj::DEPTH_ERROR:
+      return DepthError(where);
+    case sj::INCORRECT_TYPE:  // get_bool()/is_null() on a token that looked like one
+    case sj::T_ATOM_ERROR:
+    case sj::F_ATOM_ERROR:
+    case sj::N_ATOM_ERROR:
+      return arrow::Status::Invalid("invalid JSON at byte ", at,
+                                    ": invalid literal (expected true, false or null)");
+    case sj::STRING_ERROR:
+    case sj::UNESCAPED_CHARS: {
+      const std::string problem = DescribeBadString(text);
+      if (!problem.empty()) return arrow::Status::Invalid("invalid JSON: ", problem);
+      break;
     }
-    return arrow::Status::Invalid("invalid JSON at byte ", at, ": ",
-                                  sj::error_message(code));
-  }
-  arrow::Status DepthError(const char* where) const {
-    return arrow::Status::Invalid("invalid JSON at byte ", OffsetOf(where),
-                                  ": nesting deeper than ", options.max_depth);
-  }
-
-  // Where the document iterator stands (for error messages).
-  const char* Location() {
-    const char* loc = nullptr;
-    if (doc.current_location().get(loc) != sj::SUCCESS) return begin + size;
-    return loc;
-  }
-  template <typename V>
-  const char* Location(V&) {
-    return Location();
-  }
-
-  arrow::Status AppendNumber(std::string_view token) {
-    ScannedNumber n;
-    if (!ScanNumber(token, &n)) {
-      return arrow::Status::Invalid("invalid JSON at byte ", OffsetOf(token.data()),
-                                    ": malformed number");
-    }
-    if (!n.has_fraction && !n.has_exponent) {
-      // 19 digits may or may not fit int64; 20 never do.
-      if (n.significant_digits <= ScannedNumber::kSmallDigits) {
-        const uint64_t limit =
-            static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) +
-            (n.negative ? 1 : 0);
-        if (n.small <= limit) {
-          // Two's complement negation also maps 2^63 to INT64_MIN.
-          builder->AppendInt(static_cast<int64_t>(n.negative ? 0 - n.small : n.small));
-          return arrow::Status::OK();
+    case sj::TAPE_ERROR:
+      // Where simdjson reports a closing bracket right after a comma: `[1,]`.
+      if (at < size_ && (text[at] == ']' || text[at] == '}')) {
+        size_t k = at;
+        while (k > 0 && IsJsonSpace(text[k - 1])) --k;
+        if (k > 0 && text[k - 1] == ',') {
+          return arrow::Status::Invalid("invalid JSON at byte ", k - 1,
+                                        ": trailing comma before '", text[at], "'");
         }
       }
-      if (options.numbers == JsonNumbers::kDecimal &&
-          n.significant_digits <= kMaxDecimal16Precision) {
-        const int128_t mag = n.Magnitude();
-        builder->AppendDecimal(Decimal{n.negative ? -mag : mag, 0});
-        return arrow::Status::OK();
-      }
-      builder->AppendDouble(ToDouble(n));
-      return arrow::Status::OK();
-    }
-    // Spark: BigDecimal precision counts the unscaled digits, at least 1 (for zero).
-    const int precision = std::max(n.significant_digits, 1);
-    if (!n.has_exponent && options.numbers == JsonNumbers::kDecimal &&
-        precision <= kMaxDecimal16Precision && n.scale <= kMaxDecimal16Precision) {
-      const auto scale = static_cast<uint8_t>(n.scale);
-      // The narrowest width covering both precision and scale, as AppendDecimal(), with
-      // no 128-bit arithmetic for the common short decimals.
-      if (precision <= kMaxDecimal4Precision && n.scale <= kMaxDecimal4Precision) {
-        const auto v = static_cast<int32_t>(n.small);
-        builder->AppendDecimal4(n.negative ? -v : v, scale);
-      } else if (precision <= kMaxDecimal8Precision && n.scale <= kMaxDecimal8Precision) {
-        const auto v = static_cast<int64_t>(n.small);
-        builder->AppendDecimal8(n.negative ? -v : v, scale);
-      } else {
-        const int128_t mag = n.Magnitude();
-        builder->AppendDecimal16(n.negative ? -mag : mag, scale);
-      }
-      return arrow::Status::OK();
-    }
-    builder->AppendDouble(ToDouble(n));
-    return arrow::Status::OK();
-  }
-
-  arrow::Status ParseObject(od::object obj, const char* where, int depth) {
-    builder->StartObject();
-    for (auto field_result : obj) {
-      od::field field;
-      if (auto err = std::move(field_result).get(field)) return Error(err, Location(obj));
-      // simdjson's first pass has checked the document's UTF-8 and control
-      // characters: a key without escapes is its own bytes, and needs no copy.
-      std::string_view key = field.escaped_key();
-      if (HasBackslash(key)) {
-        if (auto err = field.unescaped_key().get(key)) return Error(err, Location(obj));
-      }
-      builder->AddKey(key);
-      ARROW_RETURN_NOT_OK(ParseValue(field.value(), depth));
-    }
-    const arrow::Status st = builder->EndObject();
-    if (!st.ok()) {
-      return arrow::Status::Invalid(st.message(), " (object at byte ", OffsetOf(where),
-                                    ")");
-    }
-    return st;
-  }
-
-  arrow::Status ParseArray(od::array arr, int depth) {
-    builder->StartArray();
-    for (auto element : arr) {
-      od::value v;
-      if (auto err = std::move(element).get(v)) return Error(err, Location(arr));
-      ARROW_RETURN_NOT_OK(ParseValue(v, depth));
-    }
-    builder->EndArray();
-    return arrow::Status::OK();
-  }
-
-  // `depth` is the number of containers around `v`.
-  arrow::Status ParseValue(od::value v, int depth) {
-    od::json_type type;
-    if (auto err = v.type().get(type)) return Error(err, Location(v));
-    switch (type) {
-      case od::json_type::object: {
-        const char* where = Location(v);
-        if (depth + 1 > options.max_depth) return DepthError(where);
-        od::object obj;
-        if (auto err = v.get_object().get(obj)) return Error(err, where);
-        return ParseObject(obj, where, depth + 1);
-      }
-      case od::json_type::array: {
-        const char* where = Location(v);
-        if (depth + 1 > options.max_depth) return DepthError(where);
-        od::array arr;
-        if (auto err = v.get_array().get(arr)) return Error(err, where);
-        return ParseArray(arr, depth + 1);
-      }
-      case od::json_type::string: {
-        // As for keys: a string without escapes is its own bytes (between the quotes
-        // of its raw token, which runs on to the next token).
-        const std::string_view token = v.raw_json_token();
-        const std::string_view raw = token.substr(1, token.find_last_of('"') - 1);
-        std::string_view s = raw;
-        if (HasBackslash(raw)) {
-          if (auto err = v.get_string().get(s)) return Error(err, Location(v));
-        } else if (auto err = v.get_raw_json_string().error()) {
-          return Error(err, Location(v));
-        }
-        builder->AppendString(s);
-        return arrow::Status::OK();
-      }
-      case od::json_type::number: {
-        return AppendNumber(RawToken(v.raw_json_token()));
-      }
-      case od::json_type::boolean: {
-        bool b;
-        if (auto err = v.get_bool().get(b)) return Error(err, Location(v));
-        builder->AppendBool(b);
-        return arrow::Status::OK();
-      }
-      case od::json_type::null: {
-        bool is_null = false;
-        if (auto err = v.is_null().get(is_null)) return Error(err, Location(v));
-        if (!is_null) return Error(sj::N_ATOM_ERROR, Location(v));
-        builder->AppendNull();
-        return arrow::Status::OK();
-      }
-      default:
-        return Error(sj::TAPE_ERROR, Location(v));
-    }
-  }
-
-  // A document that is a single scalar: simdjson cannot hand it out as a value.
-  static std::string_view RawToken(std::string_view t) { return t; }
-  static std::string_view RawToken(sj::simdjson_result<std::string_view>&& t) {
-    std::string_view out;
-    if (std::move(t).get(out) != sj::SUCCESS) return {};
-    return out;
-  }
-
-  arrow::Status ParseScalarDocument(od::json_type type) {
-    const std::string_view token = RawToken(doc.raw_json_token());
-    // The raw token runs up to the next token: anything after it is trailing content.
-    if (token.data() + token.size() != begin + size) {
-      return arrow::Status::Invalid("invalid JSON at byte ",
-                                    OffsetOf(token.data() + token.size()),
-                                    ": trailing content after the document");
-    }
-    switch (type) {
-      case od::json_type::number:
-        return AppendNumber(token);
-      case od::json_type::string: {
-        std::string_view s;
-        if (auto err = doc.get_string().get(s)) return Error(err, token.data());
-        builder->AppendString(s);
-        return arrow::Status::OK();
-      }
-      case od::json_type::boolean: {
-        bool b;
-        if (auto err = doc.get_bool().get(b)) return Error(err, token.data());
-        builder->AppendBool(b);
-        return arrow::Status::OK();
-      }
-      case od::json_type::null: {
-        bool is_null = false;
-        if (auto err = doc.is_null().get(is_null)) return Error(err, token.data());
-        if (!is_null) return Error(sj::N_ATOM_ERROR, token.data());
-        builder->AppendNull();
-        return arrow::Status::OK();
-      }
-      default:
-        return Error(sj::TAPE_ERROR, token.data());
-    }
-  }
-
-  arrow::Status Parse(std::string_view json, size_t readable_after, VariantBuilder* b) {
-    // simdjson reads up to SIMDJSON_PADDING bytes past the end: parse in place when the
-    // caller vouches for them, else copy into our padded buffer.
-    size_t padded;
-    if (readable_after >= sj::SIMDJSON_PADDING && !json.empty()) {
-      begin = json.data();
-      padded = json.size() + readable_after;
-    } else {
-      const size_t needed = json.size() + sj::SIMDJSON_PADDING;
-      if (needed > capacity) {
-        const size_t new_capacity = std::max(needed, capacity * 2);
-        buffer.reset(new char[new_capacity]);
-        capacity = new_capacity;
-      }
-      if (!json.empty()) std::memcpy(buffer.get(), json.data(), json.size());
-      std::memset(buffer.get() + json.size(), 0, sj::SIMDJSON_PADDING);
-      begin = buffer.get();
-      padded = capacity;
-    }
-    size = json.size();
-    builder = b;
-    builder->set_duplicate_key_policy(options.duplicate_keys);
-
-    if (json.size() >= 3 && json.substr(0, 3) == "\xEF\xBB\xBF") {
-      return arrow::Status::Invalid("invalid JSON at byte 0: byte order mark");
-    }
-    if (options.max_depth > kMaxNestingDepth) {
-      return arrow::Status::Invalid("JSON max_depth ", options.max_depth,
-                                    " exceeds varshred's nesting limit of ",
-                                    kMaxNestingDepth);
-    }
-    if (allocate_status != sj::SUCCESS) return Error(allocate_status, begin);
-    if (auto err = parser.iterate(begin, size, padded).get(doc)) {
-      if (err == sj::EMPTY) return arrow::Status::Invalid("invalid JSON: empty input");
-      return Error(err, begin + size);
-    }
-    od::json_type type;
-    if (auto err = doc.type().get(type)) {
-      if (err == sj::EMPTY) return arrow::Status::Invalid("invalid JSON: empty input");
-      return Error(err, Location(doc));
-    }
-    if (type == od::json_type::object || type == od::json_type::array) {
-      const char* where = Location(doc);
-      if (options.max_depth < 1) return DepthError(where);
-      if (type == od::json_type::object) {
-        od::object obj;
-        if (auto err = doc.get_object().get(obj)) return Error(err, where);
-        ARROW_RETURN_NOT_OK(ParseObject(obj, where, 1));
-      } else {
-        od::array arr;
-        if (auto err = doc.get_array().get(arr)) return Error(err, where);
-        ARROW_RETURN_NOT_OK(ParseArray(arr, 1));
-      }
-      if (!doc.at_end()) {
-        return arrow::Status::Invalid("invalid JSON at byte ", OffsetOf(Location(doc)),
+      return arrow::Status::Invalid(
+          "invalid JSON at byte ", at,
+          ": unexpected character (a missing or extra comma, colon, bracket or value)");
+    case sj::INCOMPLETE_ARRAY_OR_OBJECT: {
+      // simdjson's indexer reports `[1] x` like `[1`: tell them apart.
+      const size_t start = SkipJsonSpace(text, 0);
+      const size_t end = ContainerEnd(text, start);
+      if (end != std::string_view::npos) {
+        return arrow::Status::Invalid("invalid JSON at byte ", SkipJsonSpace(text, end),
                                       ": trailing content after the document");
       }
+      return arrow::Status::Invalid("invalid JSON at byte ", start,
+                                    ": the document ends inside this object or array");
+    }
+    default:
+      break;
+  }
+  return arrow::Status::Invalid("invalid JSON at byte ", at, ": ",
+                                sj::error_message(code));
+}
+arrow::Status JsonReader::DepthError(const char* where) const {
+  return arrow::Status::Invalid("invalid JSON at byte ", OffsetOf(where),
+                                ": nesting deeper than ", options_.max_depth);
+}
+
+const char* JsonReader::Location() {
+  const char* loc = nullptr;
+  if (doc_.current_location().get(loc) != sj::SUCCESS) return begin_ + size_;
+  return loc;
+}
+
+arrow::Status JsonReader::AppendNumber(std::string_view token) {
+  ScannedNumber n;
+  if (!ScanNumber(token, &n)) {
+    return arrow::Status::Invalid("invalid JSON at byte ", OffsetOf(token.data()),
+                                  ": malformed number");
+  }
+  if (!n.has_fraction && !n.has_exponent) {
+    // 19 digits may or may not fit int64; 20 never do.
+    if (n.significant_digits <= ScannedNumber::kSmallDigits) {
+      const uint64_t limit = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) +
+                             (n.negative ? 1 : 0);
+      if (n.small <= limit) {
+        // Two's complement negation also maps 2^63 to INT64_MIN.
+        builder_->AppendInt(static_cast<int64_t>(n.negative ? 0 - n.small : n.small));
+        return arrow::Status::OK();
+      }
+    }
+    if (options_.numbers == JsonNumbers::kDecimal &&
+        n.significant_digits <= kMaxDecimal16Precision) {
+      const int128_t mag = n.Magnitude();
+      builder_->AppendDecimal(Decimal{n.negative ? -mag : mag, 0});
       return arrow::Status::OK();
     }
-    return ParseScalarDocument(type);
+    builder_->AppendDouble(ToDouble(n));
+    return arrow::Status::OK();
   }
+  // Spark: BigDecimal precision counts the unscaled digits, at least 1 (for zero).
+  const int precision = std::max(n.significant_digits, 1);
+  if (!n.has_exponent && options_.numbers == JsonNumbers::kDecimal &&
+      precision <= kMaxDecimal16Precision && n.scale <= kMaxDecimal16Precision) {
+    const auto scale = static_cast<uint8_t>(n.scale);
+    // The narrowest width covering both precision and scale, as AppendDecimal(), with
+    // no 128-bit arithmetic for the common short decimals.
+    if (precision <= kMaxDecimal4Precision && n.scale <= kMaxDecimal4Precision) {
+      const auto v = static_cast<int32_t>(n.small);
+      builder_->AppendDecimal4(n.negative ? -v : v, scale);
+    } else if (precision <= kMaxDecimal8Precision && n.scale <= kMaxDecimal8Precision) {
+      const auto v = static_cast<int64_t>(n.small);
+      builder_->AppendDecimal8(n.negative ? -v : v, scale);
+    } else {
+      const int128_t mag = n.Magnitude();
+      builder_->AppendDecimal16(n.negative ? -mag : mag, scale);
+    }
+    return arrow::Status::OK();
+  }
+  builder_->AppendDouble(ToDouble(n));
+  return arrow::Status::OK();
+}
+
+arrow::Status JsonReader::Key(od::field& field, std::string_view* key) {
+  // simdjson's first pass has checked the document's UTF-8 and control characters: a
+  // key without escapes is its own bytes, and needs no copy.
+  *key = field.escaped_key();
+  if (HasBackslash(*key)) {
+    if (auto err = field.unescaped_key().get(*key)) return Error(err, Location());
+  }
+  return arrow::Status::OK();
+}
+
+arrow::Status JsonReader::ParseObject(od::object obj, const char* where, int depth) {
+  builder_->StartObject();
+  for (auto field_result : obj) {
+    od::field field;
+    if (auto err = std::move(field_result).get(field)) return Error(err, Location(obj));
+    std::string_view key;
+    ARROW_RETURN_NOT_OK(Key(field, &key));
+    builder_->AddKey(key);
+    ARROW_RETURN_NOT_OK(ParseValue(field.value(), depth));
+  }
+  const arrow::Status st = builder_->EndObject();
+  if (!st.ok()) {
+    return arrow::Status::Invalid(st.message(), " (object at byte ", OffsetOf(where),
+                                  ")");
+  }
+  return st;
+}
+
+arrow::Status JsonReader::ParseArray(od::array arr, int depth) {
+  builder_->StartArray();
+  for (auto element : arr) {
+    od::value v;
+    if (auto err = std::move(element).get(v)) return Error(err, Location(arr));
+    ARROW_RETURN_NOT_OK(ParseValue(v, depth));
+  }
+  builder_->EndArray();
+  return arrow::Status::OK();
+}
+
+// `depth` is the number of containers around `v`.
+arrow::Status JsonReader::ParseValue(od::value v, int depth) {
+  od::json_type type;
+  if (auto err = v.type().get(type)) return Error(err, Location(v));
+  switch (type) {
+    case od::json_type::object: {
+      const char* where = Location(v);
+      if (depth + 1 > options_.max_depth) return DepthError(where);
+      od::object obj;
+      if (auto err = v.get_object().get(obj)) return Error(err, where);
+      return ParseObject(obj, where, depth + 1);
+    }
+    case od::json_type::array: {
+      const char* where = Location(v);
+      if (depth + 1 > options_.max_depth) return DepthError(where);
+      od::array arr;
+      if (auto err = v.get_array().get(arr)) return Error(err, where);
+      return ParseArray(arr, depth + 1);
+    }
+    case od::json_type::string: {
+      // As for keys: a string without escapes is its own bytes (between the quotes
+      // of its raw token, which runs on to the next token).
+      const std::string_view token = v.raw_json_token();
+      const std::string_view raw = token.substr(1, token.find_last_of('"') - 1);
+      std::string_view s = raw;
+      if (HasBackslash(raw)) {
+        if (auto err = v.get_string().get(s)) return Error(err, Location(v));
+      } else if (auto err = v.get_raw_json_string().error()) {
+        return Error(err, Location(v));
+      }
+      builder_->AppendString(s);
+      return arrow::Status::OK();
+    }
+    case od::json_type::number: {
+      return AppendNumber(RawToken(v.raw_json_token()));
+    }
+    case od::json_type::boolean: {
+      bool b;
+      if (auto err = v.get_bool().get(b)) return Error(err, Location(v));
+      builder_->AppendBool(b);
+      return arrow::Status::OK();
+    }
+    case od::json_type::null: {
+      bool is_null = false;
+      if (auto err = v.is_null().get(is_null)) return Error(err, Location(v));
+      if (!is_null) return Error(sj::N_ATOM_ERROR, Location(v));
+      builder_->AppendNull();
+      return arrow::Status::OK();
+    }
+    default:
+      return Error(sj::TAPE_ERROR, Location(v));
+  }
+}
+
+arrow::Status JsonReader::ParseScalarDocument(od::json_type type) {
+  const std::string_view token = RawToken(doc_.raw_json_token());
+  // The raw token runs up to the next token: anything after it is trailing content.
+  if (token.data() + token.size() != begin_ + size_) {
+    return arrow::Status::Invalid("invalid JSON at byte ",
+                                  OffsetOf(token.data() + token.size()),
+                                  ": trailing content after the document");
+  }
+  switch (type) {
+    case od::json_type::number:
+      return AppendNumber(token);
+    case od::json_type::string: {
+      std::string_view s;
+      if (auto err = doc_.get_string().get(s)) return Error(err, token.data());
+      builder_->AppendString(s);
+      return arrow::Status::OK();
+    }
+    case od::json_type::boolean: {
+      bool b;
+      if (auto err = doc_.get_bool().get(b)) return Error(err, token.data());
+      builder_->AppendBool(b);
+      return arrow::Status::OK();
+    }
+    case od::json_type::null: {
+      bool is_null = false;
+      if (auto err = doc_.is_null().get(is_null)) return Error(err, token.data());
+      if (!is_null) return Error(sj::N_ATOM_ERROR, token.data());
+      builder_->AppendNull();
+      return arrow::Status::OK();
+    }
+    default:
+      return Error(sj::TAPE_ERROR, token.data());
+  }
+}
+
+arrow::Status JsonReader::Parse(std::string_view json, size_t readable_after,
+                                VariantBuilder* builder) {
+  od::json_type type;
+  ARROW_RETURN_NOT_OK(Open(json, readable_after, builder, &type));
+  return ParseOpened(type);
+}
+
+arrow::Status JsonReader::Open(std::string_view json, size_t readable_after,
+                               VariantBuilder* builder, od::json_type* type) {
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end: parse in place when the
+  // caller vouches for them, else copy into our padded buffer.
+  size_t padded;
+  if (readable_after >= sj::SIMDJSON_PADDING && !json.empty()) {
+    begin_ = json.data();
+    padded = json.size() + readable_after;
+  } else {
+    const size_t needed = json.size() + sj::SIMDJSON_PADDING;
+    if (needed > capacity_) {
+      const size_t new_capacity = std::max(needed, capacity_ * 2);
+      buffer_.reset(new char[new_capacity]);
+      capacity_ = new_capacity;
+    }
+    if (!json.empty()) std::memcpy(buffer_.get(), json.data(), json.size());
+    std::memset(buffer_.get() + json.size(), 0, sj::SIMDJSON_PADDING);
+    begin_ = buffer_.get();
+    padded = capacity_;
+  }
+  size_ = json.size();
+  builder_ = builder;
+  builder_->set_duplicate_key_policy(options_.duplicate_keys);
+
+  if (json.size() >= 3 && json.substr(0, 3) == "\xEF\xBB\xBF") {
+    return arrow::Status::Invalid("invalid JSON at byte 0: byte order mark");
+  }
+  if (options_.max_depth > kMaxNestingDepth) {
+    return arrow::Status::Invalid("JSON max_depth ", options_.max_depth,
+                                  " exceeds varshred's nesting limit of ",
+                                  kMaxNestingDepth);
+  }
+  if (allocate_status_ != sj::SUCCESS) return Error(allocate_status_, begin_);
+  if (auto err = parser_.iterate(begin_, size_, padded).get(doc_)) {
+    if (err == sj::EMPTY) return arrow::Status::Invalid("invalid JSON: empty input");
+    return Error(err, begin_ + size_);
+  }
+  if (auto err = doc_.type().get(*type)) {
+    if (err == sj::EMPTY) return arrow::Status::Invalid("invalid JSON: empty input");
+    return Error(err, Location(doc_));
+  }
+  if ((*type == od::json_type::object || *type == od::json_type::array) &&
+      options_.max_depth < 1) {
+    return DepthError(Location(doc_));
+  }
+  return arrow::Status::OK();
+}
+
+arrow::Status JsonReader::ParseOpened(od::json_type type) {
+  if (type == od::json_type::object || type == od::json_type::array) {
+    const char* where = Location(doc_);
+    if (type == od::json_type::object) {
+      od::object obj;
+      if (auto err = doc_.get_object().get(obj)) return Error(err, where);
+      ARROW_RETURN_NOT_OK(ParseObject(obj, where, 1));
+    } else {
+      od::array arr;
+      if (auto err = doc_.get_array().get(arr)) return Error(err, where);
+      ARROW_RETURN_NOT_OK(ParseArray(arr, 1));
+    }
+    if (!doc_.at_end()) {
+      return arrow::Status::Invalid("invalid JSON at byte ", OffsetOf(Location(doc_)),
+                                    ": trailing content after the document");
+    }
+    return arrow::Status::OK();
+  }
+  return ParseScalarDocument(type);
+}
+
+}  // namespace internal
+
+struct JsonParser::Impl : internal::JsonReader {
+  using JsonReader::JsonReader;
 };
 
 JsonParser::JsonParser(JsonParseOptions options)

@@ -14,8 +14,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "varshred/arrow/json_kernels.h"
 #include "varshred/arrow/shred.h"
 #include "varshred/arrow/shredding_schema.h"
 #include "varshred/parquet/filesystem.h"
@@ -81,6 +83,18 @@ class ParquetWriter {
 
   /// \brief Writes the rows of `batch` (its schema must equal the writer's).
   virtual arrow::Status Write(const arrow::RecordBatch& batch) = 0;
+  /// \brief Writes JSON documents as rows of the writer's Variant column, which must be
+  /// its only column: the same file as Write() of JsonToVariant(strings, options), with
+  /// less work (json_kernels.h). Values the shredding schema types go to their columns
+  /// without being built as Variant bytes first. A null string is a SQL NULL row;
+  /// errors name the row of `strings`, as JsonToVariant's do. Returns the number of
+  /// invalid documents written as SQL NULL (JsonErrorPolicy::kNull).
+  virtual arrow::Result<int64_t> WriteJson(const arrow::Array& strings,
+                                           const JsonToVariantOptions& options = {}) = 0;
+  /// \brief As WriteJson(), for JSON lines: each line of `text` holding more than
+  /// whitespace is a row (JsonLinesToVariant()).
+  virtual arrow::Result<int64_t> WriteJsonLines(
+      std::string_view text, const JsonToVariantOptions& options = {}) = 0;
   /// \brief Finishes the file and publishes it under its final name.
   virtual arrow::Status Close() = 0;
   /// \brief Drops everything written; no file remains.

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <utility>
 
+#include "varshred/arrow/json_documents_internal.h"
 #include "varshred/arrow/shredded_json_internal.h"
 #include "varshred/builder.h"
 #include "varshred/container_encoding_internal.h"
@@ -39,40 +40,19 @@ class JsonToVariantKernel {
         builder_(options.parse.duplicate_keys),
         out_(pool) {}
 
-  // Dispatched once per array on its concrete string type.
-  template <typename ArrayType>
-  arrow::Status Run(const ArrayType& strings) {
-    const int64_t data_bytes = TotalDataBytes(strings);
-    ARROW_RETURN_NOT_OK(out_.Reserve(strings.length(), data_bytes));
-    // Rows are parsed in place inside the data buffer wherever enough of it follows
-    // them (simdjson reads a little past the end); the last few rows are copied.
-    const char* data_end = DataEnd(strings);
-    for (int64_t i = 0; i < strings.length(); ++i) {
-      if (strings.IsNull(i)) {
-        ARROW_RETURN_NOT_OK(out_.AppendNull());
-        continue;
-      }
-      ARROW_RETURN_NOT_OK(ParseRow(strings.GetView(i), data_end, i));
-    }
-    return arrow::Status::OK();
+  arrow::Status Run(const arrow::Array& strings) {
+    ARROW_RETURN_NOT_OK(out_.Reserve(strings.length(), TextBytes(strings)));
+    return internal::ForEachJsonDocument(
+        strings, [&](const internal::JsonDocument& d, int64_t row) {
+          return d.is_null ? out_.AppendNull() : ParseRow(d, row);
+        });
   }
 
-  // JSON lines: every line holding more than whitespace is one row, parsed where it
-  // lies in `text`.
+  // JSON lines: every line holding more than whitespace is one row.
   arrow::Status RunLines(std::string_view text) {
     ARROW_RETURN_NOT_OK(out_.Reserve(0, static_cast<int64_t>(text.size())));
-    const char* p = text.data();
-    const char* const end = p + text.size();
-    int64_t row = 0;
-    while (p < end) {
-      const auto* newline = static_cast<const char*>(std::memchr(p, '\n', end - p));
-      const char* line_end = newline != nullptr ? newline : end;
-      if (!IsBlankLine(p, line_end)) {
-        ARROW_RETURN_NOT_OK(ParseRow({p, static_cast<size_t>(line_end - p)}, end, row++));
-      }
-      p = newline != nullptr ? newline + 1 : end;
-    }
-    return arrow::Status::OK();
+    return internal::ForEachJsonLine(text, [&](const internal::JsonDocument& d,
+                                               int64_t row) { return ParseRow(d, row); });
   }
 
   arrow::Result<JsonToVariantResult> Finish() {
@@ -83,36 +63,25 @@ class JsonToVariantKernel {
   }
 
  private:
-  template <typename ArrayType>
-  static int64_t TotalDataBytes(const ArrayType& strings) {
-    if constexpr (std::is_same_v<ArrayType, arrow::StringViewArray>) {
-      return 0;  // unknown without a pass over the views; let the builder grow
-    } else {
-      if (strings.length() == 0) return 0;
-      return strings.value_offset(strings.length()) - strings.value_offset(0);
+  // The JSON text's bytes, to reserve; 0 when unknown without a pass (string views).
+  static int64_t TextBytes(const arrow::Array& strings) {
+    if (strings.length() == 0) return 0;
+    if (strings.type_id() == arrow::Type::STRING) {
+      const auto& a = static_cast<const arrow::StringArray&>(strings);
+      return a.value_offset(a.length()) - a.value_offset(0);
     }
+    if (strings.type_id() == arrow::Type::LARGE_STRING) {
+      const auto& a = static_cast<const arrow::LargeStringArray&>(strings);
+      return a.value_offset(a.length()) - a.value_offset(0);
+    }
+    return 0;
   }
 
-  // The end of the bytes a row's text may be followed by; null when unknown.
-  template <typename ArrayType>
-  static const char* DataEnd(const ArrayType& strings) {
-    if constexpr (std::is_same_v<ArrayType, arrow::StringViewArray>) {
-      return nullptr;  // rows live in several buffers (or inline)
-    } else {
-      const auto& data = strings.data()->buffers[2];
-      if (data == nullptr) return nullptr;
-      return reinterpret_cast<const char*>(data->data()) + data->size();
-    }
-  }
-
-  // Parses one row's `text`, readable up to `data_end` (null: unknown), and appends it.
-  arrow::Status ParseRow(std::string_view text, const char* data_end, int64_t row) {
+  // Parses one row and appends it.
+  arrow::Status ParseRow(const internal::JsonDocument& d, int64_t row) {
     // The finished bytes are copied once, from the builder into the Arrow builders.
     std::string_view metadata, value;
-    const char* row_end = text.data() + text.size();
-    const size_t readable_after =
-        data_end != nullptr && row_end <= data_end ? data_end - row_end : 0;
-    arrow::Status st = parser_.Parse(text, readable_after, &builder_);
+    arrow::Status st = parser_.Parse(d.text, d.readable_after, &builder_);
     if (st.ok()) st = builder_.FinishViews(&metadata, &value);
     if (!st.ok()) {
       builder_.Reset();
@@ -125,15 +94,6 @@ class JsonToVariantKernel {
     ARROW_RETURN_NOT_OK(out_.Append(metadata, value));
     builder_.Reset();
     return arrow::Status::OK();
-  }
-
-  // Blank: empty or only " \t\n\v\f\r" (what Python's bytes.strip() removes).
-  static bool IsBlankLine(const char* p, const char* end) {
-    for (; p < end; ++p) {
-      const char c = *p;
-      if (c != ' ' && (c < '\t' || c > '\r')) return false;
-    }
-    return true;
   }
 
   const JsonToVariantOptions& options_;
@@ -149,23 +109,7 @@ arrow::Result<JsonToVariantResult> JsonToVariantWithStats(
     const arrow::Array& strings, const JsonToVariantOptions& options,
     arrow::MemoryPool* pool) {
   JsonToVariantKernel kernel(options, pool);
-  switch (strings.type_id()) {
-    case arrow::Type::STRING:
-      ARROW_RETURN_NOT_OK(kernel.Run(static_cast<const arrow::StringArray&>(strings)));
-      break;
-    case arrow::Type::LARGE_STRING:
-      ARROW_RETURN_NOT_OK(
-          kernel.Run(static_cast<const arrow::LargeStringArray&>(strings)));
-      break;
-    case arrow::Type::STRING_VIEW:
-      ARROW_RETURN_NOT_OK(
-          kernel.Run(static_cast<const arrow::StringViewArray&>(strings)));
-      break;
-    default:
-      return arrow::Status::TypeError(
-          "JSON input must be a string, large_string or string_view array, got ",
-          strings.type()->ToString());
-  }
+  ARROW_RETURN_NOT_OK(kernel.Run(strings));
   return kernel.Finish();
 }
 

@@ -70,6 +70,10 @@ struct ShredNode {
   std::vector<int32_t> id_to_field;
   uint64_t ids_epoch = 0;
   std::vector<int64_t> match;
+  // The same cache for the JSON walk (json_shredder_internal.h), whose ids come from
+  // its own dictionary builder: valid while its replay_epoch() is `key_ids_epoch`.
+  std::vector<int32_t> key_id_to_field;
+  uint64_t key_ids_epoch = 0;
 };
 
 /// \brief Builds the pair tree of `schema` rooted at `path`; the sink fills `columns`.
@@ -154,16 +158,30 @@ class Shredder {
   /// (`BeginRow(metadata)`, or `NullRow()` for SQL NULL).
   arrow::Status ShredRows(const VariantArrayView& view, Node& root,
                           const ValidateOptions* validate, int64_t row_offset) {
-    // The caches below hold views of the rows' bytes: they live for one column.
-    metadata_cache_ = MetadataCache();
-    last_metadata_ = {};
-    new_column_ = true;
+    StartColumn();
     for (int64_t i = 0; i < view.length(); ++i) {
       auto st = ShredRow(view, i, root, validate);
       if (!st.ok()) return st.WithMessage("row ", row_offset + i, ": ", st.message());
     }
     return arrow::Status::OK();
   }
+
+  /// \brief Forgets what the previous column's rows cached (views of their bytes).
+  void StartColumn() {
+    metadata_cache_ = MetadataCache();
+    last_metadata_ = {};
+    new_column_ = true;
+  }
+
+  /// \brief Shreds one row built by this process (trusted) into `root`, as a row of
+  /// ShredRows() would be; its bytes must live as long as the column's rows.
+  arrow::Status ShredTrustedRow(Node& root, std::string_view metadata_bytes,
+                                std::string_view value) {
+    return ShredCheckedRow(root, metadata_bytes,
+                           MetadataView::MakeUnchecked(metadata_bytes), value);
+  }
+
+  bool lenient() const { return lenient_; }
 
   /// \brief ValueFacts::primitive_types of every row validated so far, merged.
   uint32_t primitive_types_seen() const { return primitive_types_seen_; }
@@ -215,6 +233,11 @@ class Shredder {
     } else {
       metadata = MetadataView::MakeUnchecked(metadata_bytes);
     }
+    return ShredCheckedRow(root, metadata_bytes, metadata, value);
+  }
+
+  arrow::Status ShredCheckedRow(Node& root, std::string_view metadata_bytes,
+                                const MetadataView& metadata, std::string_view value) {
     // Field ids mean the same keys while the dictionary bytes stay the same.
     if (new_column_ || metadata_bytes != last_metadata_) {
       ++epoch_;

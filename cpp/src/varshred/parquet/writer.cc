@@ -31,6 +31,8 @@
 #include <random>
 #include <span>
 
+#include "varshred/arrow/json_documents_internal.h"
+#include "varshred/arrow/json_shredder_internal.h"
 #include "varshred/arrow/shredder_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
@@ -297,6 +299,12 @@ class ParquetSink {
     return st;
   }
 
+  // Drops the rows collected since the last Flush().
+  void Discard() {
+    for (auto& leaf : leaves_) leaf.Clear();
+    arena_.Clear();
+  }
+
   // Events of the shredding core (shredder_internal.h).
 
   arrow::Status NullRow(Node&) {
@@ -537,7 +545,14 @@ class VariantColumnWriter {
     w->validate_ = validate;
     w->root_ = internal::CompileShredPlan<ParquetColumns>(schema, "$");
     ARROW_RETURN_NOT_OK(w->sink_.Init(group, *w->root_, first_leaf));
+    w->made_from_ = {&group, schema, first_leaf};
     return w;
+  }
+
+  // Another writer of the same leaves (the group node outlives both).
+  arrow::Result<std::unique_ptr<VariantColumnWriter>> MakeTwin() const {
+    return Make(*made_from_.group, made_from_.schema, made_from_.first_leaf,
+                shredder_.lenient(), validate_);
   }
 
   // Shreds an unshredded canonical column into the leaves; they point into `column`,
@@ -547,6 +562,29 @@ class VariantColumnWriter {
     const ValidateOptions options = ValidateOptions::ForReading();
     return shredder_.ShredRows(view, *root_, validate_ ? &options : nullptr, row_offset);
   }
+  // Shreds JSON documents into the leaves, straight from the text
+  // (json_shredder_internal.h); rows are numbered from `row_offset` in errors. Should a
+  // document fail there, the leaves are dropped and every document is parsed into a
+  // Variant and shredded instead, which reports its error (or makes it a SQL NULL row
+  // under JsonErrorPolicy::kNull). Leaves point into the documents' text.
+  // Returns the documents made SQL NULL rows (JsonErrorPolicy::kNull).
+  arrow::Result<int64_t> ShredJson(std::span<const internal::JsonDocument> docs,
+                                   const JsonToVariantOptions& options,
+                                   int64_t row_offset) {
+    internal::JsonShredder<ParquetSink>& json = JsonShredderFor(options.parse);
+    json.Restart();
+    for (const internal::JsonDocument& d : docs) {
+      const arrow::Status st = d.is_null
+                                   ? sink_.NullRow(*root_)
+                                   : json.ShredDocument(d.text, d.readable_after, *root_);
+      if (!st.ok()) {
+        sink_.Discard();
+        return ShredJsonThroughVariants(docs, options, row_offset);
+      }
+    }
+    return 0;
+  }
+
   arrow::Status Flush(pq::RowGroupWriter* rg, bool use_threads) {
     return sink_.Flush(rg, use_threads);
   }
@@ -561,10 +599,62 @@ class VariantColumnWriter {
  private:
   explicit VariantColumnWriter(bool lenient) : shredder_(&sink_, lenient) {}
 
+  internal::JsonShredder<ParquetSink>& JsonShredderFor(const JsonParseOptions& o) {
+    const auto& p = json_options_;
+    if (json_ == nullptr || p.numbers != o.numbers ||
+        p.duplicate_keys != o.duplicate_keys || p.max_depth != o.max_depth) {
+      json_ =
+          std::make_unique<internal::JsonShredder<ParquetSink>>(&sink_, &shredder_, o);
+      json_options_ = o;
+    }
+    return *json_;
+  }
+
+  // JsonToVariant's rows, shredded one by one (their bytes kept until the Flush()).
+  arrow::Result<int64_t> ShredJsonThroughVariants(
+      std::span<const internal::JsonDocument> docs, const JsonToVariantOptions& options,
+      int64_t row_offset) {
+    int64_t invalid = 0;
+    JsonParser parser(options.parse);
+    VariantBuilder builder(options.parse.duplicate_keys);
+    shredder_.StartColumn();
+    for (size_t i = 0; i < docs.size(); ++i) {
+      if (docs[i].is_null) {
+        ARROW_RETURN_NOT_OK(sink_.NullRow(*root_));
+        continue;
+      }
+      std::string_view metadata, value;
+      arrow::Status st = parser.Parse(docs[i].text, docs[i].readable_after, &builder);
+      if (st.ok()) st = builder.FinishViews(&metadata, &value);
+      if (!st.ok()) {
+        builder.Reset();
+        if (options.errors == JsonErrorPolicy::kNull && st.IsInvalid()) {
+          ARROW_RETURN_NOT_OK(sink_.NullRow(*root_));
+          ++invalid;
+          continue;
+        }
+        return st.WithMessage("row ", row_offset + static_cast<int64_t>(i), ": ",
+                              st.message());
+      }
+      ARROW_RETURN_NOT_OK(
+          shredder_.ShredTrustedRow(*root_, sink_.Keep(metadata), sink_.Keep(value)));
+      builder.Reset();
+    }
+    return invalid;
+  }
+
+  struct MadeFrom {
+    const GroupNode* group = nullptr;
+    ShreddingSchema schema;
+    int first_leaf = 0;
+  };
+  MadeFrom made_from_;
   bool validate_ = true;  // false for trusted columns (bytes built by this process)
   std::unique_ptr<Node> root_;
   ParquetSink sink_;
   internal::Shredder<ParquetSink> shredder_;
+  std::unique_ptr<internal::JsonShredder<ParquetSink>> json_;  // made on first use
+  JsonParseOptions json_options_;
 };
 
 // ----------------------------------------------------------------------
@@ -634,6 +724,27 @@ class SharedWriter : public ParquetWriter {
     return file_.Named(
         internal::CatchParquet(path(), kWriteFailed, [&] { return WriteBatch(batch); }));
   }
+  arrow::Result<int64_t> WriteJson(const arrow::Array& strings,
+                                   const JsonToVariantOptions& options) override {
+    std::vector<internal::JsonDocument> docs;
+    docs.reserve(static_cast<size_t>(strings.length()));
+    ARROW_RETURN_NOT_OK(internal::ForEachJsonDocument(
+        strings, [&](const internal::JsonDocument& d, int64_t) {
+          docs.push_back(d);
+          return arrow::Status::OK();
+        }));
+    return WriteJsonDocuments(docs, options);
+  }
+  arrow::Result<int64_t> WriteJsonLines(std::string_view text,
+                                        const JsonToVariantOptions& options) override {
+    std::vector<internal::JsonDocument> docs;
+    ARROW_RETURN_NOT_OK(
+        internal::ForEachJsonLine(text, [&](const internal::JsonDocument& d, int64_t) {
+          docs.push_back(d);
+          return arrow::Status::OK();
+        }));
+    return WriteJsonDocuments(docs, options);
+  }
   arrow::Status Close() override {
     return file_.Named(
         internal::CatchParquet(path(), kWriteFailed, [&] { return Finish(); }));
@@ -670,19 +781,18 @@ class SharedWriter : public ParquetWriter {
 
   // The file starts once the first slice is shredded: its leaves' values choose their
   // encodings (MakeProperties), for row groups of as many rows as the options allow
-  // rows like the slice's. Closing before any row starts it with the defaults.
-  arrow::Status StartFile(const arrow::RecordBatch* first_slice = nullptr) {
+  // rows like the slice's (`rows` rows of `bytes` input bytes). Closing before any row
+  // starts it with the defaults.
+  arrow::Status StartFile(int64_t rows = 0, int64_t bytes = 0) {
     std::map<int, bool> dictionary_wins;
-    if (first_slice != nullptr && first_slice->num_rows() > 0) {
-      double rows = static_cast<double>(options_.row_group_size);
-      const int64_t bytes = arrow::util::ReferencedBufferSize(*first_slice).ValueOr(0);
+    if (rows > 0) {
+      double group_rows = static_cast<double>(options_.row_group_size);
       if (options_.row_group_bytes > 0 && bytes > 0) {
-        rows = std::min(rows, static_cast<double>(options_.row_group_bytes) *
-                                  static_cast<double>(first_slice->num_rows()) /
-                                  static_cast<double>(bytes));
+        group_rows = std::min(group_rows, static_cast<double>(options_.row_group_bytes) *
+                                              static_cast<double>(rows) /
+                                              static_cast<double>(bytes));
       }
-      const double scale =
-          std::max(1.0, rows / static_cast<double>(first_slice->num_rows()));
+      const double scale = std::max(1.0, group_rows / static_cast<double>(rows));
       for (auto& v : variants_) v.writer->DictionaryHints(scale, &dictionary_wins);
     }
     pq::SchemaDescriptor file_schema;
@@ -706,16 +816,91 @@ class SharedWriter : public ParquetWriter {
       return arrow::Status::TypeError("batch schema ", batch.schema()->ToString(),
                                       " differs from the writer's ", schema_->ToString());
     }
-    const int64_t slice_rows = SliceRows(batch);
+    return ForEachSlice(batch.num_rows(), SliceRows(batch),
+                        [&](int64_t offset, int64_t n, bool new_row_group) {
+                          return WriteSlice(*batch.Slice(offset, n), new_row_group);
+                        });
+  }
+
+  arrow::Result<int64_t> WriteJsonDocuments(std::span<const internal::JsonDocument> docs,
+                                            const JsonToVariantOptions& options) {
+    int64_t invalid = 0;
+    ARROW_RETURN_NOT_OK(file_.Named(internal::CatchParquet(
+        path(), kWriteFailed, [&] { return WriteJsonRows(docs, options, &invalid); })));
+    return invalid;
+  }
+
+  // JSON documents as rows of the one Variant column, in slices of about slice_bytes
+  // of their text.
+  arrow::Status WriteJsonRows(std::span<const internal::JsonDocument> docs,
+                              const JsonToVariantOptions& options, int64_t* invalid) {
+    if (closed_) return arrow::Status::Invalid("ParquetWriter is closed");
+    if (variants_.size() != 1 || schema_->num_fields() != 1) {
+      return arrow::Status::TypeError(
+          "WriteJson needs a writer whose only column is a Variant column, not ",
+          schema_->ToString());
+    }
+    const auto rows = static_cast<int64_t>(docs.size());
+    int64_t text_bytes = 0;
+    for (const auto& d : docs) text_bytes += static_cast<int64_t>(d.text.size());
+    const int64_t per_row = std::max<int64_t>(1, text_bytes / std::max<int64_t>(1, rows));
+    const int64_t slice_rows = options_.slice_bytes <= 0
+                                   ? rows
+                                   : std::max<int64_t>(1, options_.slice_bytes / per_row);
+    VariantColumn& column = variants_[0];
+    if (options_.use_threads && twin_ == nullptr) {
+      ARROW_ASSIGN_OR_RAISE(twin_, column.writer->MakeTwin());
+    }
+    return ForEachSlice(
+        rows, slice_rows, [&](int64_t offset, int64_t n, bool new_row_group) {
+          // Errors name the row of `docs` alone, as JsonToVariant's do.
+          ARROW_ASSIGN_OR_RAISE(const int64_t nulled,
+                                ShredJsonSlice(docs.subspan(offset, n), options, offset));
+          *invalid += nulled;
+          ARROW_RETURN_NOT_OK(WriteShredded(n, n * per_row, nullptr, new_row_group));
+          if (twin_ != nullptr) {
+            // The slice's second half, after the first in the same row group.
+            auto st = twin_->Flush(shared_->row_group(), options_.use_threads);
+            if (!st.ok()) return InColumn(column.field_index, st);
+          }
+          return arrow::Status::OK();
+        });
+  }
+
+  // With use_threads, the slice's halves are shredded at once on Arrow's CPU pool, the
+  // second by the column's twin writer (flushed after the first); else the whole
+  // slice by the column's writer. Errors are the first half's if both fail.
+  arrow::Result<int64_t> ShredJsonSlice(std::span<const internal::JsonDocument> docs,
+                                        const JsonToVariantOptions& options,
+                                        int64_t offset) {
+    VariantColumnWriter& first = *variants_[0].writer;
+    if (twin_ == nullptr) return first.ShredJson(docs, options, offset);
+    const size_t half = docs.size() / 2;
+    arrow::Result<int64_t> results[2];
+    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(2, [&](int i) {
+      results[i] = i == 0 ? first.ShredJson(docs.first(half), options, offset)
+                          : twin_->ShredJson(docs.subspan(half), options,
+                                             offset + static_cast<int64_t>(half));
+      return arrow::Status::OK();
+    }));
+    ARROW_ASSIGN_OR_RAISE(const int64_t nulled_first, results[0]);
+    ARROW_ASSIGN_OR_RAISE(const int64_t nulled_second, results[1]);
+    return nulled_first + nulled_second;
+  }
+
+  // Cuts `rows` rows into slices of at most `slice_rows`, each within one row group, and
+  // writes each with `write(offset, rows, new_row_group)`. A failure drops the file.
+  template <typename WriteFn>
+  arrow::Status ForEachSlice(int64_t rows, int64_t slice_rows, WriteFn&& write) {
     int64_t offset = 0;
-    while (offset < batch.num_rows()) {
+    while (offset < rows) {
       const bool new_row_group =
           rg_rows_ == 0 || rg_rows_ >= options_.row_group_size ||
           (options_.row_group_bytes > 0 && BufferedBytes() >= options_.row_group_bytes);
       if (new_row_group) rg_rows_ = 0;
-      const int64_t n = std::min(
-          {batch.num_rows() - offset, options_.row_group_size - rg_rows_, slice_rows});
-      auto st = WriteSlice(*batch.Slice(offset, n), new_row_group);
+      const int64_t n =
+          std::min({rows - offset, options_.row_group_size - rg_rows_, slice_rows});
+      auto st = write(offset, n, new_row_group);
       if (!st.ok()) {
         Abort();
         return st;
@@ -758,13 +943,23 @@ class SharedWriter : public ParquetWriter {
       if (!st.ok()) return InColumn(field_index, st);
       inputs.push_back(std::move(input));
     }
-    if (!file_writer_) ARROW_RETURN_NOT_OK(StartFile(&slice));
+    const int64_t bytes =
+        file_writer_ ? 0 : arrow::util::ReferencedBufferSize(slice).ValueOr(0);
+    return WriteShredded(slice.num_rows(), bytes, &slice, new_row_group);
+  }
+
+  // Writes a slice of `rows` rows (`bytes` of input) whose Variant columns are
+  // shredded, with its other columns from `slice` (null: it has none), in the current
+  // row group or a new one.
+  arrow::Status WriteShredded(int64_t rows, int64_t bytes,
+                              const arrow::RecordBatch* slice, bool new_row_group) {
+    if (!file_writer_) ARROW_RETURN_NOT_OK(StartFile(rows, bytes));
     if (new_row_group) ARROW_RETURN_NOT_OK(others_writer_->NewBufferedRowGroup());
     if (!other_columns_.empty()) {
       arrow::ArrayVector columns;
-      for (int i : other_columns_) columns.push_back(slice.column(i));
+      for (int i : other_columns_) columns.push_back(slice->column(i));
       ARROW_RETURN_NOT_OK(others_writer_->WriteRecordBatch(
-          *arrow::RecordBatch::Make(others_schema_, slice.num_rows(), columns)));
+          *arrow::RecordBatch::Make(others_schema_, rows, columns)));
     }
     for (auto& [field_index, writer] : variants_) {
       auto st = writer->Flush(shared_->row_group(), options_.use_threads);
@@ -814,6 +1009,7 @@ class SharedWriter : public ParquetWriter {
   std::unique_ptr<pq::arrow::FileWriter> others_writer_;
   std::vector<int> other_columns_;
   std::vector<VariantColumn> variants_;
+  std::unique_ptr<VariantColumnWriter> twin_;  // WriteJson()'s second shredder
   int64_t rg_rows_ = 0;
   int64_t rows_ = 0;
 };

@@ -1,0 +1,104 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// The JSON documents of an input, where they lie: the rows of an Arrow string array,
+// or the lines of a JSON-lines text that hold more than whitespace. Read by JSON ->
+// Variant (json_kernels.cc) and by the Parquet writer's JSON input, both of which parse
+// a document in place when enough of its buffer follows it (JsonParser::Parse's
+// `readable_after`).
+
+#pragma once
+
+#include <arrow/array/array_base.h>
+#include <arrow/array/array_binary.h>
+#include <arrow/status.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace varshred::internal {
+
+struct JsonDocument {
+  std::string_view text;
+  size_t readable_after = 0;  // bytes after `text` that may be read
+  bool is_null = false;       // a null string: a SQL NULL row
+};
+
+namespace json_documents {
+
+template <typename ArrayType>
+arrow::Status ForEach(const ArrayType& strings, auto&& fn) {
+  // The end of the bytes a row's text may be followed by; null when unknown (views
+  // live in several buffers, or inline).
+  const char* data_end = nullptr;
+  if constexpr (!std::is_same_v<ArrayType, arrow::StringViewArray>) {
+    const auto& data = strings.data()->buffers[2];
+    if (data != nullptr)
+      data_end = reinterpret_cast<const char*>(data->data()) + data->size();
+  }
+  for (int64_t i = 0; i < strings.length(); ++i) {
+    JsonDocument d;
+    if (strings.IsNull(i)) {
+      d.is_null = true;
+    } else {
+      d.text = strings.GetView(i);
+      const char* end = d.text.data() + d.text.size();
+      if (data_end != nullptr && end <= data_end) d.readable_after = data_end - end;
+    }
+    ARROW_RETURN_NOT_OK(fn(d, i));
+  }
+  return arrow::Status::OK();
+}
+
+// Blank: empty or only " \t\n\v\f\r" (what Python's bytes.strip() removes).
+inline bool IsBlankLine(const char* p, const char* end) {
+  for (; p < end; ++p) {
+    const char c = *p;
+    if (c != ' ' && (c < '\t' || c > '\r')) return false;
+  }
+  return true;
+}
+
+}  // namespace json_documents
+
+/// \brief Calls `fn(const JsonDocument&, int64_t row)` for each row of a string,
+/// large_string or string_view array; returns fn's first error. TypeError for other
+/// types.
+arrow::Status ForEachJsonDocument(const arrow::Array& strings, auto&& fn) {
+  switch (strings.type_id()) {
+    case arrow::Type::STRING:
+      return json_documents::ForEach(static_cast<const arrow::StringArray&>(strings), fn);
+    case arrow::Type::LARGE_STRING:
+      return json_documents::ForEach(static_cast<const arrow::LargeStringArray&>(strings),
+                                     fn);
+    case arrow::Type::STRING_VIEW:
+      return json_documents::ForEach(static_cast<const arrow::StringViewArray&>(strings),
+                                     fn);
+    default:
+      return arrow::Status::TypeError(
+          "JSON input must be a string, large_string or string_view array, got ",
+          strings.type()->ToString());
+  }
+}
+
+/// \brief Calls `fn(const JsonDocument&, int64_t row)` for each line of `text`
+/// ('\n'-separated) holding more than ASCII whitespace; rows count those lines.
+arrow::Status ForEachJsonLine(std::string_view text, auto&& fn) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  int64_t row = 0;
+  while (p < end) {
+    const auto* newline = static_cast<const char*>(std::memchr(p, '\n', end - p));
+    const char* line_end = newline != nullptr ? newline : end;
+    if (!json_documents::IsBlankLine(p, line_end)) {
+      JsonDocument d;
+      d.text = {p, static_cast<size_t>(line_end - p)};
+      d.readable_after = static_cast<size_t>(end - line_end);
+      ARROW_RETURN_NOT_OK(fn(d, row++));
+    }
+    p = newline != nullptr ? newline + 1 : end;
+  }
+  return arrow::Status::OK();
+}
+
+}  // namespace varshred::internal

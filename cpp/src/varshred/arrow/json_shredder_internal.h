@@ -1,0 +1,267 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// JSON text straight into a shredding sink (docs/architecture.md#data-flow),
+// without building each document as a Variant and walking it again. The objects and
+// arrays that the schema types are walked in the text itself; every other value (a
+// scalar, or a container no typed_value takes) is encoded alone as Variant bytes and
+// handed to the shredding core's own decision (Shredder::Shred), and an object's
+// unshredded fields become its residual. So the writer rules keep one home
+// (shredder_internal.h), and the sink receives what JsonParser + Shredder::ShredRows
+// would send it, byte for byte: keys enter the row's dictionary in document order as
+// the parser adds them, and a residual's values are laid out in key order as the
+// shredder lays them out.
+//
+// Differences in how the sink is driven: BeginRow() comes after the row's events
+// (the dictionary is complete only then), and an object's fields come in document
+// order, missing ones last. The Parquet sink keeps each leaf apart, so neither matters
+// to it.
+//
+// Any error leaves part of the row in the sink. The caller then drops what the sink
+// holds and redoes those rows through JsonParser and Shredder, which name the error as
+// they always do and apply JsonErrorPolicy and DuplicateKeyPolicy::kLastWins; this
+// walk reports any duplicate key as an error for that reason.
+
+#pragma once
+
+#include <arrow/status.h>
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "varshred/arrow/shredder_internal.h"
+#include "varshred/builder.h"
+#include "varshred/container_encoding_internal.h"
+#include "varshred/json.h"
+#include "varshred/json_reader_internal.h"
+
+namespace varshred::internal {
+
+template <typename Sink>
+class JsonShredder {
+ public:
+  using Node = ShredNode<typename Sink::Columns>;
+  using Level = typename Sink::Level;
+
+  /// `shredder` makes the decision for every value walked here as a whole; it must
+  /// send its events to `sink`.
+  JsonShredder(Sink* sink, Shredder<Sink>* shredder, const JsonParseOptions& options)
+      : sink_(sink), shredder_(shredder), reader_(options) {}
+
+  /// \brief Forgets the previous row's dictionary: call whenever the sink drops what
+  /// it holds (rows share a dictionary through bytes the sink keeps).
+  void Restart() { last_metadata_ = last_source_ = {}; }
+
+  /// \brief Sends one JSON document to the sink as one row of pair tree `root`.
+  /// `readable_after` as in JsonParser::Parse().
+  arrow::Status ShredDocument(std::string_view json, size_t readable_after, Node& root) {
+    builder_.Reset();
+    fields_.clear();
+    values_.clear();
+    od::json_type type;
+    ARROW_RETURN_NOT_OK(reader_.Open(json, readable_after, &builder_, &type));
+    if (Walks(root, type)) {
+      od::value v;
+      if (reader_.document().get_value().get(v) != simdjson::SUCCESS) return Failed();
+      ARROW_RETURN_NOT_OK(WalkContainer(root, v, type, Level{}, /*depth=*/0));
+      if (!reader_.AtEnd()) return arrow::Status::Invalid("trailing content");
+    } else {
+      ARROW_RETURN_NOT_OK(reader_.ParseOpened(type));
+      ARROW_RETURN_NOT_OK(ShredWhole(root, Level{}));
+    }
+    // Rows that replay one dictionary get the same bytes from the builder: compare
+    // them only when they may differ.
+    const MetadataBuilder& keys = builder_.metadata_builder();
+    const std::string_view metadata = keys.FinishView(&metadata_scratch_);
+    const bool same_source = metadata.data() == last_source_.data() &&
+                             metadata.size() == last_source_.size() && keys.replaying() &&
+                             keys.replay_epoch() == last_epoch_;
+    if (last_metadata_.data() == nullptr ||
+        (!same_source && metadata != last_metadata_)) {
+      last_metadata_ = sink_->Keep(metadata);
+    }
+    last_source_ = metadata;
+    last_epoch_ = keys.replay_epoch();
+    return sink_->BeginRow(root, last_metadata_);
+  }
+
+ private:
+  // Whether this walk descends into a value of JSON type `type` at `node`: an object
+  // at an object typed_value, an array at an array typed_value.
+  static bool Walks(const Node& node, od::json_type type) {
+    return (type == od::json_type::object &&
+            node.kind == ShreddingSchema::Kind::kObject) ||
+           (type == od::json_type::array && node.kind == ShreddingSchema::Kind::kArray);
+  }
+
+  // `v` sits inside `depth` containers.
+  arrow::Status Walk(Node& node, od::value v, Level level, int depth) {
+    od::json_type type;
+    if (v.type().get(type) != simdjson::SUCCESS) return Failed();
+    if (Walks(node, type)) return WalkContainer(node, v, type, level, depth);
+    builder_.ClearValue();
+    ARROW_RETURN_NOT_OK(reader_.ParseValue(v, depth));
+    return ShredWhole(node, level);
+  }
+
+  // The value in the builder, decided by the shredding core. Never an object at an
+  // object typed_value nor an array at an array one (those are walked here), so the
+  // core does not descend and needs no metadata.
+  arrow::Status ShredWhole(Node& node, Level level) {
+    const std::string_view bytes = builder_.value_bytes();
+    if (bytes.size() > kMaxValueSize) return Failed();
+    return shredder_->Shred(
+        node, VariantView::MakeUnchecked(MetadataView(), sink_->Keep(bytes)), level);
+  }
+
+  arrow::Status WalkContainer(Node& node, od::value v, od::json_type type, Level level,
+                              int depth) {
+    if (depth + 1 > reader_.options().max_depth) return Failed();
+    if (type == od::json_type::object) {
+      od::object obj;
+      if (v.get_object().get(obj) != simdjson::SUCCESS) return Failed();
+      return WalkObject(node, obj, level, depth + 1);
+    }
+    od::array arr;
+    if (v.get_array().get(arr) != simdjson::SUCCESS) return Failed();
+    return WalkArray(node, arr, level, depth + 1);
+  }
+
+  // docs/shredding.md rule 2, as Shredder::ShredObject: shredded fields to their
+  // groups, the rest to a residual object in value.
+  arrow::Status WalkObject(Node& node, od::object obj, Level level, int depth) {
+    ARROW_RETURN_NOT_OK(sink_->BeginObject(node, level));
+    std::fill(node.match.begin(), node.match.end(), -1);
+    // This object's unshredded fields and their values, on stacks shared with the
+    // objects nested in its shredded fields.
+    const size_t first_field = fields_.size();
+    const size_t first_byte = values_.size();
+    for (auto field_result : obj) {
+      od::field field;
+      if (std::move(field_result).get(field) != simdjson::SUCCESS) return Failed();
+      std::string_view key;
+      ARROW_RETURN_NOT_OK(reader_.Key(field, &key));
+      const int32_t f = FieldOf(node, key);
+      const uint32_t id = last_id_;
+      if (f >= 0) {
+        if (node.match[f] >= 0) return Failed();  // a repeated key
+        node.match[f] = 1;
+        ARROW_RETURN_NOT_OK(Walk(*node.fields[f], field.value(), level, depth));
+        continue;
+      }
+      builder_.ClearValue();
+      ARROW_RETURN_NOT_OK(reader_.ParseValue(field.value(), depth));
+      const std::string_view bytes = builder_.value_bytes();
+      fields_.push_back({{builder_.metadata_builder().key(id), id,
+                          static_cast<uint32_t>(values_.size() - first_byte)},
+                         static_cast<uint32_t>(bytes.size())});
+      values_.append(bytes);
+    }
+    for (size_t f = 0; f < node.fields.size(); ++f) {
+      if (node.match[f] < 0) ARROW_RETURN_NOT_OK(sink_->Missing(*node.fields[f], level));
+    }
+    if (fields_.size() == first_field) return sink_->EndObject(node, {}, level);
+    const arrow::Status st = EndResidual(node, first_field, first_byte, level);
+    fields_.resize(first_field);
+    values_.resize(first_byte);
+    return st;
+  }
+
+  // The residual object of fields_[first_field:] (values in values_[first_byte:]),
+  // its values laid out in key order as Shredder::ShredObject lays them out.
+  arrow::Status EndResidual(Node& node, size_t first_field, size_t first_byte,
+                            Level level) {
+    const auto begin = fields_.begin() + static_cast<std::ptrdiff_t>(first_field);
+    std::sort(begin, fields_.end(), [](const ResidualField& a, const ResidualField& b) {
+      return a.entry.key < b.entry.key;
+    });
+    const std::string_view values = std::string_view(values_).substr(first_byte);
+    residual_.clear();
+    header_.clear();
+    for (auto it = begin; it != fields_.end(); ++it) {
+      if (it != begin && it->entry.key == (it - 1)->entry.key)
+        return Failed();  // repeated
+      header_.push_back(
+          {it->entry.key, it->entry.id, static_cast<uint32_t>(residual_.size())});
+      residual_.append(values.substr(it->entry.offset, it->size));
+    }
+    if (residual_.size() > kMaxValueSize) return Failed();
+    InsertObjectHeader(&residual_, 0, header_.data(), header_.size());
+    return sink_->EndObject(node, residual_, level);
+  }
+
+  // docs/shredding.md: an array goes entirely to typed_value, element by element.
+  arrow::Status WalkArray(Node& node, od::array arr, Level level, int depth) {
+    size_t count = 0;
+    if (arr.count_elements().get(count) != simdjson::SUCCESS) return Failed();
+    const auto n = static_cast<uint32_t>(count);
+    ARROW_RETURN_NOT_OK(sink_->BeginArray(node, n, level));
+    uint32_t i = 0;
+    for (auto element : arr) {
+      od::value v;
+      if (std::move(element).get(v) != simdjson::SUCCESS) return Failed();
+      ARROW_RETURN_NOT_OK(
+          Walk(*node.element, v, sink_->Element(node, i++, level), depth));
+    }
+    return sink_->EndArray(node, n, level);
+  }
+
+  // Adds `key` to the row's dictionary (its id in last_id_) and returns the schema
+  // field it names, or -1. While the row's keys replay the previous rows' dictionary,
+  // ids name the same keys in every row, and the answer is cached by id.
+  int32_t FieldOf(Node& node, std::string_view key) {
+    MetadataBuilder& keys = builder_.metadata_builder();
+    last_id_ = keys.Add(key);
+    if (!keys.replaying()) return FieldIndex(node, key);
+    if (node.key_ids_epoch != keys.replay_epoch()) {
+      node.key_id_to_field.clear();
+      node.key_ids_epoch = keys.replay_epoch();
+    }
+    if (last_id_ >= node.key_id_to_field.size()) {
+      node.key_id_to_field.resize(last_id_ + 1, kUnresolved);
+    }
+    int32_t& f = node.key_id_to_field[last_id_];
+    if (f == kUnresolved) f = FieldIndex(node, key);
+    return f;
+  }
+
+  static constexpr int32_t kUnresolved = -2;
+
+  // The schema field named `key`, or -1.
+  static int32_t FieldIndex(const Node& node, std::string_view key) {
+    auto it = std::lower_bound(node.by_name.begin(), node.by_name.end(), key,
+                               [&](uint32_t a, std::string_view k) {
+                                 return std::string_view(node.names[a]) < k;
+                               });
+    return it != node.by_name.end() && node.names[*it] == key ? static_cast<int32_t>(*it)
+                                                              : -1;
+  }
+
+  // The caller redoes the rows through JsonParser, which names the problem.
+  static arrow::Status Failed() {
+    return arrow::Status::Invalid("JSON shredding failed");
+  }
+
+  Sink* sink_;
+  Shredder<Sink>* shredder_;
+  JsonReader reader_;
+  VariantBuilder builder_;  // the row's dictionary; values encoded one at a time
+  std::string metadata_scratch_;
+  std::string_view last_metadata_;  // kept by the sink
+  std::string_view last_source_;    // the builder's bytes it was kept from
+  uint64_t last_epoch_ = 0;
+  uint32_t last_id_ = 0;  // of the key FieldOf() added last
+  // An unshredded field: its entry (offset into values_ from its object's first byte)
+  // and the size of its value.
+  struct ResidualField {
+    FieldEntry entry;
+    uint32_t size;
+  };
+  std::vector<ResidualField> fields_;
+  std::string values_;
+  std::vector<FieldEntry> header_;
+  std::string residual_;
+};
+
+}  // namespace varshred::internal

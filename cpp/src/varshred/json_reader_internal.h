@@ -1,0 +1,79 @@
+// Licensed under the Apache License, Version 2.0.
+//
+// The JSON reader behind JsonParser (json_parse.cc): one document at a time, read with
+// simdjson's on-demand API into a VariantBuilder. JsonParser reads whole documents;
+// the JSON shredder (arrow/json_shredder_internal.h) opens a document, walks the
+// objects and arrays its shredding schema types itself, and hands the reader every
+// other value to encode whole. Errors say what is wrong and at which byte.
+
+#pragma once
+
+#include <arrow/status.h>
+#include <simdjson.h>
+
+#include <cstddef>
+#include <memory>
+#include <string_view>
+
+#include "varshred/builder.h"
+#include "varshred/json.h"
+
+namespace varshred::internal {
+
+namespace od = simdjson::ondemand;
+
+class JsonReader {
+ public:
+  explicit JsonReader(JsonParseOptions options);
+
+  const JsonParseOptions& options() const { return options_; }
+
+  /// \brief JsonParser::Parse(): the whole document into `builder`.
+  arrow::Status Parse(std::string_view json, size_t readable_after,
+                      VariantBuilder* builder);
+
+  /// \brief Starts reading `json` (as Parse()) for a caller that walks it: sets `*type`
+  /// to the document's JSON type. Values encoded later go to `builder`.
+  arrow::Status Open(std::string_view json, size_t readable_after,
+                     VariantBuilder* builder, od::json_type* type);
+  /// \brief The document opened by Open().
+  od::document& document() { return doc_; }
+  /// \brief Reads the rest of an opened document of type `type` into the builder, as
+  /// Parse() would have (trailing content included).
+  arrow::Status ParseOpened(od::json_type type);
+  /// \brief Whether an opened document whose container was walked ends there (nothing
+  /// but whitespace after it).
+  bool AtEnd() { return doc_.at_end(); }
+
+  /// \brief Encodes `v`, which sits inside `depth` containers, whole into the builder.
+  arrow::Status ParseValue(od::value v, int depth);
+  /// \brief The decoded key of `field` (its text as it stands when it has no escape).
+  arrow::Status Key(od::field& field, std::string_view* key);
+
+ private:
+  size_t OffsetOf(const char* p) const;
+  arrow::Status Error(simdjson::error_code code, const char* where) const;
+  arrow::Status DepthError(const char* where) const;
+  // Where the document iterator stands (for error messages).
+  const char* Location();
+  template <typename V>
+  const char* Location(V&) {
+    return Location();
+  }
+  arrow::Status AppendNumber(std::string_view token);
+  arrow::Status ParseObject(od::object obj, const char* where, int depth);
+  arrow::Status ParseArray(od::array arr, int depth);
+  arrow::Status ParseScalarDocument(od::json_type type);
+
+  JsonParseOptions options_;
+  od::parser parser_;
+  simdjson::error_code allocate_status_ = simdjson::SUCCESS;
+  od::document doc_;
+  std::unique_ptr<char[]> buffer_;
+  size_t capacity_ = 0;  // bytes usable in buffer_, padding included
+  const char* begin_ = nullptr;
+  size_t size_ = 0;
+  VariantBuilder* builder_ = nullptr;
+};
+
+}  // namespace varshred::internal
