@@ -1,7 +1,8 @@
 // Parquet write throughput (rows/s) of shredded Variant columns on the same event rows
 // (JSON already parsed): with and without validation of the input, beside a nested
-// non-Variant column (written by Arrow's writer into the same row groups), and with
-// JSON parsing included (the pipeline's per-task work).
+// non-Variant column (written by Arrow's writer into the same row groups), with JSON
+// parsing included (JsonToVariant, then Write), and JSON written straight into the
+// shredded columns (WriteJson: the pipeline's per-task work).
 // Run: build/rel/bench/parquet_write_benchmark --benchmark_min_time=0.2
 
 #include <arrow/array/builder_binary.h>
@@ -40,7 +41,7 @@ std::string TempPath() {
       .string();
 }
 
-enum Mode { kChecked, kBesideNestedColumn, kTrusted, kParseAndWrite };
+enum Mode { kChecked, kBesideNestedColumn, kTrusted, kParseAndWrite, kWriteJson };
 
 // A list<int64> column of 0-3 elements per row.
 std::shared_ptr<arrow::Array> ListColumn(int64_t rows) {
@@ -74,6 +75,11 @@ void BM_ParquetWrite(benchmark::State& state) {
       return;
     }
     for (int64_t i = 0; i < static_cast<int64_t>(kRows); i += kBatch) {
+      if (mode == kWriteJson) {
+        auto written = (*writer)->WriteJson(*strings->Slice(i, kBatch));
+        if (!written.ok()) state.SkipWithError(written.status().ToString().c_str());
+        continue;
+      }
       auto column = mode == kParseAndWrite
                         ? JsonToVariant(*strings->Slice(i, kBatch)).ValueOrDie()
                         : variants->Slice(i, kBatch);
@@ -90,11 +96,12 @@ void BM_ParquetWrite(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(kRows));
 }
 BENCHMARK(BM_ParquetWrite)
-    ->ArgName("checked0_nestedneighbour1_trusted2_parse3")
+    ->ArgName("checked0_nestedneighbour1_trusted2_parse3_json4")
     ->Arg(kChecked)
     ->Arg(kBesideNestedColumn)
     ->Arg(kTrusted)
     ->Arg(kParseAndWrite)
+    ->Arg(kWriteJson)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

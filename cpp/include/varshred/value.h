@@ -63,6 +63,9 @@ class VariantView {
                                          const ValidateOptions& options = {});
   /// \brief O(1). `value` must be valid for `metadata`.
   static VariantView MakeUnchecked(const MetadataView& metadata, std::string_view value);
+  /// \brief As MakeUnchecked(), for a `value` that is exactly one value's bytes (its
+  /// size is not measured again).
+  static VariantView MakeExact(const MetadataView& metadata, std::string_view value);
 
   VariantType type() const { return type_; }
   BasicType basic_type() const {

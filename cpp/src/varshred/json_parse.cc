@@ -386,6 +386,18 @@ arrow::Status JsonReader::Key(od::field& field, std::string_view* key) {
   return arrow::Status::OK();
 }
 
+arrow::Status JsonReader::PlainString(od::value& v, std::string_view* text, bool* plain) {
+  // As for keys: a string without escapes is its own bytes (between the quotes of its
+  // raw token, which runs on to the next token).
+  const std::string_view token = v.raw_json_token();
+  const std::string_view raw = token.substr(1, token.find_last_of('"') - 1);
+  *plain = !HasBackslash(raw);
+  if (!*plain) return arrow::Status::OK();
+  if (auto err = v.get_raw_json_string().error()) return Error(err, Location(v));
+  *text = raw;
+  return arrow::Status::OK();
+}
+
 arrow::Status JsonReader::ParseObject(od::object obj, const char* where, int depth) {
   builder_->StartObject();
   for (auto field_result : obj) {
@@ -435,15 +447,11 @@ arrow::Status JsonReader::ParseValue(od::value v, int depth) {
       return ParseArray(arr, depth + 1);
     }
     case od::json_type::string: {
-      // As for keys: a string without escapes is its own bytes (between the quotes
-      // of its raw token, which runs on to the next token).
-      const std::string_view token = v.raw_json_token();
-      const std::string_view raw = token.substr(1, token.find_last_of('"') - 1);
-      std::string_view s = raw;
-      if (HasBackslash(raw)) {
+      std::string_view s;
+      bool plain;
+      ARROW_RETURN_NOT_OK(PlainString(v, &s, &plain));
+      if (!plain) {
         if (auto err = v.get_string().get(s)) return Error(err, Location(v));
-      } else if (auto err = v.get_raw_json_string().error()) {
-        return Error(err, Location(v));
       }
       builder_->AppendString(s);
       return arrow::Status::OK();
@@ -516,7 +524,8 @@ arrow::Status JsonReader::Open(std::string_view json, size_t readable_after,
   // simdjson reads up to SIMDJSON_PADDING bytes past the end: parse in place when the
   // caller vouches for them, else copy into our padded buffer.
   size_t padded;
-  if (readable_after >= sj::SIMDJSON_PADDING && !json.empty()) {
+  in_place_ = readable_after >= sj::SIMDJSON_PADDING && !json.empty();
+  if (in_place_) {
     begin_ = json.data();
     padded = json.size() + readable_after;
   } else {

@@ -49,6 +49,12 @@ class JsonReader {
   arrow::Status ParseValue(od::value v, int depth);
   /// \brief The decoded key of `field` (its text as it stands when it has no escape).
   arrow::Status Key(od::field& field, std::string_view* key);
+  /// \brief For a string `v` without escapes: reads it and sets `*text` to its text as
+  /// it stands (its decoded bytes) and `*plain`; else leaves `v` unread, `*plain` false.
+  arrow::Status PlainString(od::value& v, std::string_view* text, bool* plain);
+  /// \brief Whether the open document is read where it lies (its text, and the views
+  /// into it, live as long as the caller's), not from a padded copy.
+  bool InPlace() const { return in_place_; }
 
  private:
   size_t OffsetOf(const char* p) const;
@@ -73,6 +79,7 @@ class JsonReader {
   size_t capacity_ = 0;  // bytes usable in buffer_, padding included
   const char* begin_ = nullptr;
   size_t size_ = 0;
+  bool in_place_ = false;
   VariantBuilder* builder_ = nullptr;
 };
 

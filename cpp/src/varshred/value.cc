@@ -172,6 +172,14 @@ VariantView VariantView::MakeUnchecked(const MetadataView& metadata,
   return view;
 }
 
+VariantView VariantView::MakeExact(const MetadataView& metadata, std::string_view value) {
+  VariantView view;
+  view.metadata_ = metadata;
+  view.value_ = value;
+  view.type_ = TypeFromHeader(static_cast<uint8_t>(value[0]));
+  return view;
+}
+
 bool VariantView::GetBool() const {
   return (header() >> kValueHeaderShift) == static_cast<uint8_t>(PrimitiveType::kTrue);
 }

@@ -100,6 +100,20 @@ class JsonShredder {
     od::json_type type;
     if (v.type().get(type) != simdjson::SUCCESS) return Failed();
     if (Walks(node, type)) return WalkContainer(node, v, type, level, depth);
+    if (type == od::json_type::string && node.kind == ShreddingSchema::Kind::kPrimitive &&
+        node.type == VariantType::kString) {
+      // A string matches a string column (MatchTyped): one without escapes goes there
+      // as its text stands, without being encoded first.
+      TypedValue typed;
+      bool plain;
+      ARROW_RETURN_NOT_OK(reader_.PlainString(v, &typed.bytes, &plain));
+      if (plain) {
+        static const VariantView kNoView;  // sinks read strings from `bytes` only
+        typed.variant = &kNoView;
+        if (!reader_.InPlace()) typed.bytes = sink_->Keep(typed.bytes);
+        return sink_->Typed(node, typed, level);
+      }
+    }
     builder_.ClearValue();
     ARROW_RETURN_NOT_OK(reader_.ParseValue(v, depth));
     return ShredWhole(node, level);
@@ -111,8 +125,25 @@ class JsonShredder {
   arrow::Status ShredWhole(Node& node, Level level) {
     const std::string_view bytes = builder_.value_bytes();
     if (bytes.size() > kMaxValueSize) return Failed();
+    if (node.kind == ShreddingSchema::Kind::kPrimitive && !KeepsBytes(node.type)) {
+      // As Shredder::Shred, without copying bytes the sink does not keep: a typed
+      // number, boolean, date or time is stored as its value.
+      const VariantView v = VariantView::MakeExact(MetadataView(), bytes);
+      TypedValue typed;
+      if (MatchTyped(node.type, node.precision, node.scale, shredder_->lenient(), v,
+                     &typed)) {
+        return sink_->Typed(node, typed, level);
+      }
+    }
     return shredder_->Shred(
-        node, VariantView::MakeUnchecked(MetadataView(), sink_->Keep(bytes)), level);
+        node, VariantView::MakeExact(MetadataView(), sink_->Keep(bytes)), level);
+  }
+
+  // Whether a typed_value of `type` stores a view of the value's bytes (sinks keep
+  // views of strings, binaries and uuids until they write them).
+  static bool KeepsBytes(VariantType type) {
+    return type == VariantType::kString || type == VariantType::kBinary ||
+           type == VariantType::kUuid;
   }
 
   arrow::Status WalkContainer(Node& node, od::value v, od::json_type type, Level level,

@@ -189,9 +189,9 @@ class ArrowSink {
       case VariantType::kTimestampNtzNanos:
         return Append<arrow::TimestampBuilder>(node, v.GetTimeValue());
       case VariantType::kString:
-        return Append<arrow::StringBuilder>(node, v.GetString());
+        return Append<arrow::StringBuilder>(node, t.bytes);
       case VariantType::kBinary:
-        return Append<arrow::BinaryBuilder>(node, v.GetBinary());
+        return Append<arrow::BinaryBuilder>(node, t.bytes);
       case VariantType::kUuid:
         return Append<arrow::FixedSizeBinaryBuilder>(node, v.GetUuid());
       default:

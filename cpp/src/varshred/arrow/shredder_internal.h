@@ -111,13 +111,14 @@ std::unique_ptr<ShredNode<Columns>> CompileShredPlan(const ShreddingSchema& sche
 
 /// \brief A value that fits a primitive typed_value, converted for it: numbers carry
 /// their value in the column's type (integers and decimal4/8 in `integer`, decimal16
-/// in `decimal`); every other type is read from `variant`, the matched value (always
-/// set by MatchTyped(); it lives while the sink handles the value). Small on purpose:
-/// it is made for every value.
+/// in `decimal`), strings and binaries their bytes in `bytes`; every other type is read
+/// from `variant`, the matched value (always set by MatchTyped(); it lives while the
+/// sink handles the value). Small on purpose: it is made for every value.
 struct TypedValue {
   const VariantView* variant = nullptr;
   int64_t integer = 0;
   int128_t decimal = 0;
+  std::string_view bytes;
 };
 
 /// \brief Whether `v` belongs in a primitive typed_value of `type` (rule 1 and the
@@ -136,6 +137,14 @@ inline bool MatchTyped(VariantType type, int precision, int scale, bool lenient,
     case VariantType::kDecimal16:
       if (!MatchDecimal(v, type, precision, scale, lenient, &out->decimal)) return false;
       out->integer = static_cast<int64_t>(out->decimal);  // exact for decimal4/8
+      return true;
+    case VariantType::kString:
+      if (v.type() != type) return false;
+      out->bytes = v.GetString();
+      return true;
+    case VariantType::kBinary:
+      if (v.type() != type) return false;
+      out->bytes = v.GetBinary();
       return true;
     default:
       // Every other type, timestamps included (unit and zone), matches itself only.

@@ -487,10 +487,8 @@ class ParquetSink {
         leaf.i64.push_back(v.GetTimeValue());
         break;
       case VariantType::kString:
-        leaf.bytes.push_back(ByteArray(v.GetString()));
-        break;
       case VariantType::kBinary:
-        leaf.bytes.push_back(ByteArray(v.GetBinary()));
+        leaf.bytes.push_back(ByteArray(t.bytes));
         break;
       case VariantType::kUuid:
         leaf.fixed.emplace_back(reinterpret_cast<const uint8_t*>(v.GetUuid().data()));
