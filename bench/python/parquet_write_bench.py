@@ -110,7 +110,7 @@ def main() -> None:
         pq.write_table(pa.table({"json": strings}), os.path.join(work, "strings.parquet"),
                        compression="zstd")
 
-    def varshred_json(threads: int):  # vs.parquet.write_json: parsing runs ahead
+    def varshred_json(threads: int):  # vs.parquet.write_json: JSON straight to the columns
         def run():
             vs.parquet.write_json(strings, os.path.join(work, f"json{threads}.parquet"),
                                   shredding=schema, threads=threads)

@@ -130,7 +130,18 @@ ShreddingSchema Parse(const std::string& ddl) { return *ShreddingSchema::Parse(d
 // shredded objects and in arrays), escapes, long strings, big and fractional
 // numbers, Variant nulls, SQL NULLs, scalar and array documents.
 std::vector<std::optional<std::string>> Documents() {
+  // Large headers: an array of 300 elements, an object of 300 residual fields.
+  std::string many_tags = R"({"tags": [)", many_fields = "{";
+  for (int i = 0; i < 300; ++i) {
+    many_tags += (i ? ", \"t" : "\"t") + std::to_string(i) + "\"";
+    many_fields += "\"f" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+  }
+  many_tags += "]}";
+  many_fields += R"("id": 3})";
   return {
+      many_tags,
+      many_fields,
+      R"({"\u0069d": 7, "n\u0061me": "escaped key names a shredded field"})",
       R"({"id": 1, "name": "a", "score": 8.5, "tags": ["x", "y"], "nested": {"x": 3, "flag": true}})",
       R"({"zeta": 1, "id": "two", "alpha": [1, {"b": 2, "a": 1}], "name": null, "tags": [], "nested": {"x": 1.5, "extra": [1], "a": {}}})",
       std::nullopt,

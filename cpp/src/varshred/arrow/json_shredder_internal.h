@@ -65,7 +65,7 @@ class JsonShredder {
       od::value v;
       if (reader_.document().get_value().get(v) != simdjson::SUCCESS) return Failed();
       ARROW_RETURN_NOT_OK(WalkContainer(root, v, type, Level{}, /*depth=*/0));
-      if (!reader_.AtEnd()) return arrow::Status::Invalid("trailing content");
+      if (!reader_.AtEnd()) return Failed();  // trailing content
     } else {
       ARROW_RETURN_NOT_OK(reader_.ParseOpened(type));
       ARROW_RETURN_NOT_OK(ShredWhole(root, Level{}));

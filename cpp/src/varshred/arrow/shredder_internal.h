@@ -22,6 +22,8 @@
 //
 // Events for one pair always come as one of: Value; Typed; Missing; BeginObject, the
 // fields' events in schema order, EndObject; BeginArray, the elements' events, EndArray.
+// (JSON text walked straight into a sink, json_shredder_internal.h, sends an object's
+// fields in document order and BeginRow after the row's events.)
 
 #pragma once
 
