@@ -244,7 +244,7 @@ class JsonShredder {
   int32_t FieldOf(Node& node, std::string_view key) {
     MetadataBuilder& keys = builder_.metadata_builder();
     last_id_ = keys.Add(key);
-    if (!keys.replaying()) return FieldIndex(node, key);
+    if (!keys.replaying()) return node.FieldNamed(key);
     if (node.key_ids_epoch != keys.replay_epoch()) {
       node.key_id_to_field.clear();
       node.key_ids_epoch = keys.replay_epoch();
@@ -253,21 +253,11 @@ class JsonShredder {
       node.key_id_to_field.resize(last_id_ + 1, kUnresolved);
     }
     int32_t& f = node.key_id_to_field[last_id_];
-    if (f == kUnresolved) f = FieldIndex(node, key);
+    if (f == kUnresolved) f = node.FieldNamed(key);
     return f;
   }
 
   static constexpr int32_t kUnresolved = -2;
-
-  // The schema field named `key`, or -1.
-  static int32_t FieldIndex(const Node& node, std::string_view key) {
-    auto it = std::lower_bound(node.by_name.begin(), node.by_name.end(), key,
-                               [&](uint32_t a, std::string_view k) {
-                                 return std::string_view(node.names[a]) < k;
-                               });
-    return it != node.by_name.end() && node.names[*it] == key ? static_cast<int32_t>(*it)
-                                                              : -1;
-  }
 
   // The caller redoes the rows through JsonParser, which names the problem.
   static arrow::Status Failed() {

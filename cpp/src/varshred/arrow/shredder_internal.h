@@ -66,6 +66,14 @@ struct ShredNode {
 
   Columns columns;
 
+  /// \brief The object field named `key`, or -1.
+  int32_t FieldNamed(std::string_view key) const {
+    auto it = std::lower_bound(
+        by_name.begin(), by_name.end(), key,
+        [&](uint32_t a, std::string_view k) { return std::string_view(names[a]) < k; });
+    return it != by_name.end() && names[*it] == key ? static_cast<int32_t>(*it) : -1;
+  }
+
   // Per-row scratch of the object walk: object field id -> schema field (-1: not
   // shredded), filled lazily and valid while the rows share one metadata dictionary
   // (`ids_epoch`); the object field index matched to each schema field, or -1.
@@ -322,15 +330,7 @@ class Shredder {
     const uint32_t id = obj.field_id(i);
     if (id >= node.id_to_field.size()) node.id_to_field.resize(id + 1, kUnresolved);
     int32_t& f = node.id_to_field[id];
-    if (f == kUnresolved) {
-      const std::string_view key = obj.key(i);
-      auto it = std::lower_bound(node.by_name.begin(), node.by_name.end(), key,
-                                 [&](uint32_t a, std::string_view k) {
-                                   return std::string_view(node.names[a]) < k;
-                                 });
-      f = it != node.by_name.end() && node.names[*it] == key ? static_cast<int32_t>(*it)
-                                                             : -1;
-    }
+    if (f == kUnresolved) f = node.FieldNamed(obj.key(i));
     return f;
   }
 
