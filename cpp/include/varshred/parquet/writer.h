@@ -87,8 +87,10 @@ class ParquetWriter {
   /// its only column: the same file as Write() of JsonToVariant(strings, options), with
   /// less work (json_kernels.h). Values the shredding schema types go to their columns
   /// without being built as Variant bytes first. A null string is a SQL NULL row;
-  /// errors name the row of `strings`, as JsonToVariant's do. Returns the number of
-  /// invalid documents written as SQL NULL (JsonErrorPolicy::kNull).
+  /// errors name the row of `strings`, as JsonToVariant's do. Documents are taken in
+  /// runs of about slice_bytes of text, so memory does not grow with the input. With
+  /// use_threads a run's halves are shredded at once. Returns the number of invalid
+  /// documents written as SQL NULL (JsonErrorPolicy::kNull).
   virtual arrow::Result<int64_t> WriteJson(const arrow::Array& strings,
                                            const JsonToVariantOptions& options = {}) = 0;
   /// \brief As WriteJson(), for JSON lines: each line of `text` holding more than

@@ -664,14 +664,6 @@ class VariantColumnWriter {
 // The writer: Variant columns through the shredding core into their column chunks,
 // every other column through parquet::arrow::FileWriter, into the same row groups.
 
-// Appends each document to `docs` (for ForEachJsonDocument / ForEachJsonLine).
-auto AppendTo(std::vector<internal::JsonDocument>* docs) {
-  return [docs](const internal::JsonDocument& d, int64_t) {
-    docs->push_back(d);
-    return arrow::Status::OK();
-  };
-}
-
 class SharedWriter : public ParquetWriter {
  public:
   SharedWriter(AtomicFile file, ParquetWriteOptions options, arrow::MemoryPool* pool)
@@ -737,15 +729,14 @@ class SharedWriter : public ParquetWriter {
   }
   arrow::Result<int64_t> WriteJson(const arrow::Array& strings,
                                    const JsonToVariantOptions& options) override {
-    docs_.clear();
-    ARROW_RETURN_NOT_OK(internal::ForEachJsonDocument(strings, AppendTo(&docs_)));
-    return WriteJsonDocuments(docs_, options);
+    return WriteJsonRuns(options, [&](auto&& each) {
+      return internal::ForEachJsonDocument(strings, each);
+    });
   }
   arrow::Result<int64_t> WriteJsonLines(std::string_view text,
                                         const JsonToVariantOptions& options) override {
-    docs_.clear();
-    ARROW_RETURN_NOT_OK(internal::ForEachJsonLine(text, AppendTo(&docs_)));
-    return WriteJsonDocuments(docs_, options);
+    return WriteJsonRuns(
+        options, [&](auto&& each) { return internal::ForEachJsonLine(text, each); });
   }
   arrow::Status Close() override {
     return file_.Named(
@@ -824,24 +815,47 @@ class SharedWriter : public ParquetWriter {
                         });
   }
 
-  arrow::Result<int64_t> WriteJsonDocuments(std::span<const internal::JsonDocument> docs,
-                                            const JsonToVariantOptions& options) {
-    int64_t invalid = 0;
-    ARROW_RETURN_NOT_OK(file_.Named(internal::CatchParquet(
-        path(), kWriteFailed, [&] { return WriteJsonRows(docs, options, &invalid); })));
-    return invalid;
-  }
-
-  // JSON documents as rows of the one Variant column, in slices of about slice_bytes
-  // of their text.
-  arrow::Status WriteJsonRows(std::span<const internal::JsonDocument> docs,
-                              const JsonToVariantOptions& options, int64_t* invalid) {
+  // Writes the documents `for_each` hands out (ForEachJsonDocument, ForEachJsonLine) in
+  // runs of about slice_bytes of text, so that memory holds one run's documents
+  // whatever the input's size. Returns the documents written as NULL.
+  template <typename ForEach>
+  arrow::Result<int64_t> WriteJsonRuns(const JsonToVariantOptions& options,
+                                       ForEach&& for_each) {
     if (closed_) return arrow::Status::Invalid("ParquetWriter is closed");
     if (variants_.size() != 1 || schema_->num_fields() != 1) {
       return arrow::Status::TypeError(
           "WriteJson needs a writer whose only column is a Variant column, not ",
           schema_->ToString());
     }
+    int64_t invalid = 0, first_row = 0, run_bytes = 0;
+    auto write_run = [&]() -> arrow::Status {
+      if (docs_.empty()) return arrow::Status::OK();
+      ARROW_RETURN_NOT_OK(file_.Named(internal::CatchParquet(path(), kWriteFailed, [&] {
+        return WriteJsonRows(docs_, options, first_row, &invalid);
+      })));
+      first_row += static_cast<int64_t>(docs_.size());
+      docs_.clear();
+      run_bytes = 0;
+      return arrow::Status::OK();
+    };
+    docs_.clear();
+    ARROW_RETURN_NOT_OK(for_each([&](const internal::JsonDocument& d, int64_t) {
+      docs_.push_back(d);
+      run_bytes += static_cast<int64_t>(d.text.size());
+      return options_.slice_bytes > 0 && run_bytes >= options_.slice_bytes
+                 ? write_run()
+                 : arrow::Status::OK();
+    }));
+    ARROW_RETURN_NOT_OK(write_run());
+    return invalid;
+  }
+
+  // JSON documents as rows of the one Variant column, in slices of about slice_bytes
+  // of their text; errors number them from `first_row`.
+  arrow::Status WriteJsonRows(std::span<const internal::JsonDocument> docs,
+                              const JsonToVariantOptions& options, int64_t first_row,
+                              int64_t* invalid) {
+    if (closed_) return arrow::Status::Invalid("ParquetWriter is closed");
     const auto rows = static_cast<int64_t>(docs.size());
     int64_t text_bytes = 0;
     for (const auto& d : docs) text_bytes += static_cast<int64_t>(d.text.size());
@@ -855,9 +869,10 @@ class SharedWriter : public ParquetWriter {
     }
     return ForEachSlice(
         rows, slice_rows, [&](int64_t offset, int64_t n, bool new_row_group) {
-          // Errors name the row of `docs` alone, as JsonToVariant's do.
-          ARROW_ASSIGN_OR_RAISE(const int64_t nulled,
-                                ShredJsonSlice(docs.subspan(offset, n), options, offset));
+          // Errors name the row of the input alone, as JsonToVariant's do.
+          ARROW_ASSIGN_OR_RAISE(
+              const int64_t nulled,
+              ShredJsonSlice(docs.subspan(offset, n), options, first_row + offset));
           *invalid += nulled;
           ARROW_RETURN_NOT_OK(WriteShredded(n, n * per_row, nullptr, new_row_group));
           if (twin_ != nullptr) {
@@ -1012,8 +1027,8 @@ class SharedWriter : public ParquetWriter {
   std::vector<int> other_columns_;
   std::vector<VariantColumn> variants_;
   std::unique_ptr<VariantColumnWriter> twin_;  // WriteJson()'s second shredder
-  // The documents of one WriteJson() call, kept for the next: a fresh array of them
-  // per call would be fresh pages, faulted in and zeroed.
+  // The documents of one run of WriteJson(), kept for the next: a fresh array of them
+  // per run would be fresh pages, faulted in and zeroed.
   std::vector<internal::JsonDocument> docs_;
   int64_t rg_rows_ = 0;
   int64_t rows_ = 0;
