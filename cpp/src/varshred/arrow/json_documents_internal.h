@@ -1,10 +1,10 @@
 // Licensed under the Apache License, Version 2.0.
 //
 // The JSON documents of an input, where they lie: the rows of an Arrow string array,
-// or the lines of a JSON-lines text that hold more than whitespace. Read by JSON ->
-// Variant (json_kernels.cc) and by the Parquet writer's JSON input, both of which parse
-// a document in place when enough of its buffer follows it (JsonParser::Parse's
-// `readable_after`).
+// or the lines of a JSON-lines text that hold more than whitespace; and how one of them
+// parses as a row (ParseJsonDocument). Read by JSON -> Variant (json_kernels.cc) and by
+// the Parquet writer's JSON input, both of which parse a document in place when enough
+// of its buffer follows it (JsonParser::Parse's `readable_after`).
 
 #pragma once
 
@@ -15,6 +15,10 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+
+#include "varshred/arrow/json_kernels.h"
+#include "varshred/builder.h"
+#include "varshred/json.h"
 
 namespace varshred::internal {
 
@@ -99,6 +103,23 @@ arrow::Status ForEachJsonLine(std::string_view text, auto&& fn) {
     p = newline != nullptr ? newline + 1 : end;
   }
   return arrow::Status::OK();
+}
+
+/// \brief Parses document `d`, row `row` of its input, into `builder` and finishes it:
+/// `metadata` and `value` view the builder's bytes until its next Reset(). False when
+/// the document is invalid and `errors` is kNull: the row is a SQL NULL (the builder is
+/// reset). Any other error names the row: `row 17: ...`.
+inline arrow::Result<bool> ParseJsonDocument(JsonParser& parser, VariantBuilder& builder,
+                                             const JsonDocument& d, int64_t row,
+                                             JsonErrorPolicy errors,
+                                             std::string_view* metadata,
+                                             std::string_view* value) {
+  arrow::Status st = parser.Parse(d.text, d.readable_after, &builder);
+  if (st.ok()) st = builder.FinishViews(metadata, value);
+  if (st.ok()) return true;
+  builder.Reset();
+  if (errors == JsonErrorPolicy::kNull && st.IsInvalid()) return false;
+  return st.WithMessage("row ", row, ": ", st.message());
 }
 
 }  // namespace varshred::internal

@@ -81,15 +81,12 @@ class JsonToVariantKernel {
   arrow::Status ParseRow(const internal::JsonDocument& d, int64_t row) {
     // The finished bytes are copied once, from the builder into the Arrow builders.
     std::string_view metadata, value;
-    arrow::Status st = parser_.Parse(d.text, d.readable_after, &builder_);
-    if (st.ok()) st = builder_.FinishViews(&metadata, &value);
-    if (!st.ok()) {
-      builder_.Reset();
-      if (options_.errors == JsonErrorPolicy::kNull && st.IsInvalid()) {
-        ++invalid_rows_;
-        return out_.AppendNull();
-      }
-      return st.WithMessage("row ", row, ": ", st.message());
+    ARROW_ASSIGN_OR_RAISE(const bool parsed, internal::ParseJsonDocument(
+                                                 parser_, builder_, d, row,
+                                                 options_.errors, &metadata, &value));
+    if (!parsed) {
+      ++invalid_rows_;
+      return out_.AppendNull();
     }
     ARROW_RETURN_NOT_OK(out_.Append(metadata, value));
     builder_.Reset();

@@ -627,17 +627,14 @@ class VariantColumnWriter {
         continue;
       }
       std::string_view metadata, value;
-      arrow::Status st = parser.Parse(docs[i].text, docs[i].readable_after, &builder);
-      if (st.ok()) st = builder.FinishViews(&metadata, &value);
-      if (!st.ok()) {
-        builder.Reset();
-        if (options.errors == JsonErrorPolicy::kNull && st.IsInvalid()) {
-          ARROW_RETURN_NOT_OK(sink_.NullRow(*root_));
-          ++invalid;
-          continue;
-        }
-        return st.WithMessage("row ", row_offset + static_cast<int64_t>(i), ": ",
-                              st.message());
+      ARROW_ASSIGN_OR_RAISE(const bool parsed, internal::ParseJsonDocument(
+                                                   parser, builder, docs[i],
+                                                   row_offset + static_cast<int64_t>(i),
+                                                   options.errors, &metadata, &value));
+      if (!parsed) {
+        ARROW_RETURN_NOT_OK(sink_.NullRow(*root_));
+        ++invalid;
+        continue;
       }
       ARROW_RETURN_NOT_OK(
           shredder_.ShredTrustedRow(*root_, sink_.Keep(metadata), sink_.Keep(value)));
