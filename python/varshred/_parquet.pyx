@@ -4,6 +4,7 @@
 # distutils: language = c++
 """varshred's Parquet writer and reader (see varshred.parquet for the API)."""
 
+from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cython.operator cimport dereference as deref
 from libc.stdint cimport int64_t, uint32_t, uint8_t
 from libcpp.optional cimport optional
@@ -24,8 +25,6 @@ from varshred._c_kernels cimport (
     ShreddingSchema)
 from varshred._c_parquet cimport *
 from varshred._filesystem cimport unwrap_filesystem
-from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
-
 from varshred._capsule cimport (
     export_chunked, export_reader, import_batch, import_chunks, import_schema,
     import_type)
@@ -114,6 +113,7 @@ cdef class ParquetFileWriter:
         if not status.ok():
             self.writer.reset()
         check_status(status)
+
     def write_json(self, strings, int numbers, int duplicate_keys, int errors):
         """Arrow JSON strings as rows of the writer's only column, a Variant column
         (ParquetWriter::WriteJson); errors name the row of ``strings``. Returns the

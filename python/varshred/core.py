@@ -66,13 +66,25 @@ def from_json(strings: Any, *, numbers: Literal["decimal", "double"] = "decimal"
             ``"null"``: invalid rows become SQL NULL (as ``try_parse_json``).
         layout: ``"canonical"`` or ``"spark"`` (see :func:`variant_type`).
     """
+    return _kernels.from_json(json_strings(strings),
+                              *json_options(numbers, duplicate_keys, errors),
+                              choice("layout", layout, _kernels.LAYOUTS))
+
+
+def json_strings(strings: Any) -> Any:
+    """The Arrow data of JSON documents given to :func:`from_json` (a list of ``str`` /
+    ``None`` becomes a string array)."""
     if isinstance(strings, (list, tuple)):
         strings = pa.array(strings, type=pa.string())
-    return _kernels.from_json(
-        _arrow_input(strings, "strings"), choice("numbers", numbers, _kernels.JSON_NUMBERS),
-        choice("duplicate_keys", duplicate_keys, _kernels.DUPLICATE_KEYS),
-        choice("errors", errors, _kernels.JSON_ERRORS),
-        choice("layout", layout, _kernels.LAYOUTS))
+    return _arrow_input(strings, "strings")
+
+
+def json_options(numbers: str, duplicate_keys: str, errors: str) -> tuple[int, int, int]:
+    """The checked ``numbers``, ``duplicate_keys`` and ``errors`` of the JSON readers,
+    as their C++ values."""
+    return (choice("numbers", numbers, _kernels.JSON_NUMBERS),
+            choice("duplicate_keys", duplicate_keys, _kernels.DUPLICATE_KEYS),
+            choice("errors", errors, _kernels.JSON_ERRORS))
 
 
 def from_json_lines(text: Any, *, numbers: Literal["decimal", "double"] = "decimal",
@@ -85,10 +97,8 @@ def from_json_lines(text: Any, *, numbers: Literal["decimal", "double"] = "decim
     any bytes-like object (``bytes``, ``pyarrow.Buffer``, ``memoryview``), read where
     it lies: no line array is built or copied first.
     """
-    return _kernels.from_json_lines(
-        text, choice("numbers", numbers, _kernels.JSON_NUMBERS),
-        choice("duplicate_keys", duplicate_keys, _kernels.DUPLICATE_KEYS),
-        choice("errors", errors, _kernels.JSON_ERRORS), choice("layout", layout, _kernels.LAYOUTS))
+    return _kernels.from_json_lines(text, *json_options(numbers, duplicate_keys, errors),
+                                    choice("layout", layout, _kernels.LAYOUTS))
 
 
 def to_json(variants: Any, *, timezone: str = "UTC",

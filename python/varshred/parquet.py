@@ -123,16 +123,20 @@ class ParquetWriter:
         schema types go to their columns without being built as Variant first).
         Options and errors as :func:`varshred.from_json`'s; returns the number of
         invalid documents written as NULL (``errors="null"``)."""
-        return self._writer.write_json(_json_strings(strings),
-                                       *_json_choices(numbers, duplicate_keys, errors))
+        from varshred.core import json_options, json_strings
+
+        return self._writer.write_json(json_strings(strings),
+                                       *json_options(numbers, duplicate_keys, errors))
 
     def write_json_lines(self, text: Any, *, numbers: Literal["decimal", "double"] = "decimal",
                          duplicate_keys: Literal["error", "last"] = "error",
                          errors: Literal["raise", "null"] = "raise") -> int:
         """As :meth:`write_json`, for JSON lines (any bytes-like object): one row per
         line holding more than whitespace, as :func:`varshred.from_json_lines`."""
+        from varshred.core import json_options
+
         return self._writer.write_json_lines(text,
-                                             *_json_choices(numbers, duplicate_keys, errors))
+                                             *json_options(numbers, duplicate_keys, errors))
 
     def types_written(self, column: str) -> frozenset[str] | None:
         """The Variant types of the primitives found anywhere in the values of Variant
@@ -170,20 +174,6 @@ class ParquetWriter:
             self.close()
         else:
             self.abort()
-
-
-def _json_strings(strings: Any) -> Any:
-    from varshred.core import _arrow_input
-
-    if isinstance(strings, (list, tuple)):
-        strings = pa.array(strings, type=pa.string())
-    return _arrow_input(strings, "strings")
-
-
-def _json_choices(numbers: str, duplicate_keys: str, errors: str) -> tuple[int, int, int]:
-    return (choice("numbers", numbers, _kernels.JSON_NUMBERS),
-            choice("duplicate_keys", duplicate_keys, _kernels.DUPLICATE_KEYS),
-            choice("errors", errors, _kernels.JSON_ERRORS))
 
 
 def write_table(table: pa.Table, path: str, *, shredding: Mapping[str, Any] | None = None,
