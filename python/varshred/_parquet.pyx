@@ -103,16 +103,12 @@ cdef class ParquetFileWriter:
             self._write_batch(batch)
 
     def _write_batch(self, batch):
-        if not self.writer:
-            raise VariantError("the ParquetWriter is closed (by close(), abort() or a "
-                               "failed write)")
+        self._check_open()
         cdef shared_ptr[CRecordBatch] imported = import_batch(batch)
         cdef CStatus status
         with nogil:
             status = deref(self.writer).Write(deref(imported))
-        if not status.ok():
-            self.writer.reset()
-        check_status(status)
+        self._check(status, 0)
 
     def write_json(self, strings, int numbers, int duplicate_keys, int errors):
         """Arrow JSON strings as rows of the writer's only column, a Variant column

@@ -828,7 +828,7 @@ class SharedWriter : public ParquetWriter {
     auto write_run = [&]() -> arrow::Status {
       if (docs_.empty()) return arrow::Status::OK();
       ARROW_RETURN_NOT_OK(file_.Named(internal::CatchParquet(path(), kWriteFailed, [&] {
-        return WriteJsonRows(docs_, options, first_row, &invalid);
+        return WriteJsonRows(docs_, run_bytes, options, first_row, &invalid);
       })));
       first_row += static_cast<int64_t>(docs_.size());
       docs_.clear();
@@ -847,15 +847,13 @@ class SharedWriter : public ParquetWriter {
     return invalid;
   }
 
-  // JSON documents as rows of the one Variant column, in slices of about slice_bytes
-  // of their text; errors number them from `first_row`.
+  // JSON documents (`text_bytes` of text) as rows of the one Variant column, in slices
+  // of about slice_bytes of their text; errors number them from `first_row`.
   arrow::Status WriteJsonRows(std::span<const internal::JsonDocument> docs,
-                              const JsonToVariantOptions& options, int64_t first_row,
-                              int64_t* invalid) {
+                              int64_t text_bytes, const JsonToVariantOptions& options,
+                              int64_t first_row, int64_t* invalid) {
     if (closed_) return arrow::Status::Invalid("ParquetWriter is closed");
     const auto rows = static_cast<int64_t>(docs.size());
-    int64_t text_bytes = 0;
-    for (const auto& d : docs) text_bytes += static_cast<int64_t>(d.text.size());
     const int64_t per_row = std::max<int64_t>(1, text_bytes / std::max<int64_t>(1, rows));
     const int64_t slice_rows = options_.slice_bytes <= 0
                                    ? rows
