@@ -36,24 +36,6 @@ namespace {
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-// Whether `s` holds a backslash, 8 bytes at a time (overlapping loads within `s`):
-// keys and strings are mostly short, where a call to memchr costs more than the test.
-bool HasBackslash(std::string_view s) {
-  using internal::BytesEqual;
-  using internal::ReadLE;
-  const size_t n = s.size();
-  if (n < 8) {
-    for (const char c : s) {
-      if (c == '\\') return true;
-    }
-    return false;
-  }
-  for (size_t i = 0; i + 8 <= n; i += 8) {
-    if (BytesEqual(ReadLE<uint64_t>(s.data() + i), '\\') != 0) return true;
-  }
-  return BytesEqual(ReadLE<uint64_t>(s.data() + n - 8), '\\') != 0;
-}
-
 // One JSON number token, scanned once.
 struct ScannedNumber {
   std::string_view text;  // the number without trailing whitespace
@@ -327,7 +309,7 @@ const char* JsonReader::Location() {
   return loc;
 }
 
-arrow::Status JsonReader::AppendNumber(std::string_view token) {
+inline arrow::Status JsonReader::AppendNumber(std::string_view token) {
   ScannedNumber n;
   if (!ScanNumber(token, &n)) {
     return arrow::Status::Invalid("invalid JSON at byte ", OffsetOf(token.data()),
@@ -376,37 +358,23 @@ arrow::Status JsonReader::AppendNumber(std::string_view token) {
   return arrow::Status::OK();
 }
 
-arrow::Status JsonReader::Key(od::field& field, std::string_view* key) {
-  // simdjson's first pass has checked the document's UTF-8 and control characters: a
-  // key without escapes is its own bytes, and needs no copy.
-  *key = field.escaped_key();
-  if (HasBackslash(*key)) {
-    if (auto err = field.unescaped_key().get(*key)) return Error(err, Location());
-  }
+arrow::Status JsonReader::UnescapedKey(od::field& field, std::string_view* key) {
+  if (auto err = field.unescaped_key().get(*key)) return Error(err, Location());
   return arrow::Status::OK();
 }
 
-arrow::Status JsonReader::PlainString(od::value& v, std::string_view* text, bool* plain) {
-  // As for keys: a string without escapes is its own bytes (between the quotes of its
-  // raw token, which runs on to the next token).
-  const std::string_view token = v.raw_json_token();
-  const std::string_view raw = token.substr(1, token.find_last_of('"') - 1);
-  *plain = !HasBackslash(raw);
-  if (!*plain) return arrow::Status::OK();
-  if (auto err = v.get_raw_json_string().error()) return Error(err, Location(v));
-  *text = raw;
-  return arrow::Status::OK();
-}
-
-arrow::Status JsonReader::ParseObject(od::object obj, const char* where, int depth) {
+inline arrow::Status JsonReader::ParseObject(od::object obj, const char* where,
+                                             int depth) {
   builder_->StartObject();
   for (auto field_result : obj) {
-    od::field field;
-    if (auto err = std::move(field_result).get(field)) return Error(err, Location(obj));
+    if (auto err = field_result.error()) return Error(err, Location(obj));
+    // Used where it lies: a copy reloads the value's iterator, just stored in two
+    // pieces, as one 16-byte word (a store-forwarding stall per field).
+    od::field& field = field_result.value_unsafe();
     std::string_view key;
     ARROW_RETURN_NOT_OK(Key(field, &key));
     builder_->AddKey(key);
-    ARROW_RETURN_NOT_OK(ParseValue(field.value(), depth));
+    ARROW_RETURN_NOT_OK(ParseAny(field.value(), depth));
   }
   const arrow::Status st = builder_->EndObject();
   if (!st.ok()) {
@@ -416,19 +384,22 @@ arrow::Status JsonReader::ParseObject(od::object obj, const char* where, int dep
   return st;
 }
 
-arrow::Status JsonReader::ParseArray(od::array arr, int depth) {
+inline arrow::Status JsonReader::ParseArray(od::array arr, int depth) {
   builder_->StartArray();
   for (auto element : arr) {
-    od::value v;
-    if (auto err = std::move(element).get(v)) return Error(err, Location(arr));
-    ARROW_RETURN_NOT_OK(ParseValue(v, depth));
+    if (auto err = element.error()) return Error(err, Location(arr));
+    ARROW_RETURN_NOT_OK(ParseAny(element.value_unsafe(), depth));
   }
   builder_->EndArray();
   return arrow::Status::OK();
 }
 
+arrow::Status JsonReader::ParseValue(od::value& v, int depth) {
+  return ParseAny(v, depth);
+}
+
 // `depth` is the number of containers around `v`.
-arrow::Status JsonReader::ParseValue(od::value v, int depth) {
+inline arrow::Status JsonReader::ParseAny(od::value& v, int depth) {
   od::json_type type;
   if (auto err = v.type().get(type)) return Error(err, Location(v));
   switch (type) {
@@ -477,7 +448,7 @@ arrow::Status JsonReader::ParseValue(od::value v, int depth) {
   }
 }
 
-arrow::Status JsonReader::ParseScalarDocument(od::json_type type) {
+inline arrow::Status JsonReader::ParseScalarDocument(od::json_type type) {
   const std::string_view token = RawToken(doc_.raw_json_token());
   // The raw token runs up to the next token: anything after it is trailing content.
   if (token.data() + token.size() != begin_ + size_) {

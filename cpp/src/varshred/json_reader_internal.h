@@ -16,12 +16,31 @@
 #include <string_view>
 
 #include "varshred/builder.h"
+#include "varshred/endian_internal.h"
 #include "varshred/json.h"
 
 namespace varshred::internal {
 
 namespace od = simdjson::ondemand;
 
+/// Whether `s` holds a backslash, 8 bytes at a time (overlapping loads within `s`):
+/// keys and strings are mostly short, where a call to memchr costs more than the test.
+inline bool HasBackslash(std::string_view s) {
+  const size_t n = s.size();
+  if (n < 8) {
+    for (const char c : s) {
+      if (c == '\\') return true;
+    }
+    return false;
+  }
+  for (size_t i = 0; i + 8 <= n; i += 8) {
+    if (BytesEqual(ReadLE<uint64_t>(s.data() + i), '\\') != 0) return true;
+  }
+  return BytesEqual(ReadLE<uint64_t>(s.data() + n - 8), '\\') != 0;
+}
+
+// The per-key and per-string steps are defined here, not in json_parse.cc, so that
+// both walks inline them: they run once per field and value.
 class JsonReader {
  public:
   explicit JsonReader(JsonParseOptions options);
@@ -46,17 +65,38 @@ class JsonReader {
   bool AtEnd() { return doc_.at_end(); }
 
   /// \brief Encodes `v`, which sits inside `depth` containers, whole into the builder.
-  arrow::Status ParseValue(od::value v, int depth);
+  arrow::Status ParseValue(od::value& v, int depth);
   /// \brief The decoded key of `field` (its text as it stands when it has no escape).
-  arrow::Status Key(od::field& field, std::string_view* key);
+  arrow::Status Key(od::field& field, std::string_view* key) {
+    // simdjson's first pass has checked the document's UTF-8 and control characters: a
+    // key without escapes is its own bytes, and needs no copy.
+    *key = field.escaped_key();
+    if (!HasBackslash(*key)) [[likely]] {
+      return arrow::Status::OK();
+    }
+    return UnescapedKey(field, key);
+  }
   /// \brief For a string `v` without escapes: reads it and sets `*text` to its text as
   /// it stands (its decoded bytes) and `*plain`; else leaves `v` unread, `*plain` false.
-  arrow::Status PlainString(od::value& v, std::string_view* text, bool* plain);
+  arrow::Status PlainString(od::value& v, std::string_view* text, bool* plain) {
+    // As for keys: a string without escapes is its own bytes (between the quotes of its
+    // raw token, which runs on to the next token).
+    const std::string_view token = v.raw_json_token();
+    const std::string_view raw = token.substr(1, token.find_last_of('"') - 1);
+    *plain = !HasBackslash(raw);
+    if (!*plain) return arrow::Status::OK();
+    if (auto err = v.get_raw_json_string().error()) [[unlikely]] {
+      return Error(err, Location());
+    }
+    *text = raw;
+    return arrow::Status::OK();
+  }
   /// \brief Whether the open document is read where it lies (its text, and the views
   /// into it, live as long as the caller's), not from a padded copy.
   bool InPlace() const { return in_place_; }
 
  private:
+  arrow::Status UnescapedKey(od::field& field, std::string_view* key);
   size_t OffsetOf(const char* p) const;
   arrow::Status Error(simdjson::error_code code, const char* where) const;
   arrow::Status DepthError(const char* where) const;
@@ -67,6 +107,9 @@ class JsonReader {
     return Location();
   }
   arrow::Status AppendNumber(std::string_view token);
+  // ParseValue()'s walk, called by its own steps: ParseValue() is called from other
+  // files, so the compiler may not specialise it; this one is local to json_parse.cc.
+  arrow::Status ParseAny(od::value& v, int depth);
   arrow::Status ParseObject(od::object obj, const char* where, int depth);
   arrow::Status ParseArray(od::array arr, int depth);
   arrow::Status ParseScalarDocument(od::json_type type);

@@ -96,7 +96,7 @@ class JsonShredder {
   }
 
   // `v` sits inside `depth` containers.
-  arrow::Status Walk(Node& node, od::value v, Level level, int depth) {
+  arrow::Status Walk(Node& node, od::value& v, Level level, int depth) {
     od::json_type type;
     if (v.type().get(type) != simdjson::SUCCESS) return Failed();
     if (Walks(node, type)) return WalkContainer(node, v, type, level, depth);
@@ -146,7 +146,7 @@ class JsonShredder {
            type == VariantType::kUuid;
   }
 
-  arrow::Status WalkContainer(Node& node, od::value v, od::json_type type, Level level,
+  arrow::Status WalkContainer(Node& node, od::value& v, od::json_type type, Level level,
                               int depth) {
     if (depth + 1 > reader_.options().max_depth) return Failed();
     if (type == od::json_type::object) {
@@ -169,8 +169,8 @@ class JsonShredder {
     const size_t first_field = fields_.size();
     const size_t first_byte = values_.size();
     for (auto field_result : obj) {
-      od::field field;
-      if (std::move(field_result).get(field) != simdjson::SUCCESS) return Failed();
+      if (field_result.error() != simdjson::SUCCESS) return Failed();
+      od::field& field = field_result.value_unsafe();  // JsonReader::ParseObject: no copy
       std::string_view key;
       ARROW_RETURN_NOT_OK(reader_.Key(field, &key));
       const int32_t f = FieldOf(node, key);
@@ -230,10 +230,9 @@ class JsonShredder {
     ARROW_RETURN_NOT_OK(sink_->BeginArray(node, n, level));
     uint32_t i = 0;
     for (auto element : arr) {
-      od::value v;
-      if (std::move(element).get(v) != simdjson::SUCCESS) return Failed();
-      ARROW_RETURN_NOT_OK(
-          Walk(*node.element, v, sink_->Element(node, i++, level), depth));
+      if (element.error() != simdjson::SUCCESS) return Failed();
+      ARROW_RETURN_NOT_OK(Walk(*node.element, element.value_unsafe(),
+                               sink_->Element(node, i++, level), depth));
     }
     return sink_->EndArray(node, n, level);
   }
