@@ -6,9 +6,32 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace varshred {
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "varshred assumes a little-endian host");
+
+/// \brief Reads the unsigned little-endian integer of `size` (1-4) bytes at `p`: how
+/// the format stores counts, field ids and offsets. Inline: views read one per field.
+inline uint32_t ReadUnsigned(const uint8_t* p, int size) {
+  switch (size) {
+    case 1:
+      return p[0];
+    case 2:
+      return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8);
+    case 3:
+      return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
+             (static_cast<uint32_t>(p[2]) << 16);
+    default: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+  }
+}
 
 /// Signed 128-bit integer, used for decimal16 unscaled values.
 using int128_t = __int128;

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "varshred/format.h"
+
 namespace varshred {
 
 /// \brief A non-owning view over Variant metadata bytes.
@@ -44,7 +46,10 @@ class MetadataView {
   std::string_view bytes() const { return bytes_; }
 
   /// \brief The key with dictionary id `id`. \pre id < size().
-  std::string_view key(uint32_t id) const;
+  std::string_view key(uint32_t id) const {
+    const uint32_t begin = offset(id);
+    return {reinterpret_cast<const char*>(strings_) + begin, offset(id + 1) - begin};
+  }
   /// All keys' bytes back to back, in dictionary order.
   std::string_view key_bytes() const {
     return bytes_.substr(std::min(
@@ -62,7 +67,9 @@ class MetadataView {
   static arrow::Result<size_t> MeasureSize(std::string_view bytes);
 
  private:
-  uint32_t offset(uint32_t i) const;
+  uint32_t offset(uint32_t i) const {
+    return ReadUnsigned(offsets_ + static_cast<size_t>(i) * offset_size_, offset_size_);
+  }
 
   std::string_view bytes_;
   const uint8_t* offsets_ = nullptr;  // dictionary_size_ + 1 entries

@@ -119,11 +119,15 @@ class ObjectView {
   ObjectView(const MetadataView& metadata, std::string_view value);
 
   uint32_t num_fields() const { return num_fields_; }
-  uint32_t field_id(uint32_t i) const;
+  uint32_t field_id(uint32_t i) const {
+    return ReadUnsigned(ids_ + static_cast<size_t>(i) * id_size_, id_size_);
+  }
   std::string_view key(uint32_t i) const { return metadata_.key(field_id(i)); }
   VariantView value(uint32_t i) const;
   /// Offset of field i's value from the start of the values area.
-  uint32_t field_offset(uint32_t i) const;
+  uint32_t field_offset(uint32_t i) const {
+    return ReadUnsigned(offsets_ + static_cast<size_t>(i) * offset_size_, offset_size_);
+  }
   /// The values area: the fields' values, field_offset(i) bytes apart from its start.
   std::string_view values_area() const {
     return {reinterpret_cast<const char*>(values_), field_offset(num_fields_)};
@@ -159,7 +163,9 @@ class ArrayView {
   uint32_t size() const { return num_elements_; }
   VariantView element(uint32_t i) const;
   /// Offset of element i from the start of the values area.
-  uint32_t element_offset(uint32_t i) const;
+  uint32_t element_offset(uint32_t i) const {
+    return ReadUnsigned(offsets_ + static_cast<size_t>(i) * offset_size_, offset_size_);
+  }
   /// The values area: the elements, element_offset(i) bytes apart from its start.
   std::string_view values_area() const {
     return {reinterpret_cast<const char*>(values_), element_offset(num_elements_)};

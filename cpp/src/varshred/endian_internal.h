@@ -8,28 +8,11 @@
 #include <string>
 #include <type_traits>
 
+#include "varshred/format.h"
+
 namespace varshred::internal {
 
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
-              "varshred assumes a little-endian host");
-
-/// Reads an unsigned `size`-byte (1-4) little-endian integer.
-inline uint32_t ReadUnsigned(const uint8_t* p, int size) {
-  switch (size) {
-    case 1:
-      return p[0];
-    case 2:
-      return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8);
-    case 3:
-      return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
-             (static_cast<uint32_t>(p[2]) << 16);
-    default: {
-      uint32_t v;
-      std::memcpy(&v, p, 4);
-      return v;
-    }
-  }
-}
+using ::varshred::ReadUnsigned;  // format.h: public, as the views inline it
 
 template <typename T>
 inline T ReadLE(const uint8_t* p) {

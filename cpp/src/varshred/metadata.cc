@@ -11,8 +11,6 @@
 
 namespace varshred {
 
-using internal::ReadUnsigned;
-
 // ----------------------------------------------------------------------
 // MetadataView
 
@@ -98,15 +96,6 @@ MetadataView MetadataView::MakeUnchecked(std::string_view bytes) {
       static_cast<size_t>(view.strings_ - p) + view.offset(view.dictionary_size_);
   view.bytes_ = bytes.substr(0, std::min(end, bytes.size()));
   return view;
-}
-
-uint32_t MetadataView::offset(uint32_t i) const {
-  return ReadUnsigned(offsets_ + static_cast<size_t>(i) * offset_size_, offset_size_);
-}
-
-std::string_view MetadataView::key(uint32_t id) const {
-  const uint32_t begin = offset(id);
-  return {reinterpret_cast<const char*>(strings_) + begin, offset(id + 1) - begin};
 }
 
 std::optional<uint32_t> MetadataView::Find(std::string_view key) const {

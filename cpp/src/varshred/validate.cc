@@ -13,7 +13,6 @@
 namespace varshred {
 
 using internal::ReadLE;
-using internal::ReadUnsigned;
 
 namespace {
 

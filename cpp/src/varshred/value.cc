@@ -11,7 +11,6 @@
 namespace varshred {
 
 using internal::ReadLE;
-using internal::ReadUnsigned;
 
 std::string_view VariantTypeName(VariantType type) {
   switch (type) {
@@ -250,14 +249,6 @@ ObjectView::ObjectView(const MetadataView& metadata, std::string_view value)
   values_ = offsets_ + (static_cast<size_t>(num_fields_) + 1) * offset_size_;
 }
 
-uint32_t ObjectView::field_id(uint32_t i) const {
-  return ReadUnsigned(ids_ + static_cast<size_t>(i) * id_size_, id_size_);
-}
-
-uint32_t ObjectView::field_offset(uint32_t i) const {
-  return ReadUnsigned(offsets_ + static_cast<size_t>(i) * offset_size_, offset_size_);
-}
-
 VariantView ObjectView::value(uint32_t i) const {
   const uint32_t begin = field_offset(i);
   const uint32_t end = field_offset(num_fields_);
@@ -308,10 +299,6 @@ ArrayView::ArrayView(const MetadataView& metadata, std::string_view value)
   num_elements_ = ReadUnsigned(begin_ + 1, count_size);
   offsets_ = begin_ + 1 + count_size;
   values_ = offsets_ + (static_cast<size_t>(num_elements_) + 1) * offset_size_;
-}
-
-uint32_t ArrayView::element_offset(uint32_t i) const {
-  return ReadUnsigned(offsets_ + static_cast<size_t>(i) * offset_size_, offset_size_);
 }
 
 VariantView ArrayView::element(uint32_t i) const {
