@@ -253,6 +253,7 @@ class FileInfo:
 
     schema: pa.Schema          # as the reader returns it (Variant columns rebuilt)
     row_group_rows: list[int]  # rows per row group
+    row_group_bytes: list[int]  # uncompressed bytes per row group (all columns)
     variant_columns: set       # names of the file's Variant columns
 
 
@@ -455,5 +456,6 @@ def _file_info(path: str, shredded: bool, on_conflict: int,
         raise _status.from_arrow_error(e) from None
     schema = reader.schema  # Variant columns are Variant structs here, in every layout
     variants = {f.name for f in schema if _parquet.is_variant_type(f.type)}
-    return FileInfo(schema, [md.row_group(g).num_rows for g in range(md.num_row_groups)],
-                    variants)
+    groups = [md.row_group(g) for g in range(md.num_row_groups)]
+    return FileInfo(schema, [g.num_rows for g in groups],
+                    [g.total_byte_size for g in groups], variants)

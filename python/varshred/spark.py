@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 import pyarrow as pa
 
 import varshred as vs
-from varshred import _fs
+from varshred import _fs, _stored_table
 from varshred.jsonlines import DEFAULT_SAMPLE_BYTES
 
 if TYPE_CHECKING:  # pyspark is imported only when used
@@ -495,12 +495,24 @@ def sample_stats(df: DataFrame, *, json_columns: Sequence[str] = (),
     (0: no bound), no task more than either.
 
     Spark draws the rows (a seeded Bernoulli sample whose fraction comes from
-    ``df.count()`` and Spark's size estimate), so that only they cross to Python.
+    ``df.count()`` and Spark's size estimate), so that only they cross to Python; a
+    Parquet table as stored (``spark.read.parquet(path)``) is sampled on the driver
+    from its files instead (no Spark job; docs/cluster.md#stored-tables).
     Covers the ``VariantType`` columns and the JSON string ``json_columns``."""
+    return _sample_stats(df, json_columns, sample_rows, sample_bytes,
+                         _stored_table.stored_table(df))
+
+
+def _sample_stats(df: DataFrame, json_columns: Sequence[str], sample_rows: int,
+                  sample_bytes: int, stored: "_stored_table.StoredTable | None"
+                  ) -> dict[str, vs.ShreddingStats]:
     variants = tuple(variant_columns(df))
     json_cols = tuple(json_columns)
     if not variants and not json_cols:
         return {}
+    if stored is not None:
+        return _stored_table.sample_stats(stored, variants, json_cols, sample_rows,
+                                          sample_bytes)
     columns = df.select(*variants, *json_cols)
     fraction = _sample_fraction(columns, sample_rows, sample_bytes)
     if fraction == 0:
@@ -633,6 +645,10 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
     ``json_columns`` are JSON strings parsed into Variant on the way
     (``errors="null"`` nulls bad documents and counts them). With ``collect_stats``
     the summary holds per-path statistics of every row written.
+
+    A Parquet table as stored (``spark.read.parquet(path)`` with nothing applied, on
+    local files) is sampled and read by varshred itself, in the same tasks and files
+    (docs/cluster.md#stored-tables); any other DataFrame through Spark.
     """
     import json
     import tempfile
@@ -649,22 +665,32 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
         raise vs.VariantError(f"{path} already exists; use mode='overwrite' or 'append'")
     start = time.time()
     existing = _part_files(path) if mode == "append" and os.path.isdir(path) else []
+    stored = _stored_table.stored_table(df)
     if shredding == "infer":
-        shredding = {c: s.to_ddl() for c, s in
-                     infer_schema(df, json_columns=json_columns, sample_rows=sample_rows,
-                                  sample_bytes=sample_bytes).items()}
+        shredding = {c: spark_shredding(s.derive_schema(), inferred=True).to_ddl()
+                     for c, s in _sample_stats(df, json_columns, sample_rows, sample_bytes,
+                                               stored).items()}
     if isinstance(shredding, dict):
         shredding = json.dumps({c: str(d.to_ddl() if hasattr(d, "to_ddl") else d)
                                 for c, d in shredding.items()})
     _explicit_shredding(shredding)
-    register(df.sparkSession)
     with tempfile.TemporaryDirectory(prefix="varshred-report-") as tmp:
         report_to = os.path.join(tmp, "report.json")
-        (df.write.format("varshred").option("shredding", shredding)
-         .option("json_columns", ",".join(json_columns)).option("errors", errors)
-         .option("compression", compression).option("report_to", report_to)
-         .option("collect_stats", str(bool(collect_stats)).lower())
-         .mode("append" if mode == "error" else mode).save(path))
+        options = {"shredding": shredding, "json_columns": ",".join(json_columns),
+                   "errors": errors, "compression": compression, "report_to": report_to,
+                   "collect_stats": str(bool(collect_stats)).lower()}
+        if stored is not None:
+            writer = _ArrowWriter({**options, "path": path}, overwrite=mode == "overwrite")
+            try:
+                messages = _stored_table.write(df.sparkSession, stored, writer)
+            except BaseException:
+                writer.abort([])
+                raise
+            writer.commit(messages)
+        else:
+            register(df.sparkSession)
+            (df.write.format("varshred").options(**options)
+             .mode("append" if mode == "error" else mode).save(path))
         with open(report_to, encoding="utf-8") as f:
             report = json.load(f)
     import base64

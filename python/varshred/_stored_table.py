@@ -1,0 +1,214 @@
+# Licensed under the Apache License, Version 2.0.
+"""A DataFrame that is a Parquet table as stored: ``spark.read.parquet(path)`` with
+nothing applied, on local files (docs/cluster.md#stored-tables).
+
+For such a DataFrame, :func:`varshred.spark.sample_stats` samples the files on the
+driver and :func:`varshred.spark.write` has each task read its own row groups with
+varshred's reader, instead of Spark decoding every value and handing it to Python
+through Arrow: the rows are the files' rows, so the result is the same. Every other
+DataFrame (filtered, projected, joined, partitioned, on an object store, on Spark
+Connect, or with a column Spark would type differently from the files) goes through
+Spark as before.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+import pyarrow as pa
+
+import varshred as vs
+from varshred import _kernels, _parquet, _status
+from varshred import dataset as _dataset
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+_CONFLICT = _kernels.ON_CONFLICT["error"]
+# Rows per batch read for the sample: each batch gives its first rows, so the sample
+# is spread over every row group read at this grain.
+_SAMPLE_BATCH = 4096
+# The sample reads row groups holding about this many times the rows it keeps.
+_SAMPLE_READ_FACTOR = 4
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """The files of a stored table and the schema of its batches."""
+
+    paths: list[str]
+    row_groups: list[tuple[int, int, int, int]]  # (file, row group, rows, bytes)
+    schema: pa.Schema  # Spark's Arrow types, Variant columns as varshred reads them
+
+
+def stored_table(df: "DataFrame") -> StoredTable | None:
+    """``df``'s files when it is a Parquet table as stored whose columns varshred reads
+    with the Arrow types Spark gives them; else None."""
+    files = _relation_files(df)
+    if not files:
+        return None
+    try:
+        ds = _dataset.Dataset(files)
+        if len(ds.partition_schema):
+            return None
+        infos = ds.infos(False, _CONFLICT, _dataset.default_threads(None))
+    except Exception:  # a file varshred cannot read: Spark reads it, or says why
+        return None
+    schema = _batch_schema(df, infos)
+    if schema is None:
+        return None
+    sizes = [list(info.row_group_bytes) for info in infos]
+    groups = [(i, g, rows, sizes[i][g]) for i, info in enumerate(infos)
+              for g, rows in enumerate(info.row_group_rows)]
+    return StoredTable(ds.paths, groups, schema)
+
+
+def _relation_files(df: "DataFrame") -> list[str] | None:
+    """The files of ``df`` when its plan is one unpartitioned, unbucketed Parquet
+    relation on local files (Spark's own view: ``inputFiles``)."""
+    jdf = getattr(df, "_jdf", None)  # Spark Connect has no JVM plan here
+    if jdf is None:
+        return None
+    try:
+        plan = jdf.queryExecution().analyzed()
+        if plan.getClass().getSimpleName() != "LogicalRelation":
+            return None
+        relation = plan.relation()
+        if (relation.getClass().getSimpleName() != "HadoopFsRelation"
+                or relation.fileFormat().toString() != "Parquet"
+                or not relation.partitionSchema().isEmpty()
+                or relation.bucketSpec().isDefined()):
+            return None
+        files = sorted(df.inputFiles())
+    except Exception:  # py4j: a plan of another shape
+        return None
+    return files if files and all(f.startswith("file:") for f in files) else None
+
+
+def _batch_schema(df: "DataFrame", infos: list) -> pa.Schema | None:
+    """The schema Spark would hand the writer, when every file holds every column and
+    varshred reads each with the same Arrow type (Variant columns: as Variant)."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    try:
+        zone = df.sparkSession.conf.get("spark.sql.session.timeZone")
+        spark_schema = to_arrow_schema(df.schema, timezone=zone)
+    except Exception:  # a type Arrow cannot carry
+        return None
+    fields = []
+    for f in spark_schema:
+        read = [info.schema.field(f.name) if f.name in info.schema.names else None
+                for info in infos]
+        if any(r is None for r in read):
+            return None
+        if _parquet.is_variant_type(f.type):
+            if not all(_parquet.is_variant_type(r.type) for r in read):
+                return None
+            fields.append(read[0].with_nullable(True))
+        elif all(r.type == f.type or _same_instants(r.type, f.type) for r in read):
+            fields.append(f)
+        else:
+            return None
+    if any(len(info.schema) != len(fields) for info in infos):
+        return None
+    return pa.schema(fields)
+
+
+def _same_instants(read: pa.DataType, spark: pa.DataType) -> bool:
+    """Parquet's UTC-adjusted microsecond timestamps, which Spark labels with the
+    session time zone: the same values (INT96 and other units are Spark's to read)."""
+    return (read == pa.timestamp("us", tz="UTC") and pa.types.is_timestamp(spark)
+            and spark.unit == "us" and spark.tz is not None)
+
+
+def sample_stats(table: StoredTable, variants: Sequence[str], json_columns: Sequence[str],
+                 sample_rows: int, sample_bytes: int) -> dict[str, "vs.ShreddingStats"]:
+    """As :func:`varshred.spark.sample_stats`, read on the driver: about
+    ``sample_rows`` rows and ``sample_bytes`` bytes, the first rows of each batch of
+    row groups spread evenly over the files (every row group when they hold fewer
+    than four times the sample)."""
+    stats = {c: vs.ShreddingStats() for c in (*variants, *json_columns)}
+    total_rows = sum(rows for _, _, rows, _ in table.row_groups)
+    total_bytes = sum(size for _, _, _, size in table.row_groups)
+    if total_rows == 0 or not stats:
+        return stats
+    fraction = 1.0
+    if sample_rows > 0:
+        fraction = min(fraction, sample_rows / total_rows)
+    if sample_bytes > 0 and total_bytes > 0:
+        fraction = min(fraction, sample_bytes / total_bytes)
+    groups = table.row_groups
+    share = min(1.0, _SAMPLE_READ_FACTOR * fraction)
+    if share < 1.0:
+        k = max(1, round(share * len(groups)))
+        groups = [groups[i * len(groups) // k] for i in range(k)]
+    wanted = fraction * total_rows
+    keep = min(1.0, wanted / max(1, sum(rows for _, _, rows, _ in groups)))
+    for batch in _read(table, groups, list(stats), _SAMPLE_BATCH):
+        part = batch.slice(0, math.ceil(batch.num_rows * keep))
+        for name in variants:
+            stats[name].add(part.column(name))
+        for name in json_columns:
+            stats[name].add(vs.from_json(part.column(name), errors="null"))
+    return stats
+
+
+def task_groups(table: StoredTable, tasks: int, max_bytes: int) -> list[list[tuple[int, int]]]:
+    """The row groups in file order, cut into runs of at most ``max_bytes`` (and at
+    most a ``tasks``-th of the table) each: one task, one output file, per run."""
+    total = sum(size for _, _, _, size in table.row_groups)
+    limit = max(1, min(max_bytes, -(-total // max(1, tasks))))
+    runs: list[list[tuple[int, int]]] = []
+    size = limit
+    for file, group, _, nbytes in table.row_groups:
+        if size + nbytes > limit and (not runs or runs[-1]):
+            runs.append([])
+            size = 0
+        runs[-1].append((file, group))
+        size += nbytes
+    return [r for r in runs if r]
+
+
+def _read(table: StoredTable, groups: Sequence[tuple], columns: list[str] | None,
+          batch_size: int) -> Iterator[pa.RecordBatch]:
+    """Batches of ``groups`` ((file, row group, ...)) in order, in ``table.schema``
+    (only ``columns`` when given)."""
+    names = columns or table.schema.names
+    schema = pa.schema([table.schema.field(n) for n in names])
+    for file, group, *_ in groups:
+        path = table.paths[file]
+        try:
+            reader = _parquet.reader(path, names, False, batch_size, _CONFLICT, [group], None)
+            for batch in reader:
+                columns = [c if c.type == f.type else c.cast(f.type)  # _same_instants
+                           for c, f in zip(batch.columns, schema)]
+                yield pa.RecordBatch.from_arrays(columns, schema=schema)
+        except pa.ArrowException as e:
+            error = _status.from_arrow_error(e)
+            raise type(error)(f"{path}, row group {group}: {error}") from None
+
+
+class WriteRuns:
+    """A Python RDD task: writes the row groups of its runs through the varshred data
+    source's writer (``varshred.spark._ArrowWriter``), one commit message per run."""
+
+    def __init__(self, table: StoredTable, runs: list[list[tuple[int, int]]], writer: Any):
+        self.table, self.runs, self.writer = table, runs, writer
+
+    def __call__(self, ids: Iterator[int]) -> Iterator[Any]:
+        for i in ids:
+            yield self.writer.write(_read(self.table, self.runs[i], None, 65536))
+
+
+def write(spark: "SparkSession", table: StoredTable, writer: Any) -> list[Any]:
+    """Runs the tasks of a write of ``table`` by ``writer``; their commit messages."""
+    sc = spark.sparkContext
+    max_bytes = sc._jvm.org.apache.spark.network.util.JavaUtils.byteStringAsBytes(
+        spark.conf.get("spark.sql.files.maxPartitionBytes", "128MB"))
+    runs = task_groups(table, sc.defaultParallelism, max_bytes)
+    if not runs:
+        return []
+    return sc.parallelize(range(len(runs)), len(runs)).mapPartitions(
+        WriteRuns(table, runs, writer)).collect()

@@ -1,0 +1,165 @@
+# Licensed under the Apache License, Version 2.0.
+"""vs.spark.write and sample_stats on a Parquet table as stored (spark.read.parquet with
+nothing applied): the files are sampled on the driver and read by the tasks themselves.
+The tables here are written by a real Spark; the results are compared with the path
+through Spark (the same DataFrame behind a projection), read back by Spark."""
+
+from __future__ import annotations
+
+import os
+
+import pyarrow as pa
+import pytest
+
+import varshred as vs
+from varshred import _stored_table
+
+pytestmark = pytest.mark.spark
+
+DOCS = [
+    '{"id": 1, "name": "a", "score": 8.5, "tags": ["x", "y"], "nested": {"x": 3}}',
+    '{"id": "two", "tags": [], "nested": {"x": 1.5, "extra": [1, {"k": null}]}}',
+    "[1, 2, 3]",
+    '{"id": 4, "tags": ["p", null, 7], "when": "2024-01-02"}',
+    "null",
+    '{"nested": "flat", "tags": "not an array"}',
+    '{"id": 9223372036854775807, "score": 123456.78, "s": "caf\\u00e9 \\"q\\""}',
+    '"just a string"',
+]
+
+
+@pytest.fixture(scope="module")
+def source(spark, tmp_path_factory):
+    """A table Spark wrote: three files of several row groups each; a Variant column
+    (a SQL NULL in every ninth row), a JSON string column, a key, a timestamp (as
+    TIMESTAMP_MICROS: Spark's default INT96 is left to Spark)."""
+    path = str(tmp_path_factory.mktemp("stored") / "source")
+    rows = [(k, DOCS[k % len(DOCS)] if k % 9 else None, f'{{"j": {k}}}')
+            for k in range(3000)]
+    df = spark.createDataFrame(rows, "k long, doc string, j string").selectExpr(
+        "k", "parse_json(doc) AS v", "j", "timestamp_micros(k * 1000003) AS t")
+    writer = (df.repartition(3, "k").sortWithinPartitions("k").write
+              .option("parquet.block.size", 16 << 10).mode("overwrite"))
+    spark.conf.set("spark.sql.variant.writeShredding.enabled", "false")
+    spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
+    try:
+        writer.parquet(path)
+    finally:
+        spark.conf.unset("spark.sql.variant.writeShredding.enabled")
+        spark.conf.unset("spark.sql.parquet.outputTimestampType")
+    return path
+
+
+def _rows(spark, path):
+    return sorted(spark.read.parquet(path).selectExpr(
+        "k", "to_json(v) AS v", "to_json(j) AS j", "CAST(t AS STRING) AS t").collect())
+
+
+def test_only_a_table_as_stored_is_read_directly(spark, source, tmp_path):
+    table = _stored_table.stored_table(spark.read.parquet(source))
+    assert table is not None
+    assert len(table.paths) == 3 and len(table.row_groups) > 3
+    assert table.schema.names == ["k", "v", "j", "t"]
+    df = spark.read.parquet(source)
+    for changed in (df.select("*"), df.filter("k > 3"), df.limit(10), df.drop("j"),
+                    df.withColumnRenamed("k", "key"), df.union(df)):
+        assert _stored_table.stored_table(changed) is None
+    int96 = str(tmp_path / "int96")
+    df.write.parquet(int96)  # Spark's default timestamps: INT96
+    assert _stored_table.stored_table(spark.read.parquet(int96)) is None
+    parted = str(tmp_path / "parted")
+    df.selectExpr("k % 2 AS p", "v").write.partitionBy("p").parquet(parted)
+    assert _stored_table.stored_table(spark.read.parquet(parted)) is None
+    # Another session time zone labels the same instants: still read directly.
+    spark.conf.set("spark.sql.session.timeZone", "America/New_York")
+    try:
+        table = _stored_table.stored_table(spark.read.parquet(source))
+        assert table.schema.field("t").type == pa.timestamp("us", tz="America/New_York")
+    finally:
+        spark.conf.set("spark.sql.session.timeZone", "UTC")
+
+
+@pytest.mark.parametrize("shredding", [
+    "infer", "per-file", {"v": "struct<id: bigint, tags: array<string>>",
+                          "j": "struct<j: bigint>"}])
+def test_write_equals_the_path_through_spark(spark, source, tmp_path, monkeypatch, shredding):
+    direct_runs = []
+    real_write = _stored_table.write
+    monkeypatch.setattr(_stored_table, "write",
+                        lambda *a: direct_runs.append(1) or real_write(*a))
+    df = spark.read.parquet(source)
+    direct = vs.spark.write(df, str(tmp_path / "direct"), shredding=shredding,
+                            json_columns=["j"], collect_stats=True)
+    assert direct_runs == [1]
+    through = vs.spark.write(df.select("*"), str(tmp_path / "through"), shredding=shredding,
+                             json_columns=["j"], collect_stats=True)
+    assert direct_runs == [1]
+    assert direct.rows == through.rows == 3000
+    if shredding != "per-file":  # per-file: each task's own first rows decide
+        assert direct.schemas == through.schemas
+    assert direct.stats["v"].type_counts() == through.stats["v"].type_counts()
+    assert _rows(spark, str(tmp_path / "direct")) == _rows(spark, str(tmp_path / "through"))
+    # The files are varshred's: shredded, and read back by varshred as written.
+    back = vs.parquet.read_table(str(tmp_path / "direct")).sort_by("k")
+    assert back.column("k").to_pylist() == list(range(3000))
+    assert vs.to_json(back.column("j")).to_pylist()[:2] == ['{"j":0}', '{"j":1}']
+
+
+def test_append_and_overwrite_through_the_direct_path(spark, source, tmp_path):
+    df = spark.read.parquet(source)
+    out = str(tmp_path / "o")
+    vs.spark.write(df, out, shredding="none")
+    vs.spark.write(df, out, shredding="none", mode="append")
+    assert spark.read.parquet(out).count() == 6000
+    vs.spark.write(df, out, shredding="none", mode="overwrite")
+    assert spark.read.parquet(out).count() == 3000
+    with pytest.raises(vs.VariantError, match="already exists"):
+        vs.spark.write(df, out)
+
+
+def test_a_failed_direct_write_leaves_nothing(spark, source, tmp_path):
+    bad = str(tmp_path / "bad")
+    rows = [(k, "{not json" if k == 2500 else f'{{"j": {k}}}') for k in range(3000)]
+    spark.createDataFrame(rows, "k long, j string").coalesce(1).write.parquet(bad)
+    df = spark.read.parquet(bad)
+    assert _stored_table.stored_table(df) is not None
+    out = str(tmp_path / "out")
+    with pytest.raises(Exception, match="invalid JSON"):  # noqa: B017 (surfaces via Py4J)
+        vs.spark.write(df, out, shredding="none", json_columns=["j"])
+    leftover = [f for _, _, fs in os.walk(out) for f in fs] if os.path.exists(out) else []
+    assert leftover == []
+
+
+def test_the_sample_spreads_over_every_row_group(spark, tmp_path):
+    # The first half of the rows types "a" as a number, the second half as a string: a
+    # sample from the head would see numbers only.
+    path = str(tmp_path / "drift")
+    rows = [(k, f'{{"a": {k}}}' if k < 20000 else f'{{"a": "s{k}"}}') for k in range(40000)]
+    spark.conf.set("spark.sql.variant.writeShredding.enabled", "false")
+    try:
+        (spark.createDataFrame(rows, "k long, doc string").coalesce(1)
+         .selectExpr("k", "parse_json(doc) AS v").write
+         .option("parquet.block.size", 64 << 10).parquet(path))
+    finally:
+        spark.conf.unset("spark.sql.variant.writeShredding.enabled")
+    df = spark.read.parquet(path)
+    table = _stored_table.stored_table(df)
+    assert table is not None and len(table.row_groups) >= 8
+    stats = vs.spark.sample_stats(df, sample_rows=1000)["v"]
+    counts = stats.type_counts()["a"]
+    assert 600 <= stats.rows <= 1400
+    assert counts.get("string", 0) > 200 and sum(counts.values()) - counts["string"] > 200
+
+
+def test_task_groups_cut_row_groups_into_runs():
+    table = _stored_table.StoredTable(
+        ["a", "b"], [(0, 0, 10, 100), (0, 1, 10, 100), (1, 0, 10, 300), (1, 1, 10, 100)],
+        pa.schema([("k", pa.int64())]))
+    assert _stored_table.task_groups(table, 2, 1 << 30) == [[(0, 0), (0, 1)],
+                                                             [(1, 0)], [(1, 1)]]
+    assert _stored_table.task_groups(table, 1, 250) == [[(0, 0), (0, 1)], [(1, 0)],
+                                                         [(1, 1)]]
+    assert _stored_table.task_groups(table, 1, 1 << 30) == [[(0, 0), (0, 1), (1, 0),
+                                                             (1, 1)]]
+    empty = _stored_table.StoredTable([], [], pa.schema([]))
+    assert _stored_table.task_groups(empty, 2, 100) == []
