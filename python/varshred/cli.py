@@ -25,6 +25,7 @@ import tempfile
 from typing import Iterator
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 import varshred as vs
@@ -105,12 +106,12 @@ def _count_tree(column: pa.ChunkedArray, name: str, lines: list[str], indent: st
     value = array.field("value") if t.get_field_index("value") >= 0 else None
     typed = array.field("typed_value") if has_typed else None
     valid = array.is_valid()
-    n = pa.compute.sum(valid.cast(pa.int64())).as_py() or 0
-    n_typed = (pa.compute.sum(pa.compute.and_(valid, typed.is_valid()).cast(pa.int64())).as_py()
+    n = pc.sum(valid.cast(pa.int64())).as_py() or 0
+    n_typed = (pc.sum(pc.and_(valid, typed.is_valid()).cast(pa.int64())).as_py()
                if typed is not None else 0) or 0
-    n_value = (pa.compute.sum(pa.compute.and_(valid, value.is_valid()).cast(pa.int64())).as_py()
+    n_value = (pc.sum(pc.and_(valid, value.is_valid()).cast(pa.int64())).as_py()
                if value is not None else 0) or 0
-    missing = n - (pa.compute.sum(pa.compute.and_(valid, pa.compute.or_(
+    missing = n - (pc.sum(pc.and_(valid, pc.or_(
         typed.is_valid() if typed is not None else pa.array([False] * len(array)),
         value.is_valid() if value is not None else pa.array([False] * len(array)))).cast(
             pa.int64())).as_py() or 0)
@@ -195,7 +196,7 @@ def json_lines(table: pa.Table, schema: pa.Schema) -> list:
     texts = []
     for is_variant, col in zip(variant, table.columns):
         if is_variant:
-            texts.append(pa.compute.fill_null(
+            texts.append(pc.fill_null(
                 _kernels.to_json(col, "UTC", _kernels.ON_CONFLICT["error"], True), "null"))
         else:
             texts.append(pa.array([json.dumps(v, default=str, ensure_ascii=False,
@@ -205,14 +206,14 @@ def json_lines(table: pa.Table, schema: pa.Schema) -> list:
     for i, (f, text) in enumerate(zip(schema, texts)):
         parts += [("{" if i == 0 else ",") + json.dumps(f.name, ensure_ascii=False) + ":",
                   text]
-    lines = pa.compute.binary_join_element_wise(*parts, "}", "")
+    lines = pc.binary_join_element_wise(*parts, "}", "")
     # One string of the lines, each ending in a newline (the empty last one adds it).
     # Large strings: the text of a row group may pass 2 GiB.
     lines = pa.concat_arrays([c.cast(pa.large_string()) for c in (
         lines.chunks if isinstance(lines, pa.ChunkedArray) else [lines])]
         + [pa.array([""], pa.large_string())])
     one = pa.LargeListArray.from_arrays(pa.array([0, len(lines)], pa.int64()), lines)
-    return [pa.compute.binary_join(one, pa.scalar("\n", pa.large_string()))[0].as_buffer()]
+    return [pc.binary_join(one, pa.scalar("\n", pa.large_string()))[0].as_buffer()]
 
 
 def cmd_get(args) -> int:

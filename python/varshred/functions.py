@@ -58,13 +58,15 @@ def variant_explode(variants: Any, *, outer: bool = False,
     """
     chunks, lengths = _kernels.variant_explode(_arrow_input(variants, "variants"), outer,
                                                choice("layout", layout, _kernels.LAYOUTS))
+    import pyarrow.compute as pc  # here: not paid by every import of varshred
+
     batches = []
     offset = 0
     for chunk, length in zip(chunks.chunks, lengths):
         batch = pa.RecordBatch.from_struct_array(chunk)
         if offset:
             batch = batch.set_column(0, batch.schema.field(0),
-                                    pa.compute.add(batch.column(0), offset))
+                                    pc.add(batch.column(0), offset))
         batches.append(batch)
         offset += length
     return pa.Table.from_batches(batches, schema=pa.schema(chunks.type))

@@ -585,11 +585,13 @@ def _variant_columns(infos: list) -> list[str]:
 
 def _row_mask(table: pa.Table, conditions: list) -> pa.Array:
     """Rows for which every condition holds (``table`` holds the conditions' columns)."""
+    import pyarrow.compute as pc  # here: not paid by every import of varshred
+
     mask = None
     for c in conditions:
         values = table[c.column]
         m = _dataset.compare(values if c.path is None else _dataset.path_values(values, c), c)
-        mask = m if mask is None else pa.compute.and_(mask, m)
+        mask = m if mask is None else pc.and_(mask, m)
     return mask
 
 
@@ -709,6 +711,8 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
             ds.schema(infos, [c.column])  # a plain column: check that it exists
     footers: dict = {}  # file -> its columns and leaf index, read once
 
+    import pyarrow.compute as pc  # here: not paid by every import of varshred
+
     def read_unit(unit: _dataset.Unit) -> pa.Table:
         file = ds.paths[unit.file]
         names = infos[unit.file].schema.names
@@ -739,7 +743,7 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
                                                      rgs, ds.filesystem).read_all()[c.column], c)
             else:
                 m = pa.repeat(False, unit.rows)
-            mask = m if mask is None else pa.compute.and_(mask, m)
+            mask = m if mask is None else pc.and_(mask, m)
         return table.filter(mask)
 
     tables = [t for t in _dataset.ordered_map(read_unit, ds.units(infos, conditions, threads), threads,
