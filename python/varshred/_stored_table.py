@@ -5,7 +5,8 @@ nothing applied, on local files (docs/cluster.md#stored-tables).
 For such a DataFrame, :func:`varshred.spark.sample_stats` samples the files on the
 driver and :func:`varshred.spark.write` has each task read its own row groups with
 varshred's reader, instead of Spark decoding every value and handing it to Python
-through Arrow: the rows are the files' rows, so the result is the same. Every other
+through Arrow: the rows are the files' rows, so the values are the same (numbers rebuilt
+from shredded files keep their typed column's width, where Spark narrows them). Every other
 DataFrame (filtered, projected, joined, partitioned, on an object store, on Spark
 Connect, or with a column Spark would type differently from the files) goes through
 Spark as before.
