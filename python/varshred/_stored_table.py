@@ -41,29 +41,50 @@ class StoredTable:
 
     paths: list[str]
     row_groups: list[tuple[int, int, int, int]]  # (file, row group, rows, bytes)
-    schema: pa.Schema  # Spark's Arrow types, Variant columns as varshred reads them
+    schema: pa.Schema  # Spark's Arrow types (file_table: varshred's), Variant as read
+    file_schemas: list[pa.Schema]  # each file's, as varshred reads it
+
+
+def file_table(files: Sequence[str]) -> StoredTable | None:
+    """Unpartitioned Parquet files as varshred reads them (one schema over all), or None
+    when it cannot: the driver can sample them before Spark is up."""
+    try:
+        ds = _dataset.Dataset(list(files))
+        if len(ds.partition_schema):
+            return None
+        infos = ds.infos(False, _CONFLICT, _dataset.default_threads(None))
+        schema = ds.schema(infos)
+    except Exception:  # a file varshred cannot read: Spark reads it, or says why
+        return None
+    groups = [(i, g, rows, info.row_group_bytes[g]) for i, info in enumerate(infos)
+              for g, rows in enumerate(info.row_group_rows)]
+    return StoredTable(ds.paths, groups, schema, [info.schema for info in infos])
 
 
 def stored_table(df: "DataFrame") -> StoredTable | None:
     """``df``'s files when it is a Parquet table as stored whose columns varshred reads
     with the Arrow types Spark gives them; else None."""
     files = _relation_files(df)
-    if not files:
+    table = file_table(files) if files else None
+    if table is None:
         return None
-    try:
-        ds = _dataset.Dataset(files)
-        if len(ds.partition_schema):
-            return None
-        infos = ds.infos(False, _CONFLICT, _dataset.default_threads(None))
-    except Exception:  # a file varshred cannot read: Spark reads it, or says why
-        return None
-    schema = _batch_schema(df, infos)
+    schema = _batch_schema(df, table.file_schemas)
     if schema is None:
         return None
-    sizes = [list(info.row_group_bytes) for info in infos]
-    groups = [(i, g, rows, sizes[i][g]) for i, info in enumerate(infos)
-              for g, rows in enumerate(info.row_group_rows)]
-    return StoredTable(ds.paths, groups, schema)
+    return StoredTable(table.paths, table.row_groups, schema, table.file_schemas)
+
+
+_PLAIN_TYPES = (pa.types.is_integer, pa.types.is_floating, pa.types.is_boolean,
+                pa.types.is_string, pa.types.is_binary, pa.types.is_decimal,
+                pa.types.is_date32)
+
+
+def likely_stored(table: StoredTable) -> bool:
+    """Whether Spark will most likely read these files as a table as stored (every
+    column Variant or of a type it reads as varshred does): its driver then only
+    schedules, and may start lean. A guess made before Spark is up."""
+    return all(_parquet.is_variant_type(f.type) or any(t(f.type) for t in _PLAIN_TYPES)
+               for f in table.schema)
 
 
 def _relation_files(df: "DataFrame") -> list[str] | None:
@@ -88,7 +109,7 @@ def _relation_files(df: "DataFrame") -> list[str] | None:
     return files if files and all(f.startswith("file:") for f in files) else None
 
 
-def _batch_schema(df: "DataFrame", infos: list) -> pa.Schema | None:
+def _batch_schema(df: "DataFrame", file_schemas: list[pa.Schema]) -> pa.Schema | None:
     """The schema Spark would hand the writer, when every file holds every column and
     varshred reads each with the same Arrow type (Variant columns: as Variant)."""
     from pyspark.sql.pandas.types import to_arrow_schema
@@ -100,8 +121,7 @@ def _batch_schema(df: "DataFrame", infos: list) -> pa.Schema | None:
         return None
     fields = []
     for f in spark_schema:
-        read = [info.schema.field(f.name) if f.name in info.schema.names else None
-                for info in infos]
+        read = [s.field(f.name) if f.name in s.names else None for s in file_schemas]
         if any(r is None for r in read):
             return None
         if _parquet.is_variant_type(f.type):
@@ -112,7 +132,7 @@ def _batch_schema(df: "DataFrame", infos: list) -> pa.Schema | None:
             fields.append(f)
         else:
             return None
-    if any(len(info.schema) != len(fields) for info in infos):
+    if any(len(s) != len(fields) for s in file_schemas):
         return None
     return pa.schema(fields)
 
@@ -211,5 +231,7 @@ def write(spark: "SparkSession", table: StoredTable, writer: Any) -> list[Any]:
     runs = task_groups(table, sc.defaultParallelism, max_bytes)
     if not runs:
         return []
+    # The tasks need the files and the batches' schema only.
+    files = StoredTable(table.paths, [], table.schema, [])
     return sc.parallelize(range(len(runs)), len(runs)).mapPartitions(
-        WriteRuns(table, runs, writer)).collect()
+        WriteRuns(files, runs, writer)).collect()

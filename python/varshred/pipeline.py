@@ -23,7 +23,7 @@ from typing import Callable
 import pyarrow.parquet as pq
 
 import varshred as vs
-from varshred import _fs, _jvm, jsonlines
+from varshred import _fs, _jvm, _stored_table, jsonlines
 from varshred.shredding import ShreddingSchema
 
 __all__ = ["JobError", "ShredJob", "spark_session", "summary_text"]
@@ -334,17 +334,23 @@ class ShredJob:
         start = time.time()
         # JSON lines are read by the tasks themselves: no Spark DataFrame needed.
         direct = fmt == "json" and jsonlines.readable(files)
+        # Local Parquet files are most often a table as stored, which the tasks read
+        # themselves (docs/cluster.md#stored-tables); the driver can sample them too.
+        table = (_stored_table.file_table(files) if fmt == "parquet" and not self.remote
+                 and not _remote(self.input) else None)
+        # When the tasks read the input, the JVM only schedules them: it may start lean.
+        lean = direct or (table is not None and _stored_table.likely_stored(table))
         sample = None
-        if spark is None and direct and self.schema == "infer":
+        if spark is None and self.schema == "infer" and (direct or self._can_sample(table)):
             # The driver samples the files while the JVM starts: the two overlap (the
             # pool's exit waits for the sample, whatever happened).
             with ThreadPoolExecutor(1) as pool:
-                sample = pool.submit(self._sample_files, files)
+                sample = (pool.submit(self._sample_files, files) if direct
+                          else pool.submit(self._sample_table, table))
                 spark = spark_session(self.master, conf=self.spark_conf, remote=self.remote,
-                                      fast_start=True)
-        # JSON lines: the JVM only schedules the Python tasks, so it may start lean.
+                                      fast_start=lean)
         spark = spark or spark_session(self.master, conf=self.spark_conf, remote=self.remote,
-                                       fast_start=direct)
+                                       fast_start=lean)
         where = ((self.remote or "Spark Connect") if is_connect(spark)
                  else spark.sparkContext.master)
         self.log(f"[1/3] Spark {spark.version} on {where} "
@@ -358,11 +364,14 @@ class ShredJob:
         try:
             with _Progress(spark, self.progress):
                 if schema == "infer":
-                    if sample is not None:  # taken while Spark started
-                        stats, seconds = sample.result()
-                    elif direct:
+                    # The sample taken while Spark started, if any.
+                    stats, seconds = sample.result() if sample is not None else (None, 0.0)
+                    if stats is not None and df is not None and set(stats) != {
+                            *vs.spark.variant_columns(df), *json_columns}:
+                        stats = None  # Spark sees other Variant columns: ask it
+                    if stats is None and direct:
                         stats, seconds = self._sample_files(files)
-                    else:
+                    elif stats is None:
                         t = time.time()
                         stats = vs.spark.sample_stats(df, json_columns=json_columns,
                                                       sample_rows=self.sample_rows,
@@ -403,6 +412,29 @@ class ShredJob:
         t = time.time()
         stats = jsonlines.sample_stats(files, self.sample_rows, self.sample_bytes)
         return {self.column: stats}, time.time() - t
+
+    def _can_sample(self, table: "_stored_table.StoredTable | None") -> bool:
+        """Whether the driver can sample Parquet input before Spark is up: its columns
+        as varshred reads them hold every JSON column and at least one to sample."""
+        if table is None or not all(c in table.schema.names for c in self.json_columns):
+            return False
+        return bool(self.json_columns) or any(
+            vs.parquet.is_variant_type(f.type) for f in table.schema)
+
+    def _sample_table(self, table: "_stored_table.StoredTable"
+                      ) -> tuple[dict | None, float]:
+        """({column: ShreddingStats} of Parquet input's sample, seconds taken): the
+        rows Spark will read, sampled from the files as for a table as stored. None
+        when varshred cannot read them: Spark's sample pass then reads them, or says
+        what is wrong."""
+        t = time.time()
+        variants = [f.name for f in table.schema if vs.parquet.is_variant_type(f.type)]
+        try:
+            stats = _stored_table.sample_stats(table, variants, list(self.json_columns),
+                                               self.sample_rows, self.sample_bytes)
+        except Exception:  # noqa: BLE001 (any reader error: Spark's pass decides)
+            return None, 0.0
+        return stats, time.time() - t
 
     def _write_lines(self, spark, files: list[str], ddl: str):
         """JSON lines: each Spark task reads its own split of the files (local or on any

@@ -316,6 +316,29 @@ def test_parquet_input_with_variant_and_json_string_columns(spark, tmp_path):
         ShredJob(bare, str(tmp_path / "o2"), log=lambda _: None).run(spark)
 
 
+def test_shred_command_on_a_parquet_table_in_its_own_process(spark, tmp_path):
+    # As a user runs it: its own session, the sample read from the files while Spark
+    # starts, the tasks reading their row groups (docs/cluster.md#stored-tables).
+    docs = sample_events(2000, seed=11)
+    src = str(tmp_path / "table")
+    (spark.createDataFrame([(i, d, d) for i, d in enumerate(docs)], "k long, j string, s string")
+     .repartition(2).selectExpr("k", "parse_json(j) AS v", "s").write.parquet(src))
+    out = str(tmp_path / "out")
+    r = subprocess.run([sys.executable, "-m", "varshred", "shred", src, out, "--master",
+                        "local[2]", "--json-column", "s"], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "input: parquet, 2 file(s)" in r.stderr + r.stdout
+    assert "wrote 2000 rows" in r.stderr + r.stdout
+    rows = spark.read.parquet(out).selectExpr("k", "to_json(v) AS v", "to_json(s) AS s").collect()
+    assert sorted((r.k, _canonical(r.v), _canonical(r.s)) for r in rows) == \
+        sorted((i, _canonical(d), _canonical(d)) for i, d in enumerate(docs))
+    manifest = vs.spark.read_manifest(out)
+    assert sum(m["rows"] for m in manifest) == 2000
+    assert {"v", "s"} <= set(manifest[0]["shredding"])
+    assert all(m["shredding"]["v"].startswith("struct<") for m in manifest)
+
+
 def test_commands_on_spark_shredded_files(spark, tmp_path, capsys):
     docs = sample_events(300, seed=5)
     src = str(tmp_path / "spark_shredded")

@@ -180,12 +180,12 @@ def test_the_sample_spreads_over_every_row_group(spark, tmp_path):
 def test_task_groups_cut_row_groups_into_runs():
     table = _stored_table.StoredTable(
         ["a", "b"], [(0, 0, 10, 100), (0, 1, 10, 100), (1, 0, 10, 300), (1, 1, 10, 100)],
-        pa.schema([("k", pa.int64())]))
+        pa.schema([("k", pa.int64())]), [])
     assert _stored_table.task_groups(table, 2, 1 << 30) == [[(0, 0), (0, 1)],
                                                              [(1, 0)], [(1, 1)]]
     assert _stored_table.task_groups(table, 1, 250) == [[(0, 0), (0, 1)], [(1, 0)],
                                                          [(1, 1)]]
     assert _stored_table.task_groups(table, 1, 1 << 30) == [[(0, 0), (0, 1), (1, 0),
                                                              (1, 1)]]
-    empty = _stored_table.StoredTable([], [], pa.schema([]))
+    empty = _stored_table.StoredTable([], [], pa.schema([]), [])
     assert _stored_table.task_groups(empty, 2, 100) == []
