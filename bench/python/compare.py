@@ -24,6 +24,8 @@ tweets (``../shared/data/twitter.json`` replicated with perturbed ids). Three pa
   ``df.write.parquet`` (Spark's shredding, inferred per file), ``df`` read from an
   unshredded Variant table of the events (a table as stored, which varshred reads
   itself), and the same rows behind a projection (read by Spark, through Arrow).
+* **cold, Parquet input**: ``varshred shred`` of that unshredded table against a Spark
+  process doing ``read.parquet`` + ``write.parquet`` (shredding inferred, zstd).
 
 Absolute times on a shared machine are noise: the ratios are taken within one run.
 """
@@ -66,6 +68,11 @@ print(f"session {time.time() - start:.2f}", flush=True)
 (spark.read.text(sys.argv[1]).selectExpr("parse_json(value) AS v")
  .write.mode("overwrite").option("compression", "zstd").parquet(sys.argv[2]))
 """
+# The peer on Parquet input: a table of Variant values, rewritten with Spark's shredding.
+SPARK_PARQUET_JOB = SPARK_JOB.replace(
+    """(spark.read.text(sys.argv[1]).selectExpr("parse_json(value) AS v")""",
+    """(spark.read.parquet(sys.argv[1])""")
+assert SPARK_PARQUET_JOB != SPARK_JOB
 
 # Reads every output back with Spark and prints its row count.
 SPARK_COUNT = r"""
@@ -133,18 +140,20 @@ def timed_process(args: list[str], session_pattern: str) -> tuple[float, float]:
     return wall, float(m.group(1)) if m else float("nan")
 
 
-def cold(name: str, label: str, source: str, rows: int, work: str, table: list) -> list[str]:
+def cold(name: str, label: str, source: str, rows: int, work: str, table: list,
+         peer: str = SPARK_JOB, peer_label: str = "Spark `parse_json` + write"
+         ) -> list[str]:
     """The whole-process comparison on one input; returns the outputs to check."""
     ours, theirs = os.path.join(work, f"{name}-varshred"), os.path.join(work, f"{name}-spark")
     v_wall, v_session = timed_process(
         [sys.executable, "-m", "varshred", "shred", source, ours, "--master", "local[2]",
          "--mode", "overwrite"], r"\[1/3\] Spark \S+ on \S+ \(([\d.]+) s\)")
-    s_wall, s_session = timed_process([sys.executable, "-c", SPARK_JOB, source, theirs],
+    s_wall, s_session = timed_process([sys.executable, "-c", peer, source, theirs],
                                       r"session ([\d.]+)")
     for path in (ours, theirs):
         assert parquet_rows(path) == rows, (path, parquet_rows(path), rows)
     v_bytes, s_bytes = parquet_bytes(ours), parquet_bytes(theirs)
-    table.append((f"cold `varshred shred` vs Spark `parse_json` + write, {label}",
+    table.append((f"cold `varshred shred` vs {peer_label}, {label}",
                   f"{v_wall:.1f} s vs {s_wall:.1f} s", f"{s_wall / v_wall:.2f}x"))
     table.append((f"  after the session is up ({v_session:.1f} s vs {s_session:.1f} s)",
                   f"{v_wall - v_session:.1f} s vs {s_wall - s_session:.1f} s",
@@ -194,7 +203,8 @@ def in_process(name: str, docs: list[str], work: str, repeat: int, table: list) 
                       f"{t_ours:.2f} s vs {t_duck:.2f} s", f"{t_duck / t_ours:.2f}x"))
 
 
-def spark_writer(docs: list[str], work: str, repeat: int, table: list) -> None:
+def spark_writer(docs: list[str], work: str, repeat: int, table: list) -> str:
+    """The library's writer in one warm session; returns the unshredded table it read."""
     from varshred.pipeline import spark_session
 
     source = os.path.join(work, "writer-events.jsonl")
@@ -239,6 +249,7 @@ def spark_writer(docs: list[str], work: str, repeat: int, table: list) -> None:
                   f"{parquet_bytes(outs['spark']) / 1e6:.1f} MB",
                   f"{parquet_bytes(outs['infer']) / parquet_bytes(outs['spark']):.2f}x "
                   "Spark's size"))
+    return plain
 
 
 def main() -> None:
@@ -276,7 +287,11 @@ def main() -> None:
         # events here are parquet_write_bench's (the same shape without drift).
         in_process("events", typed_events(args.slice), work, args.repeat, table)
         in_process("tweets", tweet_docs[:max(1, args.slice // 15)], work, args.repeat, table)
-        spark_writer(events, work, args.repeat, table)
+        plain = spark_writer(events, work, args.repeat, table)
+        # Parquet input, cold: the table the writer read, rewritten shredded.
+        outputs += cold("table", f"a table of {len(events):,} events (unshredded Parquet)",
+                        plain, len(events), work, table, SPARK_PARQUET_JOB,
+                        "Spark `read.parquet` + write")
         # Spark reads every output of the cold runs back.
         counted = subprocess.run([sys.executable, "-c", SPARK_COUNT, *outputs],
                                  capture_output=True, text=True, check=True).stdout
