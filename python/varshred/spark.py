@@ -112,6 +112,44 @@ def for_spark(batch: pa.RecordBatch) -> pa.RecordBatch:
     return batch if schema.equals(batch.schema) else batch.cast(schema)
 
 
+def _valid_children(array: pa.Array) -> pa.Array:
+    """``array`` with no null under a non-nullable struct field where the struct itself
+    is null: Spark's Arrow data marks a null struct's required children null too (a
+    null Variant nested in a struct or an array: its value and metadata), which Arrow's
+    Parquet writer refuses ("declared non-nullable but contains nulls"). Those slots
+    hold nothing, and now say so by being valid. Other arrays come back as they are."""
+    t = array.type
+    if pa.types.is_struct(t):
+        import pyarrow.compute as pc  # here: not paid by every import of varshred
+
+        children = []
+        for i, f in enumerate(t):
+            child = _valid_children(array.field(i))
+            if (not f.nullable and child.null_count
+                    and not pc.and_(child.is_null(), array.is_valid()).true_count):
+                child = _without_validity(child)
+            children.append(child)
+        return pa.StructArray.from_arrays(children, fields=list(t),
+                                          mask=array.is_null() if array.null_count else None)
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        array = array if array.offset == 0 else pa.concat_arrays([array])  # offsets from 0
+        cls = pa.ListArray if pa.types.is_list(t) else pa.LargeListArray
+        return cls.from_arrays(array.offsets, _valid_children(array.values), type=t,
+                               mask=array.is_null() if array.null_count else None)
+    return array
+
+
+def _without_validity(array: pa.Array) -> pa.Array:
+    """``array`` with every slot valid (its null slots' contents as they lie)."""
+    t = array.type
+    if pa.types.is_struct(t):
+        return pa.StructArray.from_arrays([array.field(i) for i in range(t.num_fields)],
+                                          fields=list(t))
+    if array.offset:
+        array = pa.concat_arrays([array])
+    return pa.Array.from_buffers(t, len(array), [None, *array.buffers()[1:]])
+
+
 def _parse_json(column: pa.Array, **options: Any) -> pa.Array:
     # Spark's Variant Arrow layout: value first, metadata tagged variant=true.
     return vs.from_json(column, layout="spark", **options)
@@ -783,6 +821,10 @@ class _ArrowWriter(DataSourceArrowWriter):
         self.staging = _fs.join(self.path, f"_varshred_staging_{self.job}")
 
     def _prepare(self, batch: pa.RecordBatch, nulled: dict) -> pa.RecordBatch:
+        for i, f in enumerate(batch.schema):
+            if (pa.types.is_nested(f.type) and not vs.parquet.is_variant_type(f.type)
+                    and f.name not in self.json_columns):
+                batch = batch.set_column(i, f, _valid_children(batch.column(i)))
         for name in self.json_columns:
             text = batch.column(name)
             v = vs.from_json(text, errors=self.errors)

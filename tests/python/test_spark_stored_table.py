@@ -189,3 +189,39 @@ def test_task_groups_cut_row_groups_into_runs():
                                                              (1, 1)]]
     empty = _stored_table.StoredTable([], [], pa.schema([]), [])
     assert _stored_table.task_groups(empty, 2, 100) == []
+
+
+def test_variants_nested_in_other_columns_pass_through_unchanged(spark, tmp_path):
+    # Spark stores a Variant inside a struct or an array as its (value, metadata) pair;
+    # varshred reads such a column with the type Spark hands over, and writes it as the
+    # path through Spark does. Only the top-level Variant column is shredded. Through
+    # Spark, a NULL nested Variant failed the write ("declared non-nullable but contains
+    # nulls") before the data source made its children valid.
+    src = str(tmp_path / "nested")
+    docs = ['{"a": 1}', "[2, 3]", '"s"', None]
+    table = (spark.createDataFrame([(k, docs[k % 4]) for k in range(400)], "k long, j string")
+             .selectExpr("k", "named_struct('x', parse_json(j)) AS s",
+                         "array(parse_json(j)) AS l", "parse_json(j) AS v"))
+    spark.conf.set("spark.sql.variant.writeShredding.enabled", "false")
+    try:
+        table.write.parquet(src)
+    finally:
+        spark.conf.unset("spark.sql.variant.writeShredding.enabled")
+    # Shredded, the nested Variants are groups varshred reads otherwise: through Spark.
+    table.write.parquet(str(tmp_path / "shredded"))
+    assert _stored_table.stored_table(spark.read.parquet(str(tmp_path / "shredded"))) is None
+    df = spark.read.parquet(src)
+    assert _stored_table.stored_table(df) is not None
+    outs = [str(tmp_path / "direct"), str(tmp_path / "through")]
+    vs.spark.write(df, outs[0], shredding={"v": "struct<a: bigint>"})
+    vs.spark.write(df.select("*"), outs[1], shredding={"v": "struct<a: bigint>"})
+    # Nested Variants are written as their (value, metadata) pairs, unannotated
+    # (docs/interop.md#files-spark-reads): read back with the schema that says so.
+    schema = "k long, s struct<x: variant>, l array<variant>, v variant"
+    rows = [sorted(spark.read.schema(schema).parquet(o).selectExpr(
+        "k", "to_json(s.x) AS s", "to_json(l[0]) AS l", "to_json(v) AS v").collect())
+        for o in outs]
+    assert rows[0] == rows[1] and len(rows[0]) == 400
+    assert rows[0][:4] == [(0, '{"a":1}', '{"a":1}', '{"a":1}'),
+                           (1, "[2,3]", "[2,3]", "[2,3]"), (2, '"s"', '"s"', '"s"'),
+                           (3, None, None, None)]
