@@ -203,9 +203,9 @@ def _read(table: StoredTable, groups: Sequence[tuple], columns: list[str] | None
         try:
             reader = _parquet.reader(path, names, False, batch_size, _CONFLICT, [group], None)
             for batch in reader:
-                columns = [c if c.type == f.type else c.cast(f.type)  # _same_instants
-                           for c, f in zip(batch.columns, schema)]
-                yield pa.RecordBatch.from_arrays(columns, schema=schema)
+                arrays = [c if c.type == f.type else c.cast(f.type)  # _same_instants
+                          for c, f in zip(batch.columns, schema)]
+                yield pa.RecordBatch.from_arrays(arrays, schema=schema)
         except pa.ArrowException as e:
             error = _status.from_arrow_error(e)
             raise type(error)(f"{path}, row group {group}: {error}") from None

@@ -377,8 +377,7 @@ class ShredJob:
                                                       sample_rows=self.sample_rows,
                                                       sample_bytes=self.sample_bytes)
                         seconds = time.time() - t
-                    schemas = {c: vs.spark.spark_shredding(s.derive_schema(), inferred=True)
-                               for c, s in stats.items()}
+                    schemas = vs.spark.inferred_schemas(stats)
                     schema = {c: s.to_ddl() for c, s in schemas.items()}
                     self.log(f"[2/3] inferred from a sample of up to {self.sample_rows} rows "
                              f"and {self.sample_bytes / 2**20:g} MB ({seconds:.1f} s):")

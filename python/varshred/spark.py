@@ -572,9 +572,17 @@ def infer_schema(df: DataFrame, *, json_columns: Sequence[str] = (),
     """One shredding schema per Variant (or JSON string) column of ``df``, inferred from
     a sample pass (see :func:`sample_stats`): {column: ShreddingSchema}. Never types
     what Spark cannot read (see :func:`spark_shredding`)."""
+    return inferred_schemas(sample_stats(df, json_columns=json_columns,
+                                         sample_rows=sample_rows, sample_bytes=sample_bytes),
+                            **derive_options)
+
+
+def inferred_schemas(stats: dict[str, vs.ShreddingStats], **derive_options: Any
+                     ) -> dict[str, vs.ShreddingSchema]:
+    """{column: ShreddingSchema} derived from each column's sample statistics, never
+    typing what Spark cannot read."""
     return {c: spark_shredding(s.derive_schema(**derive_options), inferred=True)
-            for c, s in sample_stats(df, json_columns=json_columns, sample_rows=sample_rows,
-                                     sample_bytes=sample_bytes).items()}
+            for c, s in stats.items()}
 
 
 @dataclass
@@ -705,9 +713,8 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
     existing = _part_files(path) if mode == "append" and os.path.isdir(path) else []
     stored = _stored_table.stored_table(df)
     if shredding == "infer":
-        shredding = {c: spark_shredding(s.derive_schema(), inferred=True).to_ddl()
-                     for c, s in _sample_stats(df, json_columns, sample_rows, sample_bytes,
-                                               stored).items()}
+        stats = _sample_stats(df, json_columns, sample_rows, sample_bytes, stored)
+        shredding = {c: s.to_ddl() for c, s in inferred_schemas(stats).items()}
     if isinstance(shredding, dict):
         shredding = json.dumps({c: str(d.to_ddl() if hasattr(d, "to_ddl") else d)
                                 for c, d in shredding.items()})
@@ -839,13 +846,11 @@ class _ArrowWriter(DataSourceArrowWriter):
         if self.shredding == "none":
             return {n: "none" for n in names}
         if self.shredding in ("infer", "per-file"):
-            out = {}
-            for n in names:
-                stats = vs.ShreddingStats()
+            stats = {n: vs.ShreddingStats() for n in names}
+            for n, s in stats.items():
                 for b in batches:
-                    stats.add(b.column(n))
-                out[n] = spark_shredding(stats.derive_schema(), inferred=True).to_ddl()
-            return out
+                    s.add(b.column(n))
+            return {n: s.to_ddl() for n, s in inferred_schemas(stats).items()}
         if self.shredding.startswith("{"):
             import json
 
