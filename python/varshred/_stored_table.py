@@ -44,6 +44,10 @@ class StoredTable:
     schema: pa.Schema  # Spark's Arrow types (file_table: varshred's), Variant as read
     file_schemas: list[pa.Schema]  # each file's, as varshred reads it
 
+    @property
+    def variant_columns(self) -> list[str]:
+        return [f.name for f in self.schema if _parquet.is_variant_type(f.type)]
+
 
 def file_table(files: Sequence[str]) -> StoredTable | None:
     """Unpartitioned Parquet files as varshred reads them (one schema over all), or None

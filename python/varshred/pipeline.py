@@ -417,8 +417,7 @@ class ShredJob:
         as varshred reads them hold every JSON column and at least one to sample."""
         if table is None or not all(c in table.schema.names for c in self.json_columns):
             return False
-        return bool(self.json_columns) or any(
-            vs.parquet.is_variant_type(f.type) for f in table.schema)
+        return bool(self.json_columns or table.variant_columns)
 
     def _sample_table(self, table: "_stored_table.StoredTable"
                       ) -> tuple[dict | None, float]:
@@ -427,9 +426,9 @@ class ShredJob:
         when varshred cannot read them: Spark's sample pass then reads them, or says
         what is wrong."""
         t = time.time()
-        variants = [f.name for f in table.schema if vs.parquet.is_variant_type(f.type)]
         try:
-            stats = _stored_table.sample_stats(table, variants, list(self.json_columns),
+            stats = _stored_table.sample_stats(table, table.variant_columns,
+                                               list(self.json_columns),
                                                self.sample_rows, self.sample_bytes)
         except Exception:  # noqa: BLE001 (any reader error: Spark's pass decides)
             return None, 0.0

@@ -122,16 +122,22 @@ def _valid_children(array: pa.Array) -> pa.Array:
     if pa.types.is_struct(t):
         import pyarrow.compute as pc  # here: not paid by every import of varshred
 
+        given = [array.field(i) for i in range(t.num_fields)]
         children = []
-        for i, f in enumerate(t):
-            child = _valid_children(array.field(i))
+        for f, child in zip(t, given):
+            child = _valid_children(child)
             if (not f.nullable and child.null_count
                     and not pc.and_(child.is_null(), array.is_valid()).true_count):
                 child = _without_validity(child)
             children.append(child)
+        if all(c is g for c, g in zip(children, given)):
+            return array  # the common case, every batch: nothing to rebuild
         return pa.StructArray.from_arrays(children, fields=list(t),
                                           mask=array.is_null() if array.null_count else None)
     if pa.types.is_list(t) or pa.types.is_large_list(t):
+        values = array.values
+        if _valid_children(values) is values:
+            return array  # the common case, every batch: nothing to rebuild
         array = array if array.offset == 0 else pa.concat_arrays([array])  # offsets from 0
         cls = pa.ListArray if pa.types.is_list(t) else pa.LargeListArray
         return cls.from_arrays(array.offsets, _valid_children(array.values), type=t,

@@ -852,7 +852,6 @@ class SharedWriter : public ParquetWriter {
   arrow::Status WriteJsonRows(std::span<const internal::JsonDocument> docs,
                               int64_t text_bytes, const JsonToVariantOptions& options,
                               int64_t first_row, int64_t* invalid) {
-    if (closed_) return arrow::Status::Invalid("ParquetWriter is closed");
     const auto rows = static_cast<int64_t>(docs.size());
     const int64_t per_row = std::max<int64_t>(1, text_bytes / std::max<int64_t>(1, rows));
     const int64_t slice_rows = options_.slice_bytes <= 0
