@@ -109,23 +109,54 @@ bool NeedsAnyEscape(std::string_view s) {
   return false;
 }
 
+// Copies `n` bytes of `s` to `p` and returns the end. Up to 16 bytes (most keys and
+// short strings) are copied with overlapping loads within `s`, without a call.
+char* CopyShort(char* p, const char* s, size_t n) {
+  if (n > 16) {
+    std::memcpy(p, s, n);
+  } else if (n >= 8) {
+    const auto head = ReadLE<uint64_t>(s);
+    const auto tail = ReadLE<uint64_t>(s + n - 8);
+    std::memcpy(p, &head, 8);
+    std::memcpy(p + n - 8, &tail, 8);
+  } else if (n >= 4) {
+    const auto head = ReadLE<uint32_t>(s);
+    const auto tail = ReadLE<uint32_t>(s + n - 4);
+    std::memcpy(p, &head, 4);
+    std::memcpy(p + n - 4, &tail, 4);
+  } else if (n > 0) {  // bytes 0, n / 2 and n - 1 cover 1 to 3 bytes
+    p[0] = s[0];
+    p[n / 2] = s[n / 2];
+    p[n - 1] = s[n - 1];
+  }
+  return p + n;
+}
+
 // `s` in quotes at `p`, which has room for s.size() + 2 bytes; returns the end.
 char* PutQuoted(std::string_view s, char* p) {
   *p++ = '"';
-  std::memcpy(p, s.data(), s.size());
-  p += s.size();
+  p = CopyShort(p, s.data(), s.size());
   *p++ = '"';
   return p;
 }
 
+// Whether a string of 1 to 3 bytes needs an escape: its bytes 0, n / 2 and n - 1,
+// padded with spaces (which need none), checked as one word.
+bool TinyNeedsEscape(const char* s, size_t n) {
+  const uint64_t w = 0x2020202020000000ULL | static_cast<uint8_t>(s[0]) |
+                     (uint64_t{static_cast<uint8_t>(s[n / 2])} << 8) |
+                     (uint64_t{static_cast<uint8_t>(s[n - 1])} << 16);
+  return NeedsEscape(w);
+}
+
 // Puts `s` in quotes when none of its bytes needs an escape, else nothing; returns
 // whether it did. Strings of at most 16 bytes (most keys and short values) are checked
-// and copied in two overlapping loads within `s`, with no call.
+// and copied inline, those of 4 to 16 with the same two overlapping loads within `s`.
 bool PutQuotedIfPlain(std::string_view s, TextSink* out) {
   const char* d = s.data();
   const size_t n = s.size();
   if (n > 16 || n < 4) {
-    if (NeedsAnyEscape(s)) return false;
+    if (n > 16 ? NeedsAnyEscape(s) : n > 0 && TinyNeedsEscape(d, n)) return false;
     out->Advance(PutQuoted(s, out->Reserve(n + 2)));
     return true;
   }
@@ -361,11 +392,13 @@ struct JsonWriter::Impl {
   }
 
   // Whether every key of `metadata` can be printed without escapes, when that is cheap
-  // to know: one scan of a dictionary no larger than the value replaces a check per
-  // printed key (a dictionary shared by many rows may be far larger than one row).
+  // to know: one scan of a dictionary no larger than a few times the value (a row's own
+  // dictionary, whose keys the value mostly prints; each printed key costs the value at
+  // least two bytes) replaces a check per printed key. A dictionary shared by many rows
+  // may be far larger than one row.
   static bool PlainKeys(const MetadataView& metadata, std::string_view v) {
     const std::string_view keys = metadata.key_bytes();
-    return keys.size() <= v.size() && !NeedsAnyEscape(keys);
+    return keys.size() <= 4 * v.size() && !NeedsAnyEscape(keys);
   }
 
   // `v` starts with the value and may run on past it (a container's later values).
@@ -384,14 +417,18 @@ struct JsonWriter::Impl {
         const std::string_view values = obj.values_area();
         out->Put('{');
         for (uint32_t i = 0; i < obj.num_fields(); ++i) {
-          if (i != 0) out->Put(',');
           const std::string_view key = obj.key(i);
-          if (plain_keys) {
-            out->Advance(PutQuoted(key, out->Reserve(key.size() + 2)));
+          if (plain_keys) {  // ,"key": with one reservation
+            char* p = out->Reserve(key.size() + 4);
+            *p = ',';
+            p = PutQuoted(key, p + (i != 0));
+            *p = ':';
+            out->Advance(p + 1);
           } else {
+            if (i != 0) out->Put(',');
             internal::AppendJsonString(key, out);
+            out->Put(':');
           }
-          out->Put(':');
           Write(metadata, values.substr(obj.field_offset(i)), plain_keys, out);
         }
         out->Put('}');
