@@ -115,9 +115,10 @@ def for_spark(batch: pa.RecordBatch) -> pa.RecordBatch:
 def _valid_children(array: pa.Array) -> pa.Array:
     """``array`` with no null under a non-nullable struct field where the struct itself
     is null: Spark's Arrow data marks a null struct's required children null too (a
-    null Variant nested in a struct or an array: its value and metadata), which Arrow's
-    Parquet writer refuses ("declared non-nullable but contains nulls"). Those slots
-    hold nothing, and now say so by being valid. Other arrays come back as they are."""
+    null Variant nested in a struct, an array or a map: its value and metadata), which
+    Arrow's Parquet writer refuses ("declared non-nullable but contains nulls"). Those
+    slots hold nothing, and now say so by being valid. Other arrays come back as they
+    are."""
     t = array.type
     if pa.types.is_struct(t):
         import pyarrow.compute as pc  # here: not paid by every import of varshred
@@ -134,6 +135,13 @@ def _valid_children(array: pa.Array) -> pa.Array:
             return array  # the common case, every batch: nothing to rebuild
         return pa.StructArray.from_arrays(children, fields=list(t),
                                           mask=array.is_null() if array.null_count else None)
+    if pa.types.is_map(t):
+        items = array.items
+        if _valid_children(items) is items:
+            return array  # the common case, every batch: nothing to rebuild
+        array = array if array.offset == 0 else pa.concat_arrays([array])  # offsets from 0
+        return pa.MapArray.from_arrays(array.offsets, array.keys, _valid_children(array.items),
+                                       type=t, mask=array.is_null() if array.null_count else None)
     if pa.types.is_list(t) or pa.types.is_large_list(t):
         values = array.values
         if _valid_children(values) is values:

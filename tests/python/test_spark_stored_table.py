@@ -192,7 +192,8 @@ def test_task_groups_cut_row_groups_into_runs():
 
 
 def test_variants_nested_in_other_columns_pass_through_unchanged(spark, tmp_path):
-    # Spark stores a Variant inside a struct or an array as its (value, metadata) pair;
+    # Spark stores a Variant inside a struct, an array or a map as its (value, metadata)
+    # pair;
     # varshred reads such a column with the type Spark hands over, and writes it as the
     # path through Spark does. Only the top-level Variant column is shredded. Through
     # Spark, a NULL nested Variant failed the write ("declared non-nullable but contains
@@ -201,7 +202,8 @@ def test_variants_nested_in_other_columns_pass_through_unchanged(spark, tmp_path
     docs = ['{"a": 1}', "[2, 3]", '"s"', None]
     table = (spark.createDataFrame([(k, docs[k % 4]) for k in range(400)], "k long, j string")
              .selectExpr("k", "named_struct('x', parse_json(j)) AS s",
-                         "array(parse_json(j)) AS l", "parse_json(j) AS v"))
+                         "array(parse_json(j)) AS l", "map('m', parse_json(j)) AS m",
+                         "parse_json(j) AS v"))
     spark.conf.set("spark.sql.variant.writeShredding.enabled", "false")
     try:
         table.write.parquet(src)
@@ -217,11 +219,44 @@ def test_variants_nested_in_other_columns_pass_through_unchanged(spark, tmp_path
     vs.spark.write(df.select("*"), outs[1], shredding={"v": "struct<a: bigint>"})
     # Nested Variants are written as their (value, metadata) pairs, unannotated
     # (docs/interop.md#files-spark-reads): read back with the schema that says so.
-    schema = "k long, s struct<x: variant>, l array<variant>, v variant"
+    schema = "k long, s struct<x: variant>, l array<variant>, m map<string, variant>, v variant"
     rows = [sorted(spark.read.schema(schema).parquet(o).selectExpr(
-        "k", "to_json(s.x) AS s", "to_json(l[0]) AS l", "to_json(v) AS v").collect())
+        "k", "to_json(s.x) AS s", "to_json(l[0]) AS l", "to_json(m['m']) AS m",
+        "to_json(v) AS v").collect())
         for o in outs]
     assert rows[0] == rows[1] and len(rows[0]) == 400
-    assert rows[0][:4] == [(0, '{"a":1}', '{"a":1}', '{"a":1}'),
-                           (1, "[2,3]", "[2,3]", "[2,3]"), (2, '"s"', '"s"', '"s"'),
-                           (3, None, None, None)]
+    assert rows[0][:4] == [(0, '{"a":1}', '{"a":1}', '{"a":1}', '{"a":1}'),
+                           (1, "[2,3]", "[2,3]", "[2,3]", "[2,3]"),
+                           (2, '"s"', '"s"', '"s"', '"s"'), (3, None, None, None, None)]
+
+
+def test_null_nested_variants_get_valid_children_in_sliced_batches():
+    # Spark's Arrow shape of a NULL Variant nested in a struct, a list and a map: the
+    # required value / metadata are null too. The writer's batches make those slots
+    # valid, also in a slice (an offset into every buffer), and keep the rows' nulls.
+    from varshred.spark import _valid_children
+
+    required = pa.struct([pa.field("value", pa.binary(), nullable=False),
+                          pa.field("metadata", pa.binary(), nullable=False)])
+    null = [False, True, False, True, False, False]
+    variants = pa.StructArray.from_arrays(
+        [pa.array([b"v0", None, b"v2", None, b"v4", b"v5"]),
+         pa.array([b"m0", None, b"m2", None, b"m4", b"m5"])],
+        fields=list(required), mask=pa.array(null))
+    offsets = pa.array([0, 1, 2, 3, 4, 5, 6], pa.int32())
+    columns = {
+        "struct": pa.StructArray.from_arrays([variants], names=["x"]),
+        "list": pa.ListArray.from_arrays(offsets, variants),
+        "map": pa.MapArray.from_arrays(offsets, pa.array(list("abcdef")), variants),
+    }
+    for name, column in columns.items():
+        for part in (column, column.slice(1, 4)):
+            fixed = _valid_children(part)
+            assert fixed.to_pylist() == part.to_pylist(), name
+            fixed.validate(full=True)
+            inner = (fixed.field(0) if name == "struct"
+                     else fixed.items if name == "map" else fixed.values)
+            assert inner.null_count == sum(null)
+            assert inner.field(0).null_count == inner.field(1).null_count == 0, name
+    plain = pa.array([{"x": 1}, None])
+    assert _valid_children(plain) is plain
