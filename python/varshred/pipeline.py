@@ -82,11 +82,23 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
         builder = builder.config(_DAEMON_MODULE, "varshred._pyspark_daemon")
     for key, value in conf.items():
         builder = builder.config(key, value)
+    if "pyspark.testing.utils" not in sys.modules:
+        # The session's first py4j call imports it (pyspark's numpy converter asks it
+        # whether numpy is there), and with it pandas and unittest: 0.15 s the driver
+        # would spend after the JVM is up, imported here while the JVM starts.
+        threading.Thread(target=_import_pyspark_testing, daemon=True).start()
     spark = (builder.config("spark.ui.enabled", "false")
              .config("spark.ui.showConsoleProgress", "false").getOrCreate())
     if quiet:
         spark.sparkContext.setLogLevel("OFF")
     return spark
+
+
+def _import_pyspark_testing() -> None:
+    try:
+        import pyspark.testing.utils  # noqa: F401
+    except Exception:  # pragma: no cover - its own import in the session fails alike
+        pass
 
 
 def _input_files(path: str) -> list[str]:
