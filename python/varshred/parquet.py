@@ -44,6 +44,9 @@ __all__ = [
 
 
 def _shredding(shredding: Mapping[str, Any] | None) -> dict[str, Any]:
+    if shredding is not None and not isinstance(shredding, Mapping):
+        raise TypeError("shredding: a mapping {column: ShreddingSchema, DDL string or "
+                        f"'none'}}, got {type(shredding).__name__} {shredding!r}")
     out = {}
     for column, schema in (shredding or {}).items():
         if isinstance(schema, str):

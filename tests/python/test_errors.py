@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import os
 
 import pyarrow as pa
 import pytest
@@ -68,6 +69,15 @@ def test_non_variant_input_is_a_type_error():
         vs.validate(pa.array([{"value": b"\x00"}]))
     with pytest.raises(TypeError, match=r'found "x"'):
         vs.to_python(pa.array([{"metadata": b"", "value": b"", "x": 1}]))
+
+
+def test_shredding_given_as_one_string_to_the_writer_is_a_type_error(tmp_path):
+    # It was an AttributeError ('str' object has no attribute 'items').
+    table = pa.table({"v": vs.from_json(pa.array(['{"a": 1}']))})
+    for wrong in ("none", "struct<a: bigint>"):
+        with pytest.raises(TypeError, match=r"shredding: a mapping \{column"):
+            vs.parquet.write_table(table, str(tmp_path / "t.parquet"), shredding=wrong)
+    assert not os.listdir(tmp_path)
 
 
 def test_validate_names_row_and_path():
