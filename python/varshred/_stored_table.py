@@ -91,6 +91,51 @@ def likely_stored(table: StoredTable) -> bool:
                for f in table.schema)
 
 
+# Types Spark reads from Parquet as varshred does, whatever the session's settings
+# (binary is not one: Spark reads ENUM-annotated bytes, and all bytes under
+# spark.sql.parquet.binaryAsString, as strings).
+_SAME_IN_SPARK = (pa.types.is_signed_integer, pa.types.is_floating, pa.types.is_boolean,
+                  pa.types.is_string, pa.types.is_decimal128, pa.types.is_date32)
+
+
+def _spark_type(read: pa.DataType, zone: str) -> pa.DataType | None:
+    """The Arrow type Spark hands over for a column varshred reads as ``read`` (not a
+    Variant), or None when that depends on more than the type."""
+    if read == pa.timestamp("us", tz="UTC"):  # UTC-adjusted: Spark labels the zone
+        return pa.timestamp("us", tz=zone)
+    if read == pa.timestamp("us"):  # local: TIMESTAMP_NTZ
+        return read
+    return read if any(same(read) for same in _SAME_IN_SPARK) else None
+
+
+def as_spark_reads(table: StoredTable, zone: str) -> StoredTable | None:
+    """``table`` with the schema Spark's ``read.parquet`` of its files would give under
+    the session time zone ``zone``, told from the files alone (no DataFrame: the
+    pipeline's Parquet input), or None when it cannot be told. It can when every file
+    holds the same columns, each a Variant column annotated VARIANT (Spark reads an
+    unannotated pair as a struct) or of a type _spark_type() maps, and no two names
+    are equal but for case (Spark refuses those)."""
+    names = table.schema.names
+    if len({n.lower() for n in names}) != len(names):
+        return None
+    fields = []
+    for f in table.schema:
+        if _parquet.is_variant_type(f.type):
+            fields.append(pa.field(f.name, f.type))
+        elif (t := _spark_type(f.type, zone)) is not None:
+            fields.append(pa.field(f.name, t))
+        else:
+            return None
+    for path, schema in zip(table.paths, table.file_schemas):
+        if not schema.equals(table.schema):
+            return None
+        columns = {c.name: c for c in vs.parquet.inspect(path)}
+        if any(not columns[v].annotated or columns[v].layout not in ("unshredded", "shredded")
+               for v in table.variant_columns):
+            return None
+    return StoredTable(table.paths, table.row_groups, pa.schema(fields), table.file_schemas)
+
+
 def _relation_files(df: "DataFrame") -> list[str] | None:
     """The files of ``df`` when its plan is one unpartitioned, unbucketed Parquet
     relation on local files (Spark's own view: ``inputFiles``)."""

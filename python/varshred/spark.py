@@ -555,10 +555,11 @@ def sample_stats(df: DataFrame, *, json_columns: Sequence[str] = (),
                          _stored_table.stored_table(df))
 
 
-def _sample_stats(df: DataFrame, json_columns: Sequence[str], sample_rows: int,
+def _sample_stats(df: DataFrame | None, json_columns: Sequence[str], sample_rows: int,
                   sample_bytes: int, stored: "_stored_table.StoredTable | None"
                   ) -> dict[str, vs.ShreddingStats]:
-    variants = tuple(variant_columns(df))
+    """As sample_stats(); ``df`` may be None when ``stored`` is given."""
+    variants = tuple(stored.variant_columns if stored is not None else variant_columns(df))
     json_cols = tuple(json_columns)
     if not variants and not json_cols:
         return {}
@@ -710,6 +711,19 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
     local files) is sampled and read by varshred itself, in the same tasks and files
     (docs/cluster.md#stored-tables); any other DataFrame through Spark.
     """
+    return _write(df.sparkSession, path, df=df, shredding=shredding, mode=mode,
+                  json_columns=json_columns, errors=errors, compression=compression,
+                  sample_rows=sample_rows, sample_bytes=sample_bytes,
+                  collect_stats=collect_stats)
+
+
+def _write(spark: SparkSession, path: str, *, df: DataFrame | None = None,
+           stored: "_stored_table.StoredTable | None" = None, shredding: str | dict,
+           mode: str, json_columns: Sequence[str], errors: str, compression: str,
+           sample_rows: int = 100_000, sample_bytes: int = DEFAULT_SAMPLE_BYTES,
+           collect_stats: bool = False) -> "WriteSummary | None":
+    """write() of ``df``, or of the table as stored ``stored`` with the schema Spark
+    would read (the pipeline's Parquet input, when it needs no DataFrame)."""
     import json
     import tempfile
     import time
@@ -725,7 +739,8 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
         raise vs.VariantError(f"{path} already exists; use mode='overwrite' or 'append'")
     start = time.time()
     existing = _part_files(path) if mode == "append" and os.path.isdir(path) else []
-    stored = _stored_table.stored_table(df)
+    if stored is None:
+        stored = _stored_table.stored_table(df)
     if shredding == "infer":
         stats = _sample_stats(df, json_columns, sample_rows, sample_bytes, stored)
         shredding = {c: s.to_ddl() for c, s in inferred_schemas(stats).items()}
@@ -741,13 +756,13 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
         if stored is not None:
             writer = _ArrowWriter({**options, "path": path}, overwrite=mode == "overwrite")
             try:
-                messages = _stored_table.write(df.sparkSession, stored, writer)
+                messages = _stored_table.write(spark, stored, writer)
             except BaseException:
                 writer.abort([])
                 raise
             writer.commit(messages)
         else:
-            register(df.sparkSession)
+            register(spark)
             (df.write.format("varshred").options(**options)
              .mode("append" if mode == "error" else mode).save(path))
         with open(report_to, encoding="utf-8") as f:

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 
+import pyarrow as pa
 import pytest
 
 import varshred as vs
@@ -328,7 +329,8 @@ def test_shred_command_on_a_parquet_table_in_its_own_process(spark, tmp_path):
                         "local[2]", "--json-column", "s"], capture_output=True, text=True,
                        timeout=300)
     assert r.returncode == 0, r.stderr
-    assert "input: parquet, 2 file(s)" in r.stderr + r.stdout
+    # Spark's schema told by the files: no DataFrame, the tasks read the row groups.
+    assert "input: parquet, 2 file(s), read by the tasks" in r.stderr + r.stdout
     assert "wrote 2000 rows" in r.stderr + r.stdout
     rows = spark.read.parquet(out).selectExpr("k", "to_json(v) AS v", "to_json(s) AS s").collect()
     assert sorted((r.k, _canonical(r.v), _canonical(r.s)) for r in rows) == \
@@ -337,6 +339,30 @@ def test_shred_command_on_a_parquet_table_in_its_own_process(spark, tmp_path):
     assert sum(m["rows"] for m in manifest) == 2000
     assert {"v", "s"} <= set(manifest[0]["shredding"])
     assert all(m["shredding"]["v"].startswith("struct<") for m in manifest)
+
+
+def test_shred_command_on_files_whose_spark_schema_only_spark_tells(spark, tmp_path):
+    # An unsigned column (Spark reads it as a wider signed type) beside the Variant: the
+    # pipeline asks Spark for the DataFrame, and writes Spark's types.
+    docs = sample_events(500, seed=12)
+    src = tmp_path / "table"
+    src.mkdir()
+    for part in range(2):
+        rows = range(part * 250, (part + 1) * 250)
+        vs.parquet.write_table(pa.table({"n": pa.array(rows, pa.uint32()),
+                                         "v": vs.from_json(pa.array([docs[i] for i in rows]))}),
+                               str(src / f"part-{part}.parquet"))
+    out = str(tmp_path / "out")
+    r = subprocess.run([sys.executable, "-m", "varshred", "shred", str(src), out, "--master",
+                        "local[2]"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "input: parquet, 2 file(s)\n" in r.stderr + r.stdout
+    assert "wrote 500 rows" in r.stderr + r.stdout
+    back = spark.read.parquet(out)
+    assert back.schema["n"].dataType.simpleString() == "bigint"
+    rows = back.selectExpr("n", "to_json(v) AS v").collect()
+    assert sorted((r.n, _canonical(r.v)) for r in rows) == \
+        sorted((i, _canonical(d)) for i, d in enumerate(docs))
 
 
 def test_commands_on_spark_shredded_files(spark, tmp_path, capsys):

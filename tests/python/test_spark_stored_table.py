@@ -99,6 +99,65 @@ def test_only_a_table_as_stored_is_read_directly(spark, source, tmp_path):
         spark.conf.set("spark.sql.session.timeZone", "UTC")
 
 
+def test_the_files_tell_the_schema_spark_reads_or_say_they_cannot(spark, source, tmp_path):
+    # The pipeline skips Spark's read.parquet of local Parquet input when the files
+    # alone tell the schema Spark would read; whenever they tell one, Spark agrees.
+    import pyarrow.parquet as pq
+
+    def told(path, zone="UTC"):
+        files = sorted(os.path.join(path, f) for f in os.listdir(path)
+                       if f.endswith(".parquet"))
+        table = _stored_table.file_table(files)
+        return table and _stored_table.as_spark_reads(table, zone)
+
+    def spark_reads(path):
+        return _stored_table.stored_table(spark.read.parquet(path)).schema
+
+    assert told(source).schema.equals(spark_reads(source))
+    spark.conf.set("spark.sql.session.timeZone", "America/New_York")
+    try:
+        assert told(source, "America/New_York").schema.equals(spark_reads(source))
+    finally:
+        spark.conf.set("spark.sql.session.timeZone", "UTC")
+
+    variant = vs.from_json(pa.array(['{"a": 1}', "[2]", None]))
+    plain = {"i8": pa.array([1, -2, None], pa.int8()), "i16": pa.array([1, 2, 3], pa.int16()),
+             "f": pa.array([1.5, None, 2], pa.float32()), "b": pa.array([True, False, None]),
+             "s": pa.array(["x", None, "z"]), "d": pa.array([1, 2, 3], pa.date32()),
+             "dec": pa.array([1, 2, None], pa.decimal128(20, 3)),
+             "ntz": pa.array([1, 2, 3], pa.timestamp("us"))}
+
+    def write(name, columns, annotated=True):
+        path = tmp_path / name
+        path.mkdir()
+        for k, cols in enumerate(columns if isinstance(columns, list) else [columns]):
+            f = str(path / f"part-{k}.parquet")
+            if annotated:  # varshred's writer annotates Variant columns VARIANT
+                vs.parquet.write_table(pa.table(cols), f)
+            else:  # pyarrow writes the (metadata, value) pair as a plain struct
+                pq.write_table(pa.table(cols), f)
+        return str(path)
+
+    both = write("plain", [{**plain, "v": variant}, {**plain, "v": variant}])
+    assert told(both).schema.equals(spark_reads(both))
+    # A large string is stored as a string (the writer keeps no Arrow schema).
+    large = write("large", {"n": pa.array(["x"], pa.large_string()), "v": variant[:1]})
+    assert told(large).schema.equals(spark_reads(large))
+    # Spark reads each of these otherwise than varshred, or refuses them: not told.
+    for name, columns, annotated in [
+            ("pair", {"v": variant}, False),                       # Spark: a struct
+            ("unsigned", {"n": pa.array([1], pa.uint32()), "v": variant[:1]}, True),
+            ("bytes", {"n": pa.array([b"x"]), "v": variant[:1]}, True),  # maybe strings
+            ("millis", {"n": pa.array([1], pa.timestamp("ms", "UTC")), "v": variant[:1]},
+             True),
+            ("cases", {"n": pa.array([1]), "N": pa.array([2]), "v": variant[:1]}, True),
+            ("differ", [{"v": variant}, {"v": variant, "n": pa.array([1, 2, 3])}], True)]:
+        assert told(write(name, columns, annotated)) is None, name
+    int96 = str(tmp_path / "int96")
+    spark.read.parquet(source).write.parquet(int96)  # Spark's default timestamps: INT96
+    assert told(int96) is None
+
+
 @pytest.mark.parametrize("shredding", [
     "infer", "per-file", {"v": "struct<id: bigint, tags: array<string>>",
                           "j": "struct<j: bigint>"}])
