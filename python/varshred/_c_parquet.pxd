@@ -75,6 +75,7 @@ cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
         vector[int] row_groups
         UnshredOptions unshred
         shared_ptr[CFileSystem] filesystem
+        cbool int96_as_micros
 
     CResult[vector[ParquetColumnInfo]] InspectParquet(
         const string& path, const shared_ptr[CFileSystem]& filesystem)

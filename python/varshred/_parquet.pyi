@@ -51,6 +51,7 @@ def reader(
     on_conflict: int,
     row_groups: list[int] | None = None,
     filesystem: Any = None,
+    int96_as_micros: bool = False,
 ) -> pa.RecordBatchReader: ...
 def read_leaves(
     path: str, leaves: list[int], row_groups: list[int] | None = None, filesystem: Any = None

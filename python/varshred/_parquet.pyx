@@ -255,10 +255,12 @@ def leaf_paths(str path, filesystem=None):
 
 
 def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict,
-           row_groups=None, filesystem=None):
+           row_groups=None, filesystem=None, bint int96_as_micros=False):
     """A pyarrow RecordBatchReader over ``path``, Variant columns rebuilt; only
-    ``row_groups`` (in that order) when given."""
+    ``row_groups`` (in that order) when given; INT96 timestamps as microseconds (as
+    Spark reads them) with ``int96_as_micros``."""
     cdef ParquetReadOptions options
+    options.int96_as_micros = int96_as_micros
     if row_groups is not None:
         options.row_groups = row_groups
     options.filesystem = unwrap_filesystem(filesystem)

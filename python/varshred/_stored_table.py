@@ -15,7 +15,7 @@ Spark as before.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import pyarrow as pa
@@ -51,18 +51,56 @@ class StoredTable:
 
 def file_table(files: Sequence[str]) -> StoredTable | None:
     """Unpartitioned Parquet files as varshred reads them (one schema over all), or None
-    when it cannot: the driver can sample them before Spark is up."""
+    when it cannot: the driver can sample them before Spark is up. INT96 timestamps
+    are read as Spark reads them (:func:`_int96_columns`)."""
     try:
         ds = _dataset.Dataset(list(files))
         if len(ds.partition_schema):
             return None
         infos = ds.infos(False, _CONFLICT, _dataset.default_threads(None))
+        for i, path in enumerate(ds.paths):
+            int96 = _int96_columns(path)
+            if int96 is None:
+                return None
+            if int96:
+                infos[i] = replace(infos[i], schema=_as_instants(infos[i].schema, int96))
         schema = ds.schema(infos)
     except Exception:  # a file varshred cannot read: Spark reads it, or says why
         return None
     groups = [(i, g, rows, info.row_group_bytes[g]) for i, info in enumerate(infos)
               for g, rows in enumerate(info.row_group_rows)]
     return StoredTable(ds.paths, groups, schema, [info.schema for info in infos])
+
+
+def _int96_columns(path: str) -> set[str] | None:
+    """The top-level columns of ``path`` stored as INT96 timestamps (Spark's default
+    for TIMESTAMP), which the tasks read as Spark does: microseconds since the epoch in
+    UTC (the reader's ``int96_as_micros``). None when Spark may read them otherwise:
+    an INT96 nested in another column, or a file that Spark 3.1 or later did not write
+    or marked legacy (Spark rebases such values before 1900, or refuses them)."""
+    pf = vs.parquet._parquet_file(path)
+    names = {pf.schema.column(i).path for i in range(len(pf.schema))
+             if pf.schema.column(i).physical_type == "INT96"}
+    if not names:
+        return names
+    meta = pf.metadata.metadata or {}
+    version = meta.get(b"org.apache.spark.version", b"").decode("ascii", "replace")
+    major, _, rest = version.partition(".")
+    minor = rest.partition(".")[0]
+    if (not (major.isdigit() and minor.isdigit()) or (int(major), int(minor)) < (3, 1)
+            or b"org.apache.spark.legacyINT96" in meta
+            or any("." in n for n in names)):
+        return None
+    return names
+
+
+def _as_instants(schema: pa.Schema, names: set[str]) -> pa.Schema:
+    """``schema`` with the columns ``names`` (INT96) typed as the UTC instants in
+    microseconds the tasks read them as."""
+    for name in names:
+        i = schema.get_field_index(name)
+        schema = schema.set(i, schema.field(i).with_type(pa.timestamp("us", tz="UTC")))
+    return schema
 
 
 def stored_table(df: "DataFrame") -> StoredTable | None:
@@ -190,8 +228,9 @@ def _batch_schema(df: "DataFrame", file_schemas: list[pa.Schema]) -> pa.Schema |
 
 
 def _same_instants(read: pa.DataType, spark: pa.DataType) -> bool:
-    """Parquet's UTC-adjusted microsecond timestamps, which Spark labels with the
-    session time zone: the same values (INT96 and other units are Spark's to read)."""
+    """Parquet's UTC-adjusted microsecond timestamps (and Spark's INT96 ones, see
+    _int96_columns), which Spark labels with the session time zone: the same values
+    (other units are Spark's to read)."""
     return (read == pa.timestamp("us", tz="UTC") and pa.types.is_timestamp(spark)
             and spark.unit == "us" and spark.tz is not None)
 
@@ -253,9 +292,11 @@ def _read(table: StoredTable, groups: Sequence[tuple], columns: list[str] | None
     for file, group, *_ in groups:
         path = table.paths[file]
         try:
-            reader = _parquet.reader(path, names, False, batch_size, _CONFLICT, [group], None)
+            reader = _parquet.reader(path, names, False, batch_size, _CONFLICT, [group], None,
+                                     True)
             for batch in reader:
-                arrays = [c if c.type == f.type else c.cast(f.type)  # _same_instants
+                # UTC instants relabelled with Spark's zone (INT96 ones are unlabelled).
+                arrays = [c if c.type == f.type else c.cast(f.type)
                           for c, f in zip(batch.columns, schema)]
                 yield pa.RecordBatch.from_arrays(arrays, schema=schema)
         except pa.ArrowException as e:

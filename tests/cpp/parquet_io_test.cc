@@ -7,6 +7,7 @@
 #include <arrow/json/from_string.h>
 #include <arrow/table.h>
 #include <arrow/util/decimal.h>
+#include <parquet/arrow/writer.h>
 #include <parquet/column_writer.h>
 #include <parquet/file_reader.h>
 #include <parquet/file_writer.h>
@@ -468,6 +469,29 @@ TEST_F(ParquetIoTest, ReadsSelectedRowGroupsInOrder) {
   auto missing = ReadParquet(Path("g.parquet"), read);
   ASSERT_TRUE(missing.status().IsIndexError());
   EXPECT_NE(missing.status().message().find("no row group 99"), std::string::npos);
+}
+
+TEST_F(ParquetIoTest, Int96TimestampsReadAsMicrosecondsWhenAsked) {
+  // Spark's default TIMESTAMP storage: Arrow reads nanoseconds, Spark microseconds
+  // (floored, also before 1970).
+  const auto type = arrow::timestamp(arrow::TimeUnit::MICRO);
+  VS_ASSIGN_OR_FAIL(auto micros, arrow::json::ArrayFromJSONString(
+                                     type, "[-1, 0, 1700000000123456, null]"));
+  auto table = arrow::Table::Make(arrow::schema({arrow::field("t", type)}), {micros});
+  auto props = parquet::ArrowWriterProperties::Builder()
+                   .enable_deprecated_int96_timestamps()
+                   ->build();
+  VS_ASSIGN_OR_FAIL(auto out, arrow::io::FileOutputStream::Open(Path("i96.parquet")));
+  VS_ASSERT_OK(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out, 1024,
+                                          parquet::default_writer_properties(), props));
+  VS_ASSERT_OK(out->Close());
+  VS_ASSIGN_OR_FAIL(auto nanos, ReadParquet(Path("i96.parquet")));
+  EXPECT_EQ(nanos->column(0)->type()->ToString(), "timestamp[ns]");
+  ParquetReadOptions options;
+  options.int96_as_micros = true;
+  VS_ASSIGN_OR_FAIL(auto back, ReadParquet(Path("i96.parquet"), options));
+  ASSERT_EQ(back->column(0)->type()->ToString(), "timestamp[us]");
+  EXPECT_TRUE(back->column(0)->chunk(0)->Equals(*micros));
 }
 
 TEST_F(ParquetIoTest, FailedWriteLeavesNoFile) {

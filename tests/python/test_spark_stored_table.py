@@ -84,9 +84,19 @@ def test_only_a_table_as_stored_is_read_directly(spark, source, tmp_path):
     for changed in (df.select("*"), df.filter("k > 3"), df.limit(10), df.drop("j"),
                     df.withColumnRenamed("k", "key"), df.union(df)):
         assert _stored_table.stored_table(changed) is None
+    # Spark's default timestamps, INT96: read as Spark reads them (microseconds, UTC).
     int96 = str(tmp_path / "int96")
-    df.write.parquet(int96)  # Spark's default timestamps: INT96
-    assert _stored_table.stored_table(spark.read.parquet(int96)) is None
+    df.write.parquet(int96)
+    assert _stored_table.stored_table(spark.read.parquet(int96)).schema.field("t").type == \
+        pa.timestamp("us", tz="UTC")
+    # INT96 from another writer: Spark may rebase or refuse old values; Spark reads it.
+    import pyarrow.parquet as pq
+
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    pq.write_table(pa.table({"t": pa.array([0], pa.timestamp("us"))}),
+                   str(foreign / "part-0.parquet"), use_deprecated_int96_timestamps=True)
+    assert _stored_table.stored_table(spark.read.parquet(str(foreign))) is None
     parted = str(tmp_path / "parted")
     df.selectExpr("k % 2 AS p", "v").write.partitionBy("p").parquet(parted)
     assert _stored_table.stored_table(spark.read.parquet(parted)) is None
@@ -155,7 +165,7 @@ def test_the_files_tell_the_schema_spark_reads_or_say_they_cannot(spark, source,
         assert told(write(name, columns, annotated)) is None, name
     int96 = str(tmp_path / "int96")
     spark.read.parquet(source).write.parquet(int96)  # Spark's default timestamps: INT96
-    assert told(int96) is None
+    assert told(int96).schema.equals(spark_reads(int96))
 
 
 @pytest.mark.parametrize("shredding", [
@@ -188,6 +198,31 @@ def test_write_equals_the_path_through_spark(spark, source, tmp_path, monkeypatc
     back = vs.parquet.read_table(str(tmp_path / "direct")).sort_by("k")
     assert back.column("k").to_pylist() == list(range(3000))
     assert vs.to_json(back.column("j")).to_pylist()[:2] == ['{"j":0}', '{"j":1}']
+
+
+def test_int96_timestamps_are_read_as_spark_reads_them(spark, tmp_path):
+    # Spark writes TIMESTAMP as INT96 by default; the direct path reads those as
+    # microseconds in UTC, the values Spark hands over, before 1970 and far ahead too.
+    times = ["1969-12-31 23:59:59.999999", "1900-01-01 00:00:00.123456",
+             "2262-05-01 10:00:00.5", "2026-11-26 08:00:00", None]
+    src = str(tmp_path / "int96")
+    spark.conf.set("spark.sql.session.timeZone", "America/New_York")
+    try:
+        (spark.createDataFrame([(k, times[k % 5], f'{{"k": {k}}}') for k in range(50)],
+                               "k long, s string, j string")
+         .selectExpr("k", "CAST(s AS TIMESTAMP) AS t", "parse_json(j) AS v")
+         .coalesce(1).write.parquet(src))
+        df = spark.read.parquet(src)
+        assert _stored_table.stored_table(df) is not None
+        outs = [str(tmp_path / "direct"), str(tmp_path / "through")]
+        vs.spark.write(df, outs[0])
+        vs.spark.write(df.select("*"), outs[1])
+        rows = [sorted(spark.read.parquet(o).selectExpr(
+            "k", "CAST(t AS STRING) AS t", "to_json(v) AS v").collect()) for o in outs]
+    finally:
+        spark.conf.set("spark.sql.session.timeZone", "UTC")
+    assert rows[0] == rows[1] and len(rows[0]) == 50
+    assert [r.t for r in rows[0][:5]] == times
 
 
 def test_append_and_overwrite_through_the_direct_path(spark, source, tmp_path):

@@ -51,6 +51,10 @@ struct ParquetReadOptions {
   std::vector<int> row_groups;
   /// Reconstruction of invalid data (error by default; typed-wins as parquet-java).
   UnshredOptions unshred;
+  /// INT96 timestamps (Spark's default physical type for TIMESTAMP) as microseconds,
+  /// as Spark reads them, instead of Arrow's nanoseconds (which overflow outside the
+  /// years 1677-2262).
+  bool int96_as_micros = false;
   /// The filesystem `path` is in; by default resolved from `path` (see ResolveFile).
   std::shared_ptr<arrow::fs::FileSystem> filesystem;
 };

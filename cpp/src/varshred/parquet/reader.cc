@@ -30,7 +30,8 @@ constexpr char kCorrupt[] = "corrupt Parquet file";
 using FileSystemPtr = std::shared_ptr<arrow::fs::FileSystem>;
 
 arrow::Result<std::unique_ptr<pq::arrow::FileReader>> OpenFile(
-    const std::string& path, arrow::MemoryPool* pool, const FileSystemPtr& filesystem) {
+    const std::string& path, arrow::MemoryPool* pool, const FileSystemPtr& filesystem,
+    bool int96_as_micros = false) {
   ARROW_ASSIGN_OR_RAISE(auto location, ResolveFile(path, filesystem));
   // Object stores: a size request, then range reads of the footer and the chunks.
   auto file = location.fs->OpenInputFile(location.path);
@@ -42,13 +43,20 @@ arrow::Result<std::unique_ptr<pq::arrow::FileReader>> OpenFile(
     if (st.detail()) message += ": " + st.detail()->ToString();
     return arrow::Status(st.code(), message);
   }
+  pq::arrow::FileReaderBuilder builder;
+  auto opened = builder.Open(*file);
   std::unique_ptr<pq::arrow::FileReader> reader;
-  auto opened = pq::arrow::OpenFile(*file, pool);
+  if (opened.ok()) {
+    pq::ArrowReaderProperties properties;
+    if (int96_as_micros)
+      properties.set_coerce_int96_timestamp_unit(arrow::TimeUnit::MICRO);
+    opened = builder.memory_pool(pool)->properties(properties)->Build(&reader);
+  }
   if (!opened.ok()) {
     return arrow::Status::Invalid(path, ": not a readable Parquet file (",
-                                  opened.status().message(), ")");
+                                  opened.message(), ")");
   }
-  return std::move(opened).ValueOrDie();
+  return reader;
 }
 
 // `selected`, or every row group when it is empty; an index out of range is an error
@@ -252,7 +260,8 @@ namespace {
 
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
     const std::string& path, const ParquetReadOptions& options, arrow::MemoryPool* pool) {
-  ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, pool, options.filesystem));
+  ARROW_ASSIGN_OR_RAISE(
+      auto reader, OpenFile(path, pool, options.filesystem, options.int96_as_micros));
   const auto all = Columns(*reader->parquet_reader()->metadata()->schema());
   std::vector<ParquetColumnInfo> selected;
   if (options.columns.empty()) {
