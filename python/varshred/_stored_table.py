@@ -116,19 +116,6 @@ def stored_table(df: "DataFrame") -> StoredTable | None:
     return StoredTable(table.paths, table.row_groups, schema, table.file_schemas)
 
 
-_PLAIN_TYPES = (pa.types.is_integer, pa.types.is_floating, pa.types.is_boolean,
-                pa.types.is_string, pa.types.is_binary, pa.types.is_decimal,
-                pa.types.is_date32)
-
-
-def likely_stored(table: StoredTable) -> bool:
-    """Whether Spark will most likely read these files as a table as stored (every
-    column Variant or of a type it reads as varshred does): its driver then only
-    schedules, and may start lean. A guess made before Spark is up."""
-    return all(_parquet.is_variant_type(f.type) or any(t(f.type) for t in _PLAIN_TYPES)
-               for f in table.schema)
-
-
 # Types Spark reads from Parquet as varshred does, whatever the session's settings
 # (binary is not one: Spark reads ENUM-annotated bytes, and all bytes under
 # spark.sql.parquet.binaryAsString, as strings).
@@ -144,6 +131,15 @@ def _spark_type(read: pa.DataType, zone: str) -> pa.DataType | None:
     if read == pa.timestamp("us"):  # local: TIMESTAMP_NTZ
         return read
     return read if any(same(read) for same in _SAME_IN_SPARK) else None
+
+
+def likely_stored(table: StoredTable) -> bool:
+    """Whether Spark will most likely read these files as a table as stored (every
+    column Variant or of a type it reads as varshred does; binary too, unless the
+    session reads it as strings): its driver then only schedules, and may start lean.
+    A guess made before Spark is up."""
+    return all(_parquet.is_variant_type(f.type) or pa.types.is_binary(f.type)
+               or _spark_type(f.type, "UTC") is not None for f in table.schema)
 
 
 def as_spark_reads(table: StoredTable, zone: str) -> StoredTable | None:

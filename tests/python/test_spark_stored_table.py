@@ -271,6 +271,20 @@ def test_the_sample_spreads_over_every_row_group(spark, tmp_path):
     assert counts.get("string", 0) > 200 and sum(counts.values()) - counts["string"] > 200
 
 
+def test_the_lean_start_guess_follows_the_types_spark_reads_alike():
+    def table(*types):
+        fields = [(f"c{i}", t) for i, t in enumerate(types)]
+        return _stored_table.StoredTable([], [], pa.schema(fields), [])
+
+    variant = vs.from_json(pa.array(["1"])).type
+    assert _stored_table.likely_stored(table(
+        variant, pa.int64(), pa.string(), pa.binary(), pa.timestamp("us", "UTC"),
+        pa.timestamp("us"), pa.decimal128(20, 2), pa.date32()))
+    for other in (pa.uint32(), pa.timestamp("ns"), pa.large_string(),
+                  pa.list_(pa.int64())):
+        assert not _stored_table.likely_stored(table(variant, other)), other
+
+
 def test_task_groups_cut_row_groups_into_runs():
     table = _stored_table.StoredTable(
         ["a", "b"], [(0, 0, 10, 100), (0, 1, 10, 100), (1, 0, 10, 300), (1, 1, 10, 100)],
