@@ -135,21 +135,15 @@ def _valid_children(array: pa.Array) -> pa.Array:
             return array  # the common case, every batch: nothing to rebuild
         return pa.StructArray.from_arrays(children, fields=list(t),
                                           mask=array.is_null() if array.null_count else None)
-    if pa.types.is_map(t):
-        items = array.items
-        if _valid_children(items) is items:
-            return array  # the common case, every batch: nothing to rebuild
-        array = array if array.offset == 0 else pa.concat_arrays([array])  # offsets from 0
-        return pa.MapArray.from_arrays(array.offsets, array.keys, _valid_children(array.items),
-                                       type=t, mask=array.is_null() if array.null_count else None)
-    if pa.types.is_list(t) or pa.types.is_large_list(t):
+    if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_map(t):
+        # The whole child (a map's: its key-item entries) whatever the array's offset,
+        # so the array's own buffers and offset still fit the mended child.
         values = array.values
-        if _valid_children(values) is values:
+        fixed = _valid_children(values)
+        if fixed is values:
             return array  # the common case, every batch: nothing to rebuild
-        array = array if array.offset == 0 else pa.concat_arrays([array])  # offsets from 0
-        cls = pa.ListArray if pa.types.is_list(t) else pa.LargeListArray
-        return cls.from_arrays(array.offsets, _valid_children(array.values), type=t,
-                               mask=array.is_null() if array.null_count else None)
+        return pa.Array.from_buffers(t, len(array), array.buffers()[:2], array.null_count,
+                                     array.offset, children=[fixed])
     return array
 
 
