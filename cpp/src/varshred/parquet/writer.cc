@@ -287,20 +287,27 @@ class ParquetSink {
     }
   }
 
-  // Writes the collected leaves into `rg` and clears them; with `use_threads`, on
-  // Arrow's CPU thread pool, leaf by leaf (each leaf has its own column writer and
-  // buffer in a buffered row group, as parquet::arrow::FileWriter's threaded writes use
-  // them).
-  arrow::Status Flush(pq::RowGroupWriter* rg, bool use_threads) {
+  // Writes the collected leaves into `rg` and clears them, then those of `next` (a
+  // twin sink holding the rows that follow, or null); with `use_threads`, on Arrow's
+  // CPU thread pool, leaf by leaf (each leaf has its own column writer and buffer in a
+  // buffered row group, as parquet::arrow::FileWriter's threaded writes use them):
+  // one task per leaf writes both sinks' rows, so neither waits for the other.
+  arrow::Status Flush(pq::RowGroupWriter* rg, bool use_threads,
+                      ParquetSink* next = nullptr) {
     std::vector<pq::ColumnWriter*> writers;
     for (auto& leaf : leaves_) writers.push_back(rg->column(leaf.column));
     auto st = arrow::internal::OptionalParallelFor(
         use_threads && leaves_.size() > 1, static_cast<int>(leaves_.size()), [&](int i) {
           auto written = WriteLeaf(leaves_[i], writers[i]);
           leaves_[i].Clear();
+          if (next != nullptr && written.ok()) {
+            written = WriteLeaf(next->leaves_[i], writers[i]);
+          }
+          if (next != nullptr) next->leaves_[i].Clear();
           return written;
         });
     arena_.Clear();
+    if (next != nullptr) next->arena_.Clear();
     return st;
   }
 
@@ -588,8 +595,11 @@ class VariantColumnWriter {
     return 0;
   }
 
-  arrow::Status Flush(pq::RowGroupWriter* rg, bool use_threads) {
-    return sink_.Flush(rg, use_threads);
+  // Writes the rows shredded since the last Flush() into `rg`, then those of `next`
+  // (a twin holding the rows that follow, or null).
+  arrow::Status Flush(pq::RowGroupWriter* rg, bool use_threads,
+                      VariantColumnWriter* next = nullptr) {
+    return sink_.Flush(rg, use_threads, next != nullptr ? &next->sink_ : nullptr);
   }
   void DictionaryHints(double scale, std::map<int, bool>* out) const {
     sink_.DictionaryHints(scale, out);
@@ -868,13 +878,8 @@ class SharedWriter : public ParquetWriter {
               const int64_t nulled,
               ShredJsonSlice(docs.subspan(offset, n), options, first_row + offset));
           *invalid += nulled;
-          ARROW_RETURN_NOT_OK(WriteShredded(n, n * per_row, nullptr, new_row_group));
-          if (twin_ != nullptr) {
-            // The slice's second half, after the first in the same row group.
-            auto st = twin_->Flush(shared_->row_group(), options_.use_threads);
-            if (!st.ok()) return InColumn(column.field_index, st);
-          }
-          return arrow::Status::OK();
+          // The slice's second half (the twin's), after the first in the same row group.
+          return WriteShredded(n, n * per_row, nullptr, new_row_group, twin_.get());
         });
   }
 
@@ -961,9 +966,11 @@ class SharedWriter : public ParquetWriter {
 
   // Writes a slice of `rows` rows (`bytes` of input) whose Variant columns are
   // shredded, with its other columns from `slice` (null: it has none), in the current
-  // row group or a new one.
+  // row group or a new one. `second_half`: the twin of the only Variant column's
+  // writer, holding the slice's later rows (WriteJson), or null.
   arrow::Status WriteShredded(int64_t rows, int64_t bytes,
-                              const arrow::RecordBatch* slice, bool new_row_group) {
+                              const arrow::RecordBatch* slice, bool new_row_group,
+                              VariantColumnWriter* second_half = nullptr) {
     if (!file_writer_) ARROW_RETURN_NOT_OK(StartFile(rows, bytes));
     if (new_row_group) ARROW_RETURN_NOT_OK(others_writer_->NewBufferedRowGroup());
     if (!other_columns_.empty()) {
@@ -973,7 +980,7 @@ class SharedWriter : public ParquetWriter {
           *arrow::RecordBatch::Make(others_schema_, rows, columns)));
     }
     for (auto& [field_index, writer] : variants_) {
-      auto st = writer->Flush(shared_->row_group(), options_.use_threads);
+      auto st = writer->Flush(shared_->row_group(), options_.use_threads, second_half);
       if (!st.ok()) return InColumn(field_index, st);
     }
     return arrow::Status::OK();
