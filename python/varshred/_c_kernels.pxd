@@ -229,6 +229,7 @@ cdef extern from "varshred/arrow/shredding_stats.h" namespace "varshred" nogil:
         ShreddingStats()
         vector[PathTypeCount] TypeCounts()
         CStatus Add(const CArray& variants, CMemoryPool* pool)
+        CStatus AddJson(const CArray& strings, const JsonToVariantOptions& options)
         CStatus Merge(const ShreddingStats& other)
         string Serialize()
         CResult[ShreddingSchema] DeriveSchema(const InferOptions& options)

@@ -53,6 +53,23 @@ cdef class ShreddingStatsHandle:
                 check_status(status, offset)
                 offset += deref(chunks[i]).length()
 
+    def add_json(self, data, int numbers, int duplicate_keys, int errors):
+        cdef bint chunked = False
+        cdef vector[shared_ptr[CArray]] chunks = import_chunks(data, &chunked)
+        cdef JsonToVariantOptions options
+        options.parse.numbers = <JsonNumbers>numbers
+        options.parse.duplicate_keys = <DuplicateKeyPolicy>duplicate_keys
+        options.errors = <JsonErrorPolicy>errors
+        cdef CStatus status
+        cdef int64_t offset = 0
+        cdef size_t i
+        with self.lock:
+            for i in range(chunks.size()):
+                with nogil:
+                    status = deref(self.stats).AddJson(deref(chunks[i]), options)
+                check_status(status, offset)
+                offset += deref(chunks[i]).length()
+
     def merge(self, ShreddingStatsHandle other):
         if other is self:
             with self.lock:

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 import pyarrow as pa
 
@@ -31,6 +31,19 @@ class ShreddingStats:
 
     def add(self, variants: Any) -> "ShreddingStats":
         self._h.add(variants)
+        return self
+
+    def add_json(self, strings: Any, *, numbers: Literal["decimal", "double"] = "decimal",
+                 duplicate_keys: Literal["error", "last"] = "error",
+                 errors: Literal["raise", "null"] = "raise") -> "ShreddingStats":
+        """Adds JSON documents (Arrow string data, or a list of ``str`` / ``None``) as
+        ``add(vs.from_json(strings, ...))`` would, without building the Variant column:
+        each document is parsed and counted in turn. Options as
+        :func:`varshred.from_json`'s; a null string, and an invalid document under
+        ``errors="null"``, count as a SQL NULL row."""
+        from varshred.core import json_options, json_strings
+
+        self._h.add_json(json_strings(strings), *json_options(numbers, duplicate_keys, errors))
         return self
 
     def merge(self, other: "ShreddingStats") -> "ShreddingStats":

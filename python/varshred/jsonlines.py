@@ -100,8 +100,8 @@ def sample_stats(files: list[str], rows: int,
     for path in files:
         lines = _sample_lines(path, per_file, per_file_bytes)
         while chunk := list(_bounded(lines, _SAMPLE_CHUNK_ROWS, _SAMPLE_CHUNK_BYTES)):
-            text = pa.array(chunk, pa.binary()).view(pa.string())  # from_json checks UTF-8
-            stats.add(vs.from_json(text, errors="null"))
+            text = pa.array(chunk, pa.binary()).view(pa.string())  # the parser checks UTF-8
+            stats.add_json(text, errors="null")
     return stats
 
 

@@ -255,7 +255,7 @@ def write_json(strings: Any, path: str, *, column: str = "v",
         parts = [sample.slice(i, step) for i in range(0, len(sample), step)]
 
         def count(part):
-            return ShreddingStats().add(from_json(part, numbers=numbers, errors="null"))
+            return ShreddingStats().add_json(part, numbers=numbers, errors="null")
 
         with ThreadPoolExecutor(max(threads - 1, 1)) as pool:
             others = [pool.submit(count, part) for part in parts[1:]]

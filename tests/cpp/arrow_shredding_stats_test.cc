@@ -242,6 +242,31 @@ TEST(ShreddingStatsTest, TrustedScanMatchesValidatedScan) {
   EXPECT_EQ(a.rows(), 200);
 }
 
+TEST(ShreddingStatsTest, JsonScanMatchesScanOfItsVariants) {
+  auto docs = MixedDocuments(300, 7);
+  docs.insert(docs.begin() + 10, "{not json");
+  docs.insert(docs.begin() + 20, R"({"id": 1, "id": 2})");
+  docs.push_back("1.50");
+  arrow::StringBuilder b;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    VS_ASSERT_OK(i == 5 ? b.AppendNull() : b.Append(docs[i]));
+  }
+  const auto strings = b.Finish().ValueOrDie();
+  JsonToVariantOptions options;
+  options.errors = JsonErrorPolicy::kNull;
+  ShreddingStats parsed, direct;
+  VS_ASSERT_OK(parsed.Add(*JsonToVariant(*strings, options).ValueOrDie()));
+  VS_ASSERT_OK(direct.AddJson(*strings, options));
+  EXPECT_EQ(direct.Serialize(), parsed.Serialize());
+  EXPECT_EQ(direct.rows(), static_cast<int64_t>(docs.size()));
+  EXPECT_EQ(direct.sql_null_rows(), 3);
+  // Without kNull the first bad document fails, naming its row.
+  ShreddingStats strict;
+  const auto st = strict.AddJson(*strings);
+  EXPECT_TRUE(st.IsInvalid());
+  EXPECT_NE(st.message().find("row 10: invalid JSON"), std::string::npos) << st.ToString();
+}
+
 TEST(ShreddingStatsTest, MergeEqualsScanOfConcatenation) {
   auto docs = MixedDocuments(300, 1);
   std::vector<std::string> first(docs.begin(), docs.begin() + 120);

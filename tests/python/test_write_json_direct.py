@@ -3,7 +3,8 @@
 write_json_lines, which vs.parquet.write_json and the pipeline's tasks use): the data
 is that of the documents parsed by vs.from_json and written, on real documents
 (tweets, product records, a catalogue) shredded by inferred schemas, with drift, SQL
-NULLs and invalid documents; and other engines read the files."""
+NULLs and invalid documents; and other engines read the files. The inference sample's
+statistics are counted straight from the text too (ShreddingStats.add_json)."""
 
 from __future__ import annotations
 
@@ -114,3 +115,34 @@ def test_duckdb_and_pyarrow_read_what_write_json_writes(real, tmp_path):
     assert n == len(real) == pq.read_metadata(path).num_rows
     got = duckdb.sql(f"SELECT v::JSON FROM read_parquet('{path}')").fetchall()
     assert [json.loads(r[0]) for r in got] == [json.loads(d) for d in real]
+
+
+@pytest.mark.parametrize("numbers", ["decimal", "double"])
+def test_statistics_of_json_text_are_those_of_its_variants(real, numbers):
+    docs = list(real) + [None, '"a string"', "[1, {\"x\": 2}]", "null", "{}", "{bad",
+                         '{"k": 1, "k": 2}', "1.50", "123456789012345678901234567890"]
+    random.Random(5).shuffle(docs)
+    want = vs.ShreddingStats().add(vs.from_json(docs, numbers=numbers, errors="null"))
+    got = vs.ShreddingStats().add_json(docs, numbers=numbers, errors="null")
+    assert bytes(got) == bytes(want)
+    assert got.rows == len(docs)
+    assert got.derive_schema() == want.derive_schema()
+    for kind in (pa.large_string(), pa.string_view()):
+        other = vs.ShreddingStats().add_json(pa.array(docs, kind), numbers=numbers,
+                                            errors="null")
+        assert bytes(other) == bytes(want)
+    last = vs.ShreddingStats().add_json(docs, numbers=numbers, duplicate_keys="last",
+                                        errors="null")
+    assert bytes(last) == bytes(vs.ShreddingStats().add(
+        vs.from_json(docs, numbers=numbers, duplicate_keys="last", errors="null")))
+
+
+def test_statistics_of_json_text_name_the_bad_row():
+    good = '{"a": 1}'
+    chunks = pa.chunked_array([[good] * 3, [good, '{"a": tru}']])
+    with pytest.raises(vs.VariantError, match=r"row 4: invalid JSON at byte 6"):
+        vs.ShreddingStats().add_json(chunks)
+    with pytest.raises(vs.VariantError, match=r"row 1: .*duplicate key"):
+        vs.ShreddingStats().add_json([good, '{"a": 1, "a": 2}'])
+    with pytest.raises(TypeError):
+        vs.ShreddingStats().add_json(pa.array([1, 2]))

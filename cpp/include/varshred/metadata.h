@@ -79,6 +79,36 @@ class MetadataView {
   bool sorted_ = false;
 };
 
+namespace internal {
+
+// Equality of two `n`-byte strings with at most four loads when short (most keys),
+// instead of a call to memcmp.
+inline bool SameBytes(const char* a, const char* b, size_t n) {
+  if (n >= 8) {
+    if (n > 16) return std::memcmp(a, b, n) == 0;
+    uint64_t a0, b0, a1, b1;
+    std::memcpy(&a0, a, 8);
+    std::memcpy(&b0, b, 8);
+    std::memcpy(&a1, a + n - 8, 8);
+    std::memcpy(&b1, b + n - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  if (n >= 4) {
+    uint32_t a0, b0, a1, b1;
+    std::memcpy(&a0, a, 4);
+    std::memcpy(&b0, b, 4);
+    std::memcpy(&a1, a + n - 4, 4);
+    std::memcpy(&b1, b + n - 4, 4);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace internal
+
 /// \brief Collects the keys of one Variant's metadata, de-duplicated, in first-seen
 /// order (as Spark writes them), and encodes them with the smallest offset width.
 ///
@@ -95,7 +125,7 @@ class MetadataBuilder {
       const uint32_t id = replay_ids_[replayed_calls_];
       const std::string_view known = replay_keys_[id];
       if (id <= keys_.size() && known.size() == key.size() &&
-          SameBytes(known.data(), key.data(), key.size())) {
+          internal::SameBytes(known.data(), key.data(), key.size())) {
         ++replayed_calls_;
         if (id == keys_.size()) {
           keys_.push_back(known);
@@ -136,31 +166,6 @@ class MetadataBuilder {
   // hash table of ids is kept. Key bytes live in blocks that never move, so the views
   // in keys_ stay valid until Reset(); memory is kept across Reset() for reuse.
   static constexpr uint32_t kLinearLimit = 16;
-  // Equality of two `n`-byte strings with at most four loads when short (most keys),
-  // instead of a call to memcmp.
-  static bool SameBytes(const char* a, const char* b, size_t n) {
-    if (n >= 8) {
-      if (n > 16) return std::memcmp(a, b, n) == 0;
-      uint64_t a0, b0, a1, b1;
-      std::memcpy(&a0, a, 8);
-      std::memcpy(&b0, b, 8);
-      std::memcpy(&a1, a + n - 8, 8);
-      std::memcpy(&b1, b + n - 8, 8);
-      return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-    }
-    if (n >= 4) {
-      uint32_t a0, b0, a1, b1;
-      std::memcpy(&a0, a, 4);
-      std::memcpy(&b0, b, 4);
-      std::memcpy(&a1, a + n - 4, 4);
-      std::memcpy(&b1, b + n - 4, 4);
-      return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-    }
-    for (size_t i = 0; i < n; ++i) {
-      if (a[i] != b[i]) return false;
-    }
-    return true;
-  }
   uint32_t AddUnpredicted(std::string_view key);  // stops the replay
   uint32_t Lookup(std::string_view key);          // Add() without the replay
   std::string_view Store(std::string_view key);

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "varshred/arrow/json_kernels.h"
 #include "varshred/arrow/shredding_schema.h"
 #include "varshred/format.h"
 #include "varshred/value.h"
@@ -238,6 +239,13 @@ class ShreddingStats {
                     arrow::MemoryPool* pool = arrow::default_memory_pool());
   /// \brief Adds one Variant value (already validated) as one row.
   void AddValue(const VariantView& value);
+  /// \brief Scans JSON documents (a string, large_string or string_view array) as
+  /// Add(JsonToVariant(strings, options)) would, without building the Variant column
+  /// or validating what the parser just built: each document is parsed, then counted.
+  /// A null string, and an invalid document under JsonErrorPolicy::kNull, is a SQL
+  /// NULL row; other errors name the row, as JsonToVariant()'s do.
+  arrow::Status AddJson(const arrow::Array& strings,
+                        const JsonToVariantOptions& options = {});
 
   /// \brief Adds `other`'s counts to this. Paths `other` tracks but this cannot (caps
   /// of this object's options) are counted as untracked field values. Without caps
