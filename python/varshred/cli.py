@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import os
 import random
 import shutil
@@ -414,5 +415,24 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(str(message).splitlines()[0] if str(message) else type(e).__name__)
 
 
+def run() -> None:
+    """The installed command and ``python -m varshred``: :func:`main`, then the process
+    ends without tearing the interpreter down. By then the command has closed and
+    committed everything it wrote; the teardown (pyspark's, py4j's, pandas', numpy's
+    and pyarrow's modules) took 0.08-0.1 s after every ``varshred shred`` on 2 cores,
+    a tenth of the work after Spark is up. PySpark's JVM sees its input close and shuts
+    down as before (deleting its temporary directories); no C++ static destructor runs,
+    so libarrow's S3 client, finalized at a normal exit, needs no finalizing either.
+    An exception leaves through the usual exit."""
+    code = main()
+    try:
+        sys.stdout.flush()
+    except OSError:  # as Python's own exit when standard output cannot be flushed
+        code = 120
+    sys.stderr.flush()
+    logging.shutdown()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -312,6 +312,25 @@ def test_cli_dash_is_stdin_and_stdout(drifted, tmp_path):
     assert (tmp_path / "out.jsonl").read_text().splitlines() == _docs(0, 300)
 
 
+def test_cli_output_is_whole_when_the_command_ends_at_once(tmp_path):
+    # The command ends without tearing the interpreter down (cli.run): what it printed
+    # must still reach the pipe whole, and a reader that stops early must not turn into
+    # an error.
+    docs = [json.dumps({"id": i, "s": "x" * (i % 50)}) for i in range(100_000)]
+    path = str(tmp_path / "big.parquet")
+    vs.parquet.write_json(pa.array(docs), path)
+    r = _run_cli("to-json", path, "-")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.decode().splitlines() == [json.dumps(json.loads(d), separators=(",", ":"))
+                                              for d in docs]
+    p = subprocess.Popen([sys.executable, "-m", "varshred", "to-json", path, "-"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert json.loads(p.stdout.readline()) == {"id": 0, "s": ""}
+    p.stdout.close()  # as `| head -1` does
+    assert p.wait(timeout=300) == 0
+    assert p.stderr.read() == b""
+
+
 @pytest.mark.spark
 def test_three_producers_in_one_directory(spark_corpus, duckdb_corpus, tmp_path):
     """Spark's shredded writes, DuckDB's and varshred's (its own per-file shredding)
