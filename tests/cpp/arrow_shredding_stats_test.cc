@@ -264,7 +264,8 @@ TEST(ShreddingStatsTest, JsonScanMatchesScanOfItsVariants) {
   ShreddingStats strict;
   const auto st = strict.AddJson(*strings);
   EXPECT_TRUE(st.IsInvalid());
-  EXPECT_NE(st.message().find("row 10: invalid JSON"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.message().find("row 10: invalid JSON"), std::string::npos)
+      << st.ToString();
 }
 
 TEST(ShreddingStatsTest, MergeEqualsScanOfConcatenation) {
