@@ -49,6 +49,11 @@ def driver_options() -> list[str]:
     return options
 
 
+def writes_archive(options: list[str]) -> bool:
+    """Whether a JVM started with ``options`` (driver_options()') writes the archive."""
+    return any(o.startswith("-XX:ArchiveClassesAtExit=") for o in options)
+
+
 def _archive() -> tuple[str | None, str | None]:
     """(the archive to map, or None; the name this run's JVM is to write one to, or
     None)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import pyarrow as pa
 
@@ -25,7 +25,7 @@ from varshred import _kernels, _parquet, _status
 from varshred import dataset as _dataset
 
 if TYPE_CHECKING:
-    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql import DataFrame
 
 _CONFLICT = _kernels.ON_CONFLICT["error"]
 # Rows per batch read for the sample: each batch gives its first rows, so the sample
@@ -312,11 +312,31 @@ class WriteRuns:
             yield self.writer.write(_read(self.table, self.runs[i], None, 65536))
 
 
-def write(spark: "SparkSession", table: StoredTable, writer: Any) -> list[Any]:
-    """Runs the tasks of a write of ``table`` by ``writer``; their commit messages."""
-    sc = spark.sparkContext
+def context(spark: Any) -> Any:
+    """The SparkContext of a classic session, or ``spark`` itself when it is one: jobs of
+    Python RDD tasks alone need no SparkSession, and the pipeline starts none for JSON
+    lines and tables as stored (docs/cluster.md#start-up)."""
+    from pyspark import SparkContext
+
+    return spark if isinstance(spark, SparkContext) else spark.sparkContext
+
+
+def sql_setting(spark: Any, key: str, default: Callable[[], str]) -> str:
+    """SQL setting ``key`` of a session, or of a SparkContext the value a session on it
+    would start with: the context's setting, else ``default()`` (Spark's default)."""
+    from pyspark import SparkContext
+
+    if isinstance(spark, SparkContext):
+        return spark.getConf().get(key, None) or default()
+    return spark.conf.get(key)
+
+
+def write(spark: Any, table: StoredTable, writer: Any) -> list[Any]:
+    """Runs the tasks of a write of ``table`` by ``writer`` on a session or a SparkContext;
+    their commit messages."""
+    sc = context(spark)
     max_bytes = sc._jvm.org.apache.spark.network.util.JavaUtils.byteStringAsBytes(
-        spark.conf.get("spark.sql.files.maxPartitionBytes", "128MB"))
+        sql_setting(spark, "spark.sql.files.maxPartitionBytes", lambda: "128MB"))
     runs = task_groups(table, sc.defaultParallelism, max_bytes)
     if not runs:
         return []

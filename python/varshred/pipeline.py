@@ -26,7 +26,7 @@ import varshred as vs
 from varshred import _fs, _jvm, _stored_table, jsonlines
 from varshred.shredding import ShreddingSchema
 
-__all__ = ["JobError", "ShredJob", "spark_session", "summary_text"]
+__all__ = ["JobError", "ShredJob", "spark_context", "spark_session", "summary_text"]
 
 _SCHEMA_WORDS = ("infer", "per-file", "none")
 _DAEMON_MODULE = "spark.python.daemon.module"
@@ -44,8 +44,6 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
     JVM with the options of varshred._jvm, for jobs whose work runs in Python tasks.
     A local session whose workers run this interpreter starts them with
     varshred._pyspark_daemon (the installed pyspark, not pyspark.zip)."""
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
     if remote:
@@ -55,43 +53,77 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
         for key, value in (conf or {}).items():
             builder = builder.config(key, value)
         return builder.getOrCreate()
-    builder = SparkSession.builder.appName(app_name)
+    settings, _ = _driver_settings(master, app_name, quiet, conf, fast_start)
+    spark = SparkSession.builder.config(map=settings).getOrCreate()
+    if quiet:
+        spark.sparkContext.setLogLevel("OFF")
+    return spark
+
+
+def spark_context(master: str | None = None, app_name: str = "varshred",
+                  quiet: bool = True, conf: dict | None = None, fast_start: bool = False):
+    """The SparkContext of :func:`spark_session` (same arguments but ``remote``) without a
+    SparkSession, for jobs of Python RDD tasks alone (the JSON-lines job): a
+    SparkSession's JVM side takes about 0.4 s to create, after the context and before
+    any job (docs/cluster.md#start-up). A run whose JVM writes varshred's class archive
+    creates the session all the same, so that the archive also holds the classes of the
+    runs that need one."""
+    from pyspark import SparkConf, SparkContext
+
+    settings, writes_archive = _driver_settings(master, app_name, quiet, conf, fast_start)
+    if writes_archive:
+        from pyspark.sql import SparkSession
+
+        sc = SparkSession.builder.config(map=settings).getOrCreate().sparkContext
+    else:
+        sc = SparkContext.getOrCreate(SparkConf().setAll(list(settings.items())))
+    if quiet:
+        sc.setLogLevel("OFF")
+    return sc
+
+
+def _driver_settings(master: str | None, app_name: str, quiet: bool, conf: dict | None,
+                     fast_start: bool) -> tuple[dict[str, str], bool]:
+    """(the Spark settings of a session or context started by this process, or joined
+    under spark-submit; whether its JVM writes varshred's class archive), as
+    :func:`spark_session` documents them. Also starts importing, while the JVM starts,
+    what the first py4j call would import after it."""
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    settings = {"spark.app.name": app_name}
     submitted = "PYSPARK_GATEWAY_PORT" in os.environ  # launched by spark-submit
     if master or not submitted:
         master = master or "local[*]"
-        builder = builder.master(master)
+        settings["spark.master"] = master
         if master.startswith("local"):
             os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-            builder = (builder.config("spark.driver.bindAddress", "127.0.0.1")
-                       .config("spark.driver.host", "127.0.0.1"))
+            settings["spark.driver.bindAddress"] = "127.0.0.1"
+            settings["spark.driver.host"] = "127.0.0.1"
     conf = dict(conf or {})
     java_options = [conf.pop("spark.driver.extraJavaOptions", "")]
     if quiet:
         log4j = os.path.join(os.path.dirname(__file__), "log4j2-quiet.properties")
         java_options.append(f"-Dlog4j2.configurationFile=file:{log4j}")
-    if fast_start and not submitted and _jvm.enabled():
-        java_options += _jvm.driver_options()
+    jvm_options = _jvm.driver_options() if fast_start and not submitted and _jvm.enabled() \
+        else []
+    java_options += jvm_options
     if any(java_options):
-        builder = builder.config("spark.driver.extraJavaOptions",
-                                 " ".join(o for o in java_options if o))
+        settings["spark.driver.extraJavaOptions"] = " ".join(o for o in java_options if o)
     if (master and master.startswith("local") and not submitted
             and os.environ["PYSPARK_PYTHON"] == sys.executable
             and not {"spark.pyspark.python", _DAEMON_MODULE} & conf.keys()):
         # Workers started by this interpreter: their daemon imports the installed
         # pyspark, not the copy in pyspark.zip that Python compiles at every start.
-        builder = builder.config(_DAEMON_MODULE, "varshred._pyspark_daemon")
-    for key, value in conf.items():
-        builder = builder.config(key, value)
+        settings[_DAEMON_MODULE] = "varshred._pyspark_daemon"
+    settings.update(conf)
+    settings["spark.ui.enabled"] = "false"
+    settings["spark.ui.showConsoleProgress"] = "false"
     if "pyspark.testing.utils" not in sys.modules:
-        # The session's first py4j call imports it (pyspark's numpy converter asks it
-        # whether numpy is there), and with it pandas and unittest: 0.15 s the driver
-        # would spend after the JVM is up, imported here while the JVM starts.
+        # The first py4j call imports it (pyspark's numpy converter asks it whether
+        # numpy is there), and with it pandas and unittest: 0.15 s the driver would
+        # spend after the JVM is up, imported here while the JVM starts.
         threading.Thread(target=_import_pyspark_testing, daemon=True).start()
-    spark = (builder.config("spark.ui.enabled", "false")
-             .config("spark.ui.showConsoleProgress", "false").getOrCreate())
-    if quiet:
-        spark.sparkContext.setLogLevel("OFF")
-    return spark
+    return settings, _jvm.writes_archive(jvm_options)
 
 
 def _import_pyspark_testing() -> None:
@@ -151,7 +183,7 @@ def _parallelism(spark) -> int:
     ``spark.default.parallelism`` when set (else 2 x the client's cores: the splits'
     4 MB floor keeps small inputs in few tasks either way)."""
     if not is_connect(spark):
-        return spark.sparkContext.defaultParallelism
+        return _stored_table.context(spark).defaultParallelism
     return int(spark.conf.get("spark.default.parallelism", None) or 2 * (os.cpu_count() or 1))
 
 
@@ -209,7 +241,7 @@ class _Progress:
 
     def __init__(self, spark, enabled: bool):
         self.enabled = enabled and not is_connect(spark)  # Connect has no status tracker
-        self.tracker = spark.sparkContext.statusTracker() if self.enabled else None
+        self.tracker = _stored_table.context(spark).statusTracker() if self.enabled else None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -331,7 +363,10 @@ class ShredJob:
             return None
         if self.schema == "infer" and (sample is None or sample.result()[0] is None):
             return None
-        return _stored_table.as_spark_reads(table, spark.conf.get("spark.sql.session.timeZone"))
+        zone = _stored_table.sql_setting(  # a SparkContext's: the JVM's zone by default
+            spark, "spark.sql.session.timeZone",
+            lambda: _stored_table.context(spark)._jvm.java.util.TimeZone.getDefault().getID())
+        return _stored_table.as_spark_reads(table, zone)
 
     def _check_columns(self, source: str, columns: list[str], variants: list[str]) -> None:
         missing = [c for c in self.json_columns if c not in columns]
@@ -367,6 +402,16 @@ class ShredJob:
                  and not _remote(self.input) else None)
         # When the tasks read the input, the JVM only schedules them: it may start lean.
         lean = direct or (table is not None and _stored_table.likely_stored(table))
+
+        def driver():
+            # The tasks' own reads of JSON lines, and of a table as stored, are a job of
+            # Python RDD tasks alone: it needs a SparkContext, not a SparkSession, which
+            # is made only when Spark is to read the input.
+            if (direct or table is not None) and not self.remote:
+                return spark_context(self.master, conf=self.spark_conf, fast_start=lean)
+            return spark_session(self.master, conf=self.spark_conf, remote=self.remote,
+                                 fast_start=lean)
+
         sample = None
         if spark is None and self.schema == "infer" and (direct or self._can_sample(table)):
             # The driver samples the files while the JVM starts: the two overlap (the
@@ -374,13 +419,13 @@ class ShredJob:
             with ThreadPoolExecutor(1) as pool:
                 sample = (pool.submit(self._sample_files, files) if direct
                           else pool.submit(self._sample_table, table))
-                spark = spark_session(self.master, conf=self.spark_conf, remote=self.remote,
-                                      fast_start=lean)
-        spark = spark or spark_session(self.master, conf=self.spark_conf, remote=self.remote,
-                                       fast_start=lean)
+                spark = driver()
+        spark = spark or driver()
         where = ((self.remote or "Spark Connect") if is_connect(spark)
-                 else spark.sparkContext.master)
+                 else _stored_table.context(spark).master)
         stored = self._stored_input(spark, table, sample)
+        if not direct and stored is None and _stored_table.context(spark) is spark:
+            spark = spark_session(self.master, conf=self.spark_conf, fast_start=lean)
         self.log(f"[1/3] Spark {spark.version} on {where} "
                  f"({time.time() - start:.1f} s); input: {fmt}"
                  f", {len(files)} file(s)"
@@ -497,7 +542,7 @@ class ShredJob:
             else:
                 # A Python RDD job: as a session's first job it starts its tasks about
                 # 0.6 s sooner than a DataFrame's (no SQL planning, no Arrow in the JVM).
-                results = (spark.sparkContext.parallelize(range(len(splits)),
+                results = (_stored_table.context(spark).parallelize(range(len(splits)),
                                                           max(len(splits), 1))
                            .mapPartitions(task.over_ids).collect())
             written = [r for r in results if r["file"]]

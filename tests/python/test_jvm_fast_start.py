@@ -33,6 +33,12 @@ def test_first_run_writes_an_archive_named_after_itself(cache):
     assert os.path.dirname(option.split("=", 1)[1]) == str(cache)
 
 
+def test_writes_archive_tells_the_run_that_writes_one(cache):
+    assert _jvm.writes_archive(_jvm.driver_options())
+    assert not _jvm.writes_archive(["-XX:SharedArchiveFile=x.jsa", "-XX:+UseSerialGC"])
+    assert not _jvm.writes_archive([])
+
+
 def test_an_ended_runs_archive_is_adopted(cache):
     ours = _archive_option(_jvm.driver_options()).split("=", 1)[1]
     ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],

@@ -468,6 +468,34 @@ def test_runs_under_spark_submit(tmp_path):
     assert vs.variant_get(back["data"], "$.id", "bigint").to_pylist() == list(range(500))
 
 
+def test_the_json_lines_job_starts_no_spark_session(tmp_path):
+    """The JSON-lines job is Python RDD tasks alone: its driver starts a SparkContext and
+    no SparkSession (about 0.4 s of the JVM's), but for the run whose JVM writes
+    varshred's class archive, which creates one so that the archive holds its classes
+    for the runs that need a session."""
+    pytest.importorskip("pyspark")
+    src = tmp_path / "e.jsonl"
+    src.write_text("\n".join(json.dumps({"id": i}) for i in range(200)) + "\n")
+    script = """
+import sys
+from pyspark.sql import SparkSession
+from varshred.pipeline import ShredJob
+summary = ShredJob(sys.argv[1], sys.argv[2], master="local[1]", log=lambda _: None).run()
+print(summary.rows, SparkSession._instantiatedSession is not None)
+"""
+
+    def run(out: str, **env: str) -> str:
+        r = subprocess.run([sys.executable, "-c", script, str(src), str(tmp_path / out)],
+                           capture_output=True, text=True, timeout=600,
+                           env=dict(os.environ, **env))
+        assert r.returncode == 0, r.stderr[-2000:]
+        return r.stdout.split("\n")[-2]
+
+    assert run("plain", VARSHRED_JVM_FAST_START="0") == "200 False"
+    assert run("archived", XDG_CACHE_HOME=str(tmp_path / "cache")) == "200 True"
+    assert any(f.endswith(".jsa") for f in os.listdir(tmp_path / "cache" / "varshred" / "jvm"))
+
+
 def test_a_split_task_imports_no_pandas(tmp_path):
     # A task worker is a fresh process: pa.array() or a Python scalar in a compute call
     # imports pandas (about 0.17 s) just to rule out pandas inputs. The write path of a
