@@ -468,14 +468,20 @@ def test_runs_under_spark_submit(tmp_path):
     assert vs.variant_get(back["data"], "$.id", "bigint").to_pylist() == list(range(500))
 
 
-def test_the_json_lines_job_starts_no_spark_session(tmp_path):
-    """The JSON-lines job is Python RDD tasks alone: its driver starts a SparkContext and
-    no SparkSession (about 0.4 s of the JVM's), but for the run whose JVM writes
-    varshred's class archive, which creates one so that the archive holds its classes
-    for the runs that need a session."""
+def test_jobs_whose_tasks_read_the_input_start_no_spark_session(tmp_path):
+    """JSON lines and a Parquet table as stored are read by Python RDD tasks alone: the
+    driver starts a SparkContext and no SparkSession (about 0.4 s of the JVM's). A
+    session is made when Spark reads the input (here: a uint32 column, which Spark reads
+    as bigint), and by the run whose JVM writes varshred's class archive, so that the
+    archive holds its classes for the runs that need one."""
     pytest.importorskip("pyspark")
-    src = tmp_path / "e.jsonl"
-    src.write_text("\n".join(json.dumps({"id": i}) for i in range(200)) + "\n")
+    lines = tmp_path / "e.jsonl"
+    lines.write_text("\n".join(json.dumps({"id": i}) for i in range(200)) + "\n")
+    v = vs.from_json([json.dumps({"id": i}) for i in range(200)])
+    stored, unsigned = str(tmp_path / "stored.parquet"), str(tmp_path / "unsigned.parquet")
+    vs.parquet.write_table(pa.table({"v": v}), stored)
+    vs.parquet.write_table(pa.table({"v": v, "n": pa.array(range(200), pa.uint32())}),
+                           unsigned)
     script = """
 import sys
 from pyspark.sql import SparkSession
@@ -484,15 +490,18 @@ summary = ShredJob(sys.argv[1], sys.argv[2], master="local[1]", log=lambda _: No
 print(summary.rows, SparkSession._instantiatedSession is not None)
 """
 
-    def run(out: str, **env: str) -> str:
-        r = subprocess.run([sys.executable, "-c", script, str(src), str(tmp_path / out)],
+    def run(source: str, out: str, **env: str) -> str:
+        r = subprocess.run([sys.executable, "-c", script, source, str(tmp_path / out)],
                            capture_output=True, text=True, timeout=600,
                            env=dict(os.environ, **env))
         assert r.returncode == 0, r.stderr[-2000:]
         return r.stdout.split("\n")[-2]
 
-    assert run("plain", VARSHRED_JVM_FAST_START="0") == "200 False"
-    assert run("archived", XDG_CACHE_HOME=str(tmp_path / "cache")) == "200 True"
+    plain = {"VARSHRED_JVM_FAST_START": "0"}
+    assert run(str(lines), "lines", **plain) == "200 False"
+    assert run(stored, "stored", **plain) == "200 False"
+    assert run(unsigned, "unsigned", **plain) == "200 True"
+    assert run(str(lines), "archived", XDG_CACHE_HOME=str(tmp_path / "cache")) == "200 True"
     assert any(f.endswith(".jsa") for f in os.listdir(tmp_path / "cache" / "varshred" / "jvm"))
 
 
