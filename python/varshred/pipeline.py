@@ -63,11 +63,11 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
 def spark_context(master: str | None = None, app_name: str = "varshred",
                   quiet: bool = True, conf: dict | None = None, fast_start: bool = False):
     """The SparkContext of :func:`spark_session` (same arguments but ``remote``) without a
-    SparkSession, for jobs of Python RDD tasks alone (the JSON-lines job): a
-    SparkSession's JVM side takes about 0.4 s to create, after the context and before
-    any job (docs/cluster.md#start-up). A run whose JVM writes varshred's class archive
-    creates the session all the same, so that the archive also holds the classes of the
-    runs that need one."""
+    SparkSession, for jobs of Python RDD tasks alone (the tasks of JSON lines and of
+    tables as stored read their input themselves): a SparkSession's JVM side takes about
+    0.4 s to create, after the context and before any job (docs/cluster.md#start-up).
+    A run whose JVM writes varshred's class archive creates the session all the same,
+    so that the archive also holds the classes of the runs that need one."""
     from pyspark import SparkConf, SparkContext
 
     settings, writes_archive = _driver_settings(master, app_name, quiet, conf, fast_start)
@@ -425,7 +425,9 @@ class ShredJob:
                  else _stored_table.context(spark).master)
         stored = self._stored_input(spark, table, sample)
         if not direct and stored is None and _stored_table.context(spark) is spark:
-            spark = spark_session(self.master, conf=self.spark_conf, fast_start=lean)
+            from pyspark.sql import SparkSession
+
+            spark = SparkSession(spark)  # Spark reads the input: a session on the context
         self.log(f"[1/3] Spark {spark.version} on {where} "
                  f"({time.time() - start:.1f} s); input: {fmt}"
                  f", {len(files)} file(s)"
