@@ -40,33 +40,32 @@ cdef class ShreddingStatsHandle:
         self.lock = _threading.Lock()
 
     def add(self, data):
-        cdef bint chunked = False
-        cdef vector[shared_ptr[CArray]] chunks = import_chunks(data, &chunked)
-        cdef CStatus status
-        cdef int64_t offset = 0
-        cdef size_t i
-        with self.lock:
-            for i in range(chunks.size()):
-                with nogil:
-                    status = deref(self.stats).Add(deref(chunks[i]),
-                                                   c_default_memory_pool())
-                check_status(status, offset)
-                offset += deref(chunks[i]).length()
+        cdef JsonToVariantOptions unused
+        self._add(data, False, unused)
 
     def add_json(self, data, int numbers, int duplicate_keys, int errors):
-        cdef bint chunked = False
-        cdef vector[shared_ptr[CArray]] chunks = import_chunks(data, &chunked)
         cdef JsonToVariantOptions options
         options.parse.numbers = <JsonNumbers>numbers
         options.parse.duplicate_keys = <DuplicateKeyPolicy>duplicate_keys
         options.errors = <JsonErrorPolicy>errors
+        self._add(data, True, options)
+
+    cdef _add(self, data, bint json, const JsonToVariantOptions& options):
+        # Variant columns, or JSON text (`json`) parsed with `options`; errors name the
+        # row of the whole input.
+        cdef bint chunked = False
+        cdef vector[shared_ptr[CArray]] chunks = import_chunks(data, &chunked)
         cdef CStatus status
         cdef int64_t offset = 0
         cdef size_t i
         with self.lock:
             for i in range(chunks.size()):
                 with nogil:
-                    status = deref(self.stats).AddJson(deref(chunks[i]), options)
+                    if json:
+                        status = deref(self.stats).AddJson(deref(chunks[i]), options)
+                    else:
+                        status = deref(self.stats).Add(deref(chunks[i]),
+                                                       c_default_memory_pool())
                 check_status(status, offset)
                 offset += deref(chunks[i]).length()
 
