@@ -70,14 +70,15 @@ def _archive() -> tuple[str | None, str | None]:
                          os.path.join(os.path.expanduser("~"), ".cache"), "varshred", "jvm")
     os.makedirs(cache, exist_ok=True)
     final = os.path.join(cache, f"spark-{key}.jsa")
-    # A run's archive carries its process id: once that process has ended (pyspark
-    # waits for its JVM, which writes at exit), the archive is complete. The first one
-    # is adopted; any other ended run's archive (two runs that started together) would
-    # lie in the cache for good, about 150 MB each: removed.
+    # A run's archive carries its process id. Its JVM writes it at exit, which comes
+    # after that process has ended (the JVM shuts down once its standard input closes):
+    # the archive is complete once neither is alive and it has not changed for a while.
+    # The first one is adopted; any other ended run's archive (two runs that started
+    # together) would lie in the cache for good, about 150 MB each: removed.
     writing = False
     for candidate in glob.glob(os.path.join(cache, f"spark-{key}.*.jsa")):
         st = os.stat(candidate)
-        if _alive(int(candidate.rsplit(".", 2)[-2])) or \
+        if _alive(int(candidate.rsplit(".", 2)[-2])) or _dumping(candidate) or \
                 time.time() - st.st_mtime < _SETTLED_SECONDS:
             writing = True
         elif st.st_size > 0 and not os.path.exists(final):
@@ -89,6 +90,20 @@ def _archive() -> tuple[str | None, str | None]:
     if writing:  # another run is writing it: start without sharing this time
         return None, None
     return None, os.path.join(cache, f"spark-{key}.{os.getpid()}.jsa")
+
+
+def _dumping(archive: str) -> bool:
+    """Whether a process started with ``-XX:ArchiveClassesAtExit=archive`` (a JVM that
+    writes it at exit) is alive; False where /proc does not tell."""
+    needle = f"-XX:ArchiveClassesAtExit={archive}".encode()
+    for cmdline in glob.glob("/proc/[0-9]*/cmdline"):
+        try:
+            with open(cmdline, "rb") as f:
+                if needle in f.read():
+                    return True
+        except OSError:  # the process ended meanwhile
+            continue
+    return False
 
 
 def _alive(pid: int) -> bool:

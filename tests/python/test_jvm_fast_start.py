@@ -80,6 +80,30 @@ def test_an_archive_being_written_is_left_alone(cache):
     assert os.path.exists(ours)
 
 
+def test_an_archive_whose_jvm_is_still_dumping_is_left_alone(cache):
+    # The JVM writes the archive at its exit, after the Python process named in it has
+    # ended: while a process started with the archive's option lives, it is not adopted,
+    # however long ago the file last changed.
+    ours = _archive_option(_jvm.driver_options()).split("=", 1)[1]
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    written = ours.replace(f".{os.getpid()}.jsa", f".{ended}.jsa")
+    with open(written, "wb") as f:
+        f.write(b"part")
+    old = time.time() - 60
+    os.utime(written, (old, old))
+    jvm = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
+                            f"-XX:ArchiveClassesAtExit={written}"])
+    try:
+        assert _archive_option(_jvm.driver_options()) is None
+        assert os.path.exists(written)
+    finally:
+        jvm.kill()
+        jvm.wait()
+    final = ours.replace(f".{os.getpid()}.jsa", ".jsa")
+    assert _archive_option(_jvm.driver_options()) == f"-XX:SharedArchiveFile={final}"
+
+
 def test_fast_start_can_be_turned_off(monkeypatch):
     monkeypatch.setenv("VARSHRED_JVM_FAST_START", "0")
     assert not _jvm.enabled()
