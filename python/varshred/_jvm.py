@@ -50,7 +50,7 @@ def driver_options() -> list[str]:
 
 
 def writes_archive(options: list[str]) -> bool:
-    """Whether a JVM started with ``options`` (driver_options()') writes the archive."""
+    """Whether a JVM started with ``options`` (driver_options()'s) writes the archive."""
     return any(o.startswith("-XX:ArchiveClassesAtExit=") for o in options)
 
 
