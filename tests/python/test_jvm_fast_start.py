@@ -24,6 +24,19 @@ def _archive_option(options: list[str]) -> str | None:
     return next((o for o in options if "Archive" in o), None)
 
 
+def _ended_runs_archive(ours: str, content: bytes) -> str:
+    """An archive beside ``ours`` (this run's name) named after a process that has
+    ended, last changed a minute ago; returns its path."""
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    written = ours.replace(f".{os.getpid()}.jsa", f".{ended}.jsa")
+    with open(written, "wb") as f:
+        f.write(content)
+    old = time.time() - 60
+    os.utime(written, (old, old))
+    return written
+
+
 def test_first_run_writes_an_archive_named_after_itself(cache):
     options = _jvm.driver_options()
     assert "-XX:TieredStopAtLevel=1" in options and "-XX:+UseSerialGC" in options
@@ -41,13 +54,7 @@ def test_writes_archive_tells_the_run_that_writes_one(cache):
 
 def test_an_ended_runs_archive_is_adopted(cache):
     ours = _archive_option(_jvm.driver_options()).split("=", 1)[1]
-    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                           capture_output=True, text=True, check=True).stdout.strip()
-    written = ours.replace(f".{os.getpid()}.jsa", f".{ended}.jsa")
-    with open(written, "wb") as f:
-        f.write(b"archive")
-    old = time.time() - 60
-    os.utime(written, (old, old))
+    written = _ended_runs_archive(ours, b"archive")
     option = _archive_option(_jvm.driver_options())
     final = ours.replace(f".{os.getpid()}.jsa", ".jsa")
     assert option == f"-XX:SharedArchiveFile={final}"
@@ -58,15 +65,8 @@ def test_archives_of_other_ended_runs_are_removed(cache):
     """Two runs that started together both write an archive: one is adopted, the
     other (about 150 MB) does not stay in the cache."""
     ours = _archive_option(_jvm.driver_options()).split("=", 1)[1]
-    ended = [subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                            capture_output=True, text=True, check=True).stdout.strip()
-             for _ in range(2)]
-    old = time.time() - 60
-    for pid in ended:
-        written = ours.replace(f".{os.getpid()}.jsa", f".{pid}.jsa")
-        with open(written, "wb") as f:
-            f.write(b"archive")
-        os.utime(written, (old, old))
+    for _ in range(2):
+        _ended_runs_archive(ours, b"archive")
     final = ours.replace(f".{os.getpid()}.jsa", ".jsa")
     assert _archive_option(_jvm.driver_options()) == f"-XX:SharedArchiveFile={final}"
     assert sorted(os.listdir(cache)) == [os.path.basename(final)]
@@ -85,13 +85,7 @@ def test_an_archive_whose_jvm_is_still_dumping_is_left_alone(cache):
     # ended: while a process started with the archive's option lives, it is not adopted,
     # however long ago the file last changed.
     ours = _archive_option(_jvm.driver_options()).split("=", 1)[1]
-    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                           capture_output=True, text=True, check=True).stdout.strip()
-    written = ours.replace(f".{os.getpid()}.jsa", f".{ended}.jsa")
-    with open(written, "wb") as f:
-        f.write(b"part")
-    old = time.time() - 60
-    os.utime(written, (old, old))
+    written = _ended_runs_archive(ours, b"part")
     jvm = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
                             f"-XX:ArchiveClassesAtExit={written}"])
     try:
