@@ -5,16 +5,21 @@
 #include "varshred/json.h"
 
 #include <limits>
+#include <random>
+#include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "test_util.h"
+#include "varshred/json_reader_internal.h"
 #include "varshred/json_write_internal.h"
 #include "varshred/validate.h"
 
 namespace varshred {
 namespace {
 
+namespace od = simdjson::ondemand;
 using testing::Hex;
 using testing::ToHex;
 
@@ -321,6 +326,140 @@ TEST(JsonParseTest, DuplicateKeysLastWinsKeepsValueOrderAsSpark) {
   EXPECT_EQ(ToHex(p.value), "02 02 01 00 02 00 04 0c 01 0c 03");
   VS_ASSIGN_OR_FAIL(auto q, ParseJson(R"({"a":1,"b":2,"a":3})", options));
   EXPECT_EQ(ToHex(q.value), "02 02 00 01 02 00 04 0c 02 0c 03");
+}
+
+// ----------------------------------------------------------------------
+// The parser's two readings
+//
+// JsonParser::Parse() reads objects and arrays with its own walk of simdjson's token
+// index and hands every document it does not accept to simdjson's on-demand reading,
+// which alone reads the JSON shredder's documents. Both must give the same bytes, or
+// the same error, for every input.
+
+struct Outcome {
+  std::string error;  // empty when parsed
+  std::string metadata, value;
+};
+
+Outcome Finished(const arrow::Status& parsed, VariantBuilder* builder) {
+  Outcome out;
+  arrow::Status st = parsed;
+  if (st.ok()) st = builder->Finish(&out.metadata, &out.value);
+  if (!st.ok()) out.error = st.ToString();
+  builder->Reset();
+  return out;
+}
+
+// The on-demand reading alone.
+Outcome ReadOnDemand(std::string_view json, const JsonParseOptions& options) {
+  internal::JsonReader reader(options);
+  VariantBuilder builder;
+  od::json_type type;
+  arrow::Status st = reader.Open(json, 0, &builder, &type);
+  if (st.ok()) st = reader.ParseOpened(type);
+  return Finished(st, &builder);
+}
+
+// JsonParser::Parse() on `json` in place, followed by bytes that would close any
+// container (the walk must stop at the document's end).
+Outcome ParseInPlace(JsonParser* parser, VariantBuilder* builder, std::string_view json) {
+  std::string buffer(json);
+  buffer.append(JsonParser::kPadding, '}');
+  return Finished(parser->Parse(std::string_view(buffer).substr(0, json.size()),
+                                JsonParser::kPadding, builder),
+                  builder);
+}
+
+void ExpectSameReadings(JsonParser* parser, VariantBuilder* builder,
+                        std::string_view json, const JsonParseOptions& options) {
+  const Outcome expected = ReadOnDemand(json, options);
+  for (const Outcome& got : {Finished(parser->Parse(json, builder), builder),
+                             ParseInPlace(parser, builder, json)}) {
+    ASSERT_EQ(got.error, expected.error) << json;
+    ASSERT_EQ(ToHex(got.metadata), ToHex(expected.metadata)) << json;
+    ASSERT_EQ(ToHex(got.value), ToHex(expected.value)) << json;
+  }
+}
+
+// Documents of every shape the walk reads, and the real documents in ../shared/data
+// when they are there: the tweets and the catalogue whole, product records by line.
+std::vector<std::string> SeedDocuments() {
+  std::vector<std::string> docs = {
+      R"({"id": 12345, "name": "user_12345", "score": 42.5, "tags": ["a", "vip"],
+          "nested": {"x": 7, "flag": true}, "none": null, "off": false})",
+      R"([1, -2, 3.25, -0.0, 1e10, 1E-3, 123456789012345678901234567890, 0.10])",
+      R"({"esc\"aped": "tab\there \u00e9 \ud83d\ude00 \/ \\", "\u0000": "\n"})",
+      R"({"": {}, "e": [], "d": [[[]], {"a": {"b": {"c": [null]}}}]})",
+      R"({"b": 1, "a": 2, "\u00e9": 3, "z": {"y": 1, "x": [true, false]}})",
+      "  [ \"spaced\" ,\t{ \"k\" :\n 1 } ]\r\n",
+      R"({"long": "0123456789012345678901234567890123456789012345678901234567890123456789"})",
+      R"({"ünï": "cödé", "日本": ["語", 1.5e300, -9223372036854775808]})",
+  };
+  const std::string dir = VARSHRED_DEFAULT_SHARED_DATA;
+  for (const char* whole : {"/twitter.json", "/citm_catalog.json"}) {
+    std::string text = testing::ReadFile(dir + whole);
+    if (!text.empty()) docs.push_back(std::move(text));
+  }
+  std::istringstream products(testing::ReadFile(dir + "/amazon_cellphones.ndjson"));
+  std::string line;
+  for (int i = 0; i < 300 && std::getline(products, line); ++i) docs.push_back(line);
+  return docs;
+}
+
+TEST(JsonParseTest, TheIndexedWalkReadsAsTheOnDemandReading) {
+  const auto docs = SeedDocuments();
+  JsonParser parser;
+  VariantBuilder builder;
+  for (const auto& d : docs) ExpectSameReadings(&parser, &builder, d, {});
+  JsonParseOptions other;
+  other.numbers = JsonNumbers::kDouble;
+  other.duplicate_keys = DuplicateKeyPolicy::kLastWins;
+  JsonParser other_parser(other);
+  for (const auto& d : docs) ExpectSameReadings(&other_parser, &builder, d, other);
+}
+
+// Fixed-seed mutations of the small seeds (bytes replaced, inserted or deleted, the
+// text cut short), under the default options, doubles with last-wins keys, and a
+// shallow depth limit: valid or not, both readings agree.
+TEST(JsonParseTest, MutatedDocumentsReadAsTheOnDemandReading) {
+  std::vector<std::string> seeds;
+  for (auto& d : SeedDocuments()) {
+    if (d.size() < 2000) seeds.push_back(std::move(d));
+  }
+  constexpr std::string_view kBytes =
+      "{}[]:,\"\\ \t\n0123456789.eE+-truefalsnl\x01\x7f\xc3\xa9\xff";
+  JsonParseOptions options[3];
+  options[1].numbers = JsonNumbers::kDouble;
+  options[1].duplicate_keys = DuplicateKeyPolicy::kLastWins;
+  options[2].max_depth = 3;
+  JsonParser parsers[3] = {JsonParser(options[0]), JsonParser(options[1]),
+                           JsonParser(options[2])};
+  VariantBuilder builder;
+  std::mt19937_64 rng(20261126);
+  for (int round = 0; round < 20000; ++round) {
+    std::string d = seeds[rng() % seeds.size()];
+    const int edits = 1 + static_cast<int>(rng() % 3);
+    for (int e = 0; e < edits && !d.empty(); ++e) {
+      const size_t at = rng() % d.size();
+      const char byte = kBytes[rng() % kBytes.size()];
+      switch (rng() % 4) {
+        case 0:
+          d[at] = byte;
+          break;
+        case 1:
+          d.insert(d.begin() + static_cast<std::ptrdiff_t>(at), byte);
+          break;
+        case 2:
+          d.erase(at, 1);
+          break;
+        default:
+          d.resize(at);
+      }
+    }
+    const size_t k = static_cast<size_t>(round % 3);
+    ExpectSameReadings(&parsers[k], &builder, d, options[k]);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
 }
 
 // ----------------------------------------------------------------------

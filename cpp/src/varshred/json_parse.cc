@@ -238,8 +238,12 @@ namespace internal {
 
 JsonReader::JsonReader(JsonParseOptions options) : options_(options) {
   // simdjson counts the document itself as one level.
-  allocate_status_ =
-      parser_.allocate(4096, static_cast<size_t>(std::max(options_.max_depth, 1)) + 2);
+  const size_t depth = static_cast<size_t>(std::max(options_.max_depth, 1)) + 2;
+  allocate_status_ = parser_.allocate(4096, depth);
+  if (sj::get_active_implementation()->create_dom_parser_implementation(
+          4096, depth, indexer_) != sj::SUCCESS) {
+    indexer_.reset();
+  }
 }
 
 size_t JsonReader::OffsetOf(const char* p) const {
@@ -282,6 +286,17 @@ arrow::Status JsonReader::Error(sj::error_code code, const char* where) const {
           "invalid JSON at byte ", at,
           ": unexpected character (a missing or extra comma, colon, bracket or value)");
     case sj::INCOMPLETE_ARRAY_OR_OBJECT: {
+      // simdjson looks at the byte after the document to decide whether a container
+      // ends there: read in place, the error would depend on the bytes that follow it
+      // (the next row of an Arrow buffer). A padded copy's reading describes it.
+      if (in_place_) {
+        JsonReader copy(options_);
+        VariantBuilder scratch;
+        od::json_type type;
+        arrow::Status st = copy.Open(text, 0, &scratch, &type);
+        if (st.ok()) st = copy.ParseOpened(type);
+        if (!st.ok()) return st;
+      }
       // simdjson's indexer reports `[1] x` like `[1`: tell them apart.
       const size_t start = SkipJsonSpace(text, 0);
       const size_t end = ContainerEnd(text, start);
@@ -485,20 +500,27 @@ inline arrow::Status JsonReader::ParseScalarDocument(od::json_type type) {
 
 arrow::Status JsonReader::Parse(std::string_view json, size_t readable_after,
                                 VariantBuilder* builder) {
+  ARROW_RETURN_NOT_OK(Prepare(json, readable_after, builder));
+  if (WalkIndexed()) return arrow::Status::OK();
   od::json_type type;
-  ARROW_RETURN_NOT_OK(Open(json, readable_after, builder, &type));
+  ARROW_RETURN_NOT_OK(Iterate(&type));
   return ParseOpened(type);
 }
 
 arrow::Status JsonReader::Open(std::string_view json, size_t readable_after,
                                VariantBuilder* builder, od::json_type* type) {
+  ARROW_RETURN_NOT_OK(Prepare(json, readable_after, builder));
+  return Iterate(type);
+}
+
+arrow::Status JsonReader::Prepare(std::string_view json, size_t readable_after,
+                                  VariantBuilder* builder) {
   // simdjson reads up to SIMDJSON_PADDING bytes past the end: parse in place when the
   // caller vouches for them, else copy into our padded buffer.
-  size_t padded;
   in_place_ = readable_after >= sj::SIMDJSON_PADDING && !json.empty();
   if (in_place_) {
     begin_ = json.data();
-    padded = json.size() + readable_after;
+    padded_ = json.size() + readable_after;
   } else {
     const size_t needed = json.size() + sj::SIMDJSON_PADDING;
     if (needed > capacity_) {
@@ -509,7 +531,7 @@ arrow::Status JsonReader::Open(std::string_view json, size_t readable_after,
     if (!json.empty()) std::memcpy(buffer_.get(), json.data(), json.size());
     std::memset(buffer_.get() + json.size(), 0, sj::SIMDJSON_PADDING);
     begin_ = buffer_.get();
-    padded = capacity_;
+    padded_ = capacity_;
   }
   size_ = json.size();
   builder_ = builder;
@@ -524,7 +546,11 @@ arrow::Status JsonReader::Open(std::string_view json, size_t readable_after,
                                   kMaxNestingDepth);
   }
   if (allocate_status_ != sj::SUCCESS) return Error(allocate_status_, begin_);
-  if (auto err = parser_.iterate(begin_, size_, padded).get(doc_)) {
+  return arrow::Status::OK();
+}
+
+arrow::Status JsonReader::Iterate(od::json_type* type) {
+  if (auto err = parser_.iterate(begin_, size_, padded_).get(doc_)) {
     if (err == sj::EMPTY) return arrow::Status::Invalid("invalid JSON: empty input");
     return Error(err, begin_ + size_);
   }
@@ -537,6 +563,170 @@ arrow::Status JsonReader::Open(std::string_view json, size_t readable_after,
     return DepthError(Location(doc_));
   }
   return arrow::Status::OK();
+}
+
+// ----------------------------------------------------------------------
+// The walk of simdjson's structural index
+//
+// simdjson's first stage validates the UTF-8 and the strings' characters and lists
+// where every token starts: the brackets, colons and commas, and the first byte of
+// each string, number and literal. A token runs up to the next one (whitespace
+// included). The walk checks the grammar as it goes and gives up, having added
+// nothing, at the first thing it does not accept; the on-demand reading then reports
+// the error (or reads what the walk left to it: documents that are a single scalar).
+
+struct JsonReader::IndexCursor {
+  const char* text;
+  const uint32_t* index;  // index[count] is the document's length (simdjson's sentinel)
+  uint32_t pos;
+  uint32_t count;
+
+  // The character that starts the current token; 0 past the last one.
+  char Peek() const { return pos < count ? text[index[pos]] : '\0'; }
+  // The current token, up to where the next begins.
+  std::string_view Token() const {
+    return {text + index[pos], static_cast<size_t>(index[pos + 1] - index[pos])};
+  }
+};
+
+namespace {
+
+// Whether `token` is `literal` followed by nothing but whitespace.
+bool IsLiteral(std::string_view token, std::string_view literal) {
+  if (token.substr(0, literal.size()) != literal) return false;
+  for (size_t i = literal.size(); i < token.size(); ++i) {
+    if (!IsJsonSpace(token[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool JsonReader::WalkIndexed() {
+  if (indexer_ == nullptr || size_ == 0) return false;
+  if (size_ > indexer_->capacity() &&
+      indexer_->allocate(size_, indexer_->max_depth()) != sj::SUCCESS) {
+    return false;
+  }
+  if (indexer_->stage1(reinterpret_cast<const uint8_t*>(begin_), size_,
+                       sj::stage1_mode::regular) != sj::SUCCESS) {
+    return false;
+  }
+  IndexCursor c{begin_, indexer_->structural_indexes.get(), 0,
+                indexer_->n_structural_indexes};
+  const char first = c.Peek();
+  if ((first != '{' && first != '[') || options_.max_depth < 1) return false;
+  const VariantBuilder::Checkpoint start = builder_->MakeCheckpoint();
+  if (WalkValue(c, 0) && c.pos == c.count) return true;
+  builder_->Rollback(start);
+  return false;
+}
+
+inline bool JsonReader::WalkString(IndexCursor& c, std::string_view* text) {
+  // The closing quote is the last one before the next token.
+  const std::string_view token = c.Token();
+  const size_t close = token.find_last_of('"');
+  if (close == 0 || close == std::string_view::npos) return false;
+  const std::string_view raw = token.substr(1, close - 1);
+  ++c.pos;
+  if (!HasBackslash(raw)) [[likely]] {
+    *text = raw;
+    return true;
+  }
+  // simdjson's own decoding, as the on-demand reading's, into our scratch buffer.
+  unescaped_.resize(raw.size() + sj::SIMDJSON_PADDING);
+  auto* dst = reinterpret_cast<uint8_t*>(unescaped_.data());
+  const uint8_t* end = indexer_->parse_string(
+      reinterpret_cast<const uint8_t*>(raw.data()), dst, /*allow_replacement=*/false);
+  if (end == nullptr) return false;
+  *text = std::string_view(unescaped_.data(), static_cast<size_t>(end - dst));
+  return true;
+}
+
+inline bool JsonReader::WalkObject(IndexCursor& c, int depth) {
+  builder_->StartObject();
+  if (c.Peek() == '}') {
+    ++c.pos;
+  } else {
+    while (true) {
+      std::string_view key;
+      if (c.Peek() != '"' || !WalkString(c, &key) || c.Peek() != ':') return false;
+      ++c.pos;
+      builder_->AddKey(key);
+      if (!WalkValue(c, depth)) return false;
+      const char next = c.Peek();
+      ++c.pos;
+      if (next == '}') break;
+      if (next != ',') return false;
+    }
+  }
+  return builder_->EndObject().ok();
+}
+
+inline bool JsonReader::WalkArray(IndexCursor& c, int depth) {
+  builder_->StartArray();
+  if (c.Peek() == ']') {
+    ++c.pos;
+  } else {
+    while (true) {
+      if (!WalkValue(c, depth)) return false;
+      const char next = c.Peek();
+      ++c.pos;
+      if (next == ']') break;
+      if (next != ',') return false;
+    }
+  }
+  builder_->EndArray();
+  return true;
+}
+
+// `depth` is the number of containers around the value.
+bool JsonReader::WalkValue(IndexCursor& c, int depth) {
+  switch (c.Peek()) {
+    case '{':
+      if (depth + 1 > options_.max_depth) return false;
+      ++c.pos;
+      return WalkObject(c, depth + 1);
+    case '[':
+      if (depth + 1 > options_.max_depth) return false;
+      ++c.pos;
+      return WalkArray(c, depth + 1);
+    case '"': {
+      std::string_view s;
+      if (!WalkString(c, &s)) return false;
+      builder_->AppendString(s);
+      return true;
+    }
+    case 't':
+      if (!IsLiteral(c.Token(), "true")) return false;
+      builder_->AppendBool(true);
+      break;
+    case 'f':
+      if (!IsLiteral(c.Token(), "false")) return false;
+      builder_->AppendBool(false);
+      break;
+    case 'n':
+      if (!IsLiteral(c.Token(), "null")) return false;
+      builder_->AppendNull();
+      break;
+    case '-':
+    case '0':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7':
+    case '8':
+    case '9':
+      if (!AppendNumber(c.Token()).ok()) return false;
+      break;
+    default:
+      return false;
+  }
+  ++c.pos;
+  return true;
 }
 
 arrow::Status JsonReader::ParseOpened(od::json_type type) {

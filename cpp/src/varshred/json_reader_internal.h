@@ -1,8 +1,11 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// The JSON reader behind JsonParser (json_parse.cc): one document at a time, read with
-// simdjson's on-demand API into a VariantBuilder. JsonParser reads whole documents;
-// the JSON shredder (arrow/json_shredder_internal.h) opens a document, walks the
+// The JSON reader behind JsonParser (json_parse.cc): one document at a time into a
+// VariantBuilder. JsonParser reads whole documents: simdjson's first stage indexes the
+// document's tokens and our own walk of that index builds the Variant; any document
+// the walk does not accept whole (bad or unusual input) is read again with simdjson's
+// on-demand API, which finds and describes the error. The JSON shredder
+// (arrow/json_shredder_internal.h) opens a document with the on-demand API, walks the
 // objects and arrays its shredding schema types itself, and hands the reader every
 // other value to encode whole. Errors say what is wrong and at which byte.
 
@@ -96,6 +99,22 @@ class JsonReader {
   bool InPlace() const { return in_place_; }
 
  private:
+  // The document's text where simdjson may read it (padded), checks of the options.
+  arrow::Status Prepare(std::string_view json, size_t readable_after,
+                        VariantBuilder* builder);
+  // The on-demand reading of the prepared document (Open() after Prepare()).
+  arrow::Status Iterate(od::json_type* type);
+
+  // The walk of simdjson's structural index: true when the prepared
+  // document, an object or an array, was read whole into the builder; false (nothing
+  // added) for every other document, which the on-demand reading then handles.
+  struct IndexCursor;
+  bool WalkIndexed();
+  bool WalkValue(IndexCursor& c, int depth);
+  bool WalkObject(IndexCursor& c, int depth);
+  bool WalkArray(IndexCursor& c, int depth);
+  bool WalkString(IndexCursor& c, std::string_view* text);
+
   arrow::Status UnescapedKey(od::field& field, std::string_view* key);
   size_t OffsetOf(const char* p) const;
   arrow::Status Error(simdjson::error_code code, const char* where) const;
@@ -117,11 +136,16 @@ class JsonReader {
   JsonParseOptions options_;
   od::parser parser_;
   simdjson::error_code allocate_status_ = simdjson::SUCCESS;
+  // simdjson's first stage alone, for WalkIndexed(); null when simdjson could not make
+  // one (the on-demand reading then serves every document).
+  std::unique_ptr<simdjson::internal::dom_parser_implementation> indexer_;
+  std::string unescaped_;  // WalkString()'s decoded strings
   od::document doc_;
   std::unique_ptr<char[]> buffer_;
   size_t capacity_ = 0;  // bytes usable in buffer_, padding included
   const char* begin_ = nullptr;
   size_t size_ = 0;
+  size_t padded_ = 0;  // bytes readable from begin_
   bool in_place_ = false;
   VariantBuilder* builder_ = nullptr;
 };
