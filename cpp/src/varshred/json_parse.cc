@@ -373,11 +373,6 @@ inline arrow::Status JsonReader::AppendNumber(std::string_view token) {
   return arrow::Status::OK();
 }
 
-arrow::Status JsonReader::UnescapedKey(od::field& field, std::string_view* key) {
-  if (auto err = field.unescaped_key().get(*key)) return Error(err, Location());
-  return arrow::Status::OK();
-}
-
 inline arrow::Status JsonReader::ParseObject(od::object obj, const char* where,
                                              int depth) {
   builder_->StartObject();
@@ -387,7 +382,7 @@ inline arrow::Status JsonReader::ParseObject(od::object obj, const char* where,
     // pieces, as one 16-byte word (a store-forwarding stall per field).
     od::field& field = field_result.value_unsafe();
     std::string_view key;
-    ARROW_RETURN_NOT_OK(Key(field, &key));
+    if (auto err = field.unescaped_key().get(key)) return Error(err, Location());
     builder_->AddKey(key);
     ARROW_RETURN_NOT_OK(ParseAny(field.value(), depth));
   }
@@ -407,10 +402,6 @@ inline arrow::Status JsonReader::ParseArray(od::array arr, int depth) {
   }
   builder_->EndArray();
   return arrow::Status::OK();
-}
-
-arrow::Status JsonReader::ParseValue(od::value& v, int depth) {
-  return ParseAny(v, depth);
 }
 
 // `depth` is the number of containers around `v`.
@@ -434,11 +425,7 @@ inline arrow::Status JsonReader::ParseAny(od::value& v, int depth) {
     }
     case od::json_type::string: {
       std::string_view s;
-      bool plain;
-      ARROW_RETURN_NOT_OK(PlainString(v, &s, &plain));
-      if (!plain) {
-        if (auto err = v.get_string().get(s)) return Error(err, Location(v));
-      }
+      if (auto err = v.get_string().get(s)) return Error(err, Location(v));
       builder_->AppendString(s);
       return arrow::Status::OK();
     }
@@ -571,30 +558,19 @@ arrow::Status JsonReader::Iterate(od::json_type* type) {
 // simdjson's first stage validates the UTF-8 and the strings' characters and lists
 // where every token starts: the brackets, colons and commas, and the first byte of
 // each string, number and literal. A token runs up to the next one (whitespace
-// included). The walk checks the grammar as it goes and gives up, having added
-// nothing, at the first thing it does not accept; the on-demand reading then reports
-// the error (or reads what the walk left to it: documents that are a single scalar).
-
-struct JsonReader::IndexCursor {
-  const char* text;
-  const uint32_t* index;  // index[count] is the document's length (simdjson's sentinel)
-  uint32_t pos;
-  uint32_t count;
-
-  // The character that starts the current token; 0 past the last one.
-  char Peek() const { return pos < count ? text[index[pos]] : '\0'; }
-  // The current token, up to where the next begins.
-  std::string_view Token() const {
-    return {text + index[pos], static_cast<size_t>(index[pos + 1] - index[pos])};
-  }
-};
+// included). The walk checks the grammar as it goes and gives up at the first thing
+// it does not accept; Parse() then drops what it added and the on-demand reading
+// reports the error (or reads what the walk leaves to it: single scalar documents).
 
 namespace {
 
-// Whether `token` is `literal` followed by nothing but whitespace.
-bool IsLiteral(std::string_view token, std::string_view literal) {
-  if (token.substr(0, literal.size()) != literal) return false;
-  for (size_t i = literal.size(); i < token.size(); ++i) {
+// Whether `token` is `literal` followed by nothing but whitespace (a literal's length
+// is a constant, so the comparison is a load or two, not a call).
+template <size_t N>
+bool IsLiteral(std::string_view token, const char (&literal)[N]) {
+  constexpr size_t n = N - 1;
+  if (token.size() < n || std::memcmp(token.data(), literal, n) != 0) return false;
+  for (size_t i = n; i < token.size(); ++i) {
     if (!IsJsonSpace(token[i])) return false;
   }
   return true;
@@ -602,7 +578,12 @@ bool IsLiteral(std::string_view token, std::string_view literal) {
 
 }  // namespace
 
-bool JsonReader::WalkIndexed() {
+bool JsonReader::Index(std::string_view json, size_t readable_after,
+                       VariantBuilder* builder, JsonCursor* cursor) {
+  return Prepare(json, readable_after, builder).ok() && IndexPrepared(cursor);
+}
+
+bool JsonReader::IndexPrepared(JsonCursor* cursor) {
   if (indexer_ == nullptr || size_ == 0) return false;
   if (size_ > indexer_->capacity() &&
       indexer_->allocate(size_, indexer_->max_depth()) != sj::SUCCESS) {
@@ -612,28 +593,23 @@ bool JsonReader::WalkIndexed() {
                        sj::stage1_mode::regular) != sj::SUCCESS) {
     return false;
   }
-  IndexCursor c{begin_, indexer_->structural_indexes.get(), 0,
-                indexer_->n_structural_indexes};
+  *cursor = {begin_, indexer_->structural_indexes.get(), 0,
+             indexer_->n_structural_indexes};
+  return true;
+}
+
+bool JsonReader::WalkIndexed() {
+  JsonCursor c;
+  if (!IndexPrepared(&c)) return false;
   const char first = c.Peek();
-  if ((first != '{' && first != '[') || options_.max_depth < 1) return false;
+  if (first != '{' && first != '[') return false;
   const VariantBuilder::Checkpoint start = builder_->MakeCheckpoint();
-  if (WalkValue(c, 0) && c.pos == c.count) return true;
+  if (WalkValue(c, 0) && c.AtEnd()) return true;
   builder_->Rollback(start);
   return false;
 }
 
-inline bool JsonReader::WalkString(IndexCursor& c, std::string_view* text) {
-  // The closing quote is the last one before the next token.
-  const std::string_view token = c.Token();
-  const size_t close = token.find_last_of('"');
-  if (close == 0 || close == std::string_view::npos) return false;
-  const std::string_view raw = token.substr(1, close - 1);
-  ++c.pos;
-  if (!HasBackslash(raw)) [[likely]] {
-    *text = raw;
-    return true;
-  }
-  // simdjson's own decoding, as the on-demand reading's, into our scratch buffer.
+bool JsonReader::Unescape(std::string_view raw, std::string_view* text) {
   unescaped_.resize(raw.size() + sj::SIMDJSON_PADDING);
   auto* dst = reinterpret_cast<uint8_t*>(unescaped_.data());
   const uint8_t* end = indexer_->parse_string(
@@ -643,7 +619,7 @@ inline bool JsonReader::WalkString(IndexCursor& c, std::string_view* text) {
   return true;
 }
 
-inline bool JsonReader::WalkObject(IndexCursor& c, int depth) {
+inline bool JsonReader::WalkObject(JsonCursor& c, int depth) {
   builder_->StartObject();
   if (c.Peek() == '}') {
     ++c.pos;
@@ -663,7 +639,7 @@ inline bool JsonReader::WalkObject(IndexCursor& c, int depth) {
   return builder_->EndObject().ok();
 }
 
-inline bool JsonReader::WalkArray(IndexCursor& c, int depth) {
+inline bool JsonReader::WalkArray(JsonCursor& c, int depth) {
   builder_->StartArray();
   if (c.Peek() == ']') {
     ++c.pos;
@@ -681,7 +657,7 @@ inline bool JsonReader::WalkArray(IndexCursor& c, int depth) {
 }
 
 // `depth` is the number of containers around the value.
-bool JsonReader::WalkValue(IndexCursor& c, int depth) {
+bool JsonReader::WalkValue(JsonCursor& c, int depth) {
   switch (c.Peek()) {
     case '{':
       if (depth + 1 > options_.max_depth) return false;

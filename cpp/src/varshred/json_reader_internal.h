@@ -1,13 +1,13 @@
 // Licensed under the Apache License, Version 2.0.
 //
 // The JSON reader behind JsonParser (json_parse.cc): one document at a time into a
-// VariantBuilder. JsonParser reads whole documents: simdjson's first stage indexes the
-// document's tokens and our own walk of that index builds the Variant; any document
-// the walk does not accept whole (bad or unusual input) is read again with simdjson's
-// on-demand API, which finds and describes the error. The JSON shredder
-// (arrow/json_shredder_internal.h) opens a document with the on-demand API, walks the
-// objects and arrays its shredding schema types itself, and hands the reader every
-// other value to encode whole. Errors say what is wrong and at which byte.
+// VariantBuilder. simdjson's first stage indexes a document's tokens (JsonCursor) and
+// our own walk of that index builds the Variant. JsonParser reads whole documents;
+// the JSON shredder (arrow/json_shredder_internal.h) walks the objects and arrays its
+// shredding schema types itself and hands the reader every other value to encode
+// whole. A document either walk does not accept (bad or unusual input) is read again
+// with simdjson's on-demand API, which finds the error and says what is wrong and at
+// which byte.
 
 #pragma once
 
@@ -28,7 +28,7 @@ namespace od = simdjson::ondemand;
 
 /// Whether `s` holds a backslash, 8 bytes at a time (overlapping loads within `s`):
 /// keys and strings are mostly short, where a call to memchr costs more than the test.
-inline bool HasBackslash(std::string_view s) {
+[[gnu::always_inline]] inline bool HasBackslash(std::string_view s) {
   const size_t n = s.size();
   if (n < 8) {
     for (const char c : s) {
@@ -42,8 +42,27 @@ inline bool HasBackslash(std::string_view s) {
   return BytesEqual(ReadLE<uint64_t>(s.data() + n - 8), '\\') != 0;
 }
 
-// The per-key and per-string steps are defined here, not in json_parse.cc, so that
-// both walks inline them: they run once per field and value.
+/// \brief A position in the token index of a document (simdjson's first stage): the
+/// brackets, colons and commas, and the first byte of each string, number and
+/// literal. A token runs up to the next one, whitespace included.
+struct JsonCursor {
+  const char* text = nullptr;
+  const uint32_t* index = nullptr;  // index[count] is the document's length
+  uint32_t pos = 0;
+  uint32_t count = 0;
+
+  /// The character that starts the current token; 0 past the last one.
+  char Peek() const { return pos < count ? text[index[pos]] : '\0'; }
+  /// The current token, up to where the next begins. \pre pos < count.
+  std::string_view Token() const {
+    return {text + index[pos], static_cast<size_t>(index[pos + 1] - index[pos])};
+  }
+  /// Whether every token was read.
+  bool AtEnd() const { return pos == count; }
+};
+
+// The per-string steps are defined here, not in json_parse.cc, so that both walks
+// (JsonParser's and the JSON shredder's) inline them: they run once per key and value.
 class JsonReader {
  public:
   explicit JsonReader(JsonParseOptions options);
@@ -54,49 +73,55 @@ class JsonReader {
   arrow::Status Parse(std::string_view json, size_t readable_after,
                       VariantBuilder* builder);
 
-  /// \brief Starts reading `json` (as Parse()) for a caller that walks it: sets `*type`
-  /// to the document's JSON type. Values encoded later go to `builder`.
+  // -- walking the token index ------------------------------------------------
+  // Each step checks the grammar as it goes and returns false at the first thing it
+  // does not accept, having added part of the value to the builder: the caller drops
+  // it and has Parse() read the document, which names the problem.
+
+  /// \brief Indexes the tokens of `json` (`readable_after` as in Parse()) and points
+  /// `*cursor` at the first; values encoded later go to `builder`. False when
+  /// simdjson refuses the text (invalid UTF-8, an unclosed string...) or the options.
+  bool Index(std::string_view json, size_t readable_after, VariantBuilder* builder,
+             JsonCursor* cursor);
+  /// \brief Encodes the value at `c`, which sits inside `depth` containers, whole into
+  /// the builder and moves past it.
+  bool WalkValue(JsonCursor& c, int depth);
+  /// \brief The decoded string at `c` (valid until the next call), moving past it.
+  bool WalkString(JsonCursor& c, std::string_view* text) {
+    std::string_view raw;
+    if (!RawString(c, &raw)) return false;
+    ++c.pos;
+    // simdjson's first stage has checked the UTF-8 and the control characters: a
+    // string without escapes is its own bytes, and needs no copy.
+    if (!HasBackslash(raw)) [[likely]] {
+      *text = raw;
+      return true;
+    }
+    return Unescape(raw, text);
+  }
+  /// \brief For a string at `c` without escapes: moves past it and sets `*text` to
+  /// its bytes in the document; else returns false and leaves `c` as it was.
+  bool PlainString(JsonCursor& c, std::string_view* text) {
+    std::string_view raw;
+    if (c.Peek() != '"' || !RawString(c, &raw) || HasBackslash(raw)) return false;
+    ++c.pos;
+    *text = raw;
+    return true;
+  }
+  /// \brief Whether the indexed document is read where it lies (its text, and the
+  /// views into it, live as long as the caller's), not from a padded copy.
+  bool InPlace() const { return in_place_; }
+
+  // -- the on-demand reading alone ----------------------------------------------
+  // What Parse() falls back to for the documents its walk does not accept (tests
+  // compare the two readings).
+
+  /// \brief Starts reading `json` on demand: sets `*type` to its JSON type.
   arrow::Status Open(std::string_view json, size_t readable_after,
                      VariantBuilder* builder, od::json_type* type);
-  /// \brief The document opened by Open().
-  od::document& document() { return doc_; }
-  /// \brief Reads the rest of an opened document of type `type` into the builder, as
-  /// Parse() would have (trailing content included).
+  /// \brief Reads the document opened by Open() into the builder, trailing content
+  /// included.
   arrow::Status ParseOpened(od::json_type type);
-  /// \brief Whether an opened document whose container was walked ends there (nothing
-  /// but whitespace after it).
-  bool AtEnd() { return doc_.at_end(); }
-
-  /// \brief Encodes `v`, which sits inside `depth` containers, whole into the builder.
-  arrow::Status ParseValue(od::value& v, int depth);
-  /// \brief The decoded key of `field` (its text as it stands when it has no escape).
-  arrow::Status Key(od::field& field, std::string_view* key) {
-    // simdjson's first pass has checked the document's UTF-8 and control characters: a
-    // key without escapes is its own bytes, and needs no copy.
-    *key = field.escaped_key();
-    if (!HasBackslash(*key)) [[likely]] {
-      return arrow::Status::OK();
-    }
-    return UnescapedKey(field, key);
-  }
-  /// \brief For a string `v` without escapes: reads it and sets `*text` to its text as
-  /// it stands (its decoded bytes) and `*plain`; else leaves `v` unread, `*plain` false.
-  arrow::Status PlainString(od::value& v, std::string_view* text, bool* plain) {
-    // As for keys: a string without escapes is its own bytes (between the quotes of its
-    // raw token, which runs on to the next token).
-    const std::string_view token = v.raw_json_token();
-    const std::string_view raw = token.substr(1, token.find_last_of('"') - 1);
-    *plain = !HasBackslash(raw);
-    if (!*plain) return arrow::Status::OK();
-    if (auto err = v.get_raw_json_string().error()) [[unlikely]] {
-      return Error(err, Location());
-    }
-    *text = raw;
-    return arrow::Status::OK();
-  }
-  /// \brief Whether the open document is read where it lies (its text, and the views
-  /// into it, live as long as the caller's), not from a padded copy.
-  bool InPlace() const { return in_place_; }
 
  private:
   // The document's text where simdjson may read it (padded), checks of the options.
@@ -105,17 +130,26 @@ class JsonReader {
   // The on-demand reading of the prepared document (Open() after Prepare()).
   arrow::Status Iterate(od::json_type* type);
 
-  // The walk of simdjson's structural index: true when the prepared
-  // document, an object or an array, was read whole into the builder; false (nothing
-  // added) for every other document, which the on-demand reading then handles.
-  struct IndexCursor;
+  // Parse()'s walk: true when the prepared document, an object or an array, was read
+  // whole into the builder; false (nothing added) for every other document, which
+  // the on-demand reading then handles.
   bool WalkIndexed();
-  bool WalkValue(IndexCursor& c, int depth);
-  bool WalkObject(IndexCursor& c, int depth);
-  bool WalkArray(IndexCursor& c, int depth);
-  bool WalkString(IndexCursor& c, std::string_view* text);
+  bool IndexPrepared(JsonCursor* cursor);
+  bool WalkObject(JsonCursor& c, int depth);
+  bool WalkArray(JsonCursor& c, int depth);
+  // The text between the quotes of the string token at `c`: its closing quote is the
+  // last one before the next token.
+  [[gnu::always_inline]] static bool RawString(const JsonCursor& c,
+                                               std::string_view* raw) {
+    const std::string_view token = c.Token();
+    const size_t close = token.find_last_of('"');
+    if (close == 0 || close == std::string_view::npos) return false;
+    *raw = token.substr(1, close - 1);
+    return true;
+  }
+  // simdjson's own decoding of a string with escapes, as the on-demand reading's.
+  bool Unescape(std::string_view raw, std::string_view* text);
 
-  arrow::Status UnescapedKey(od::field& field, std::string_view* key);
   size_t OffsetOf(const char* p) const;
   arrow::Status Error(simdjson::error_code code, const char* where) const;
   arrow::Status DepthError(const char* where) const;
@@ -126,8 +160,6 @@ class JsonReader {
     return Location();
   }
   arrow::Status AppendNumber(std::string_view token);
-  // ParseValue()'s walk, called by its own steps: ParseValue() is called from other
-  // files, so the compiler may not specialise it; this one is local to json_parse.cc.
   arrow::Status ParseAny(od::value& v, int depth);
   arrow::Status ParseObject(od::object obj, const char* where, int depth);
   arrow::Status ParseArray(od::array arr, int depth);
@@ -139,7 +171,7 @@ class JsonReader {
   // simdjson's first stage alone, for WalkIndexed(); null when simdjson could not make
   // one (the on-demand reading then serves every document).
   std::unique_ptr<simdjson::internal::dom_parser_implementation> indexer_;
-  std::string unescaped_;  // WalkString()'s decoded strings
+  std::string unescaped_;  // Unescape()'s decoded strings
   od::document doc_;
   std::unique_ptr<char[]> buffer_;
   size_t capacity_ = 0;  // bytes usable in buffer_, padding included

@@ -59,17 +59,15 @@ class JsonShredder {
     builder_.Reset();
     fields_.clear();
     values_.clear();
-    od::json_type type;
-    ARROW_RETURN_NOT_OK(reader_.Open(json, readable_after, &builder_, &type));
-    if (Walks(root, type)) {
-      od::value v;
-      if (reader_.document().get_value().get(v) != simdjson::SUCCESS) return Failed();
-      ARROW_RETURN_NOT_OK(WalkContainer(root, v, type, Level{}, /*depth=*/0));
-      if (!reader_.AtEnd()) return Failed();  // trailing content
+    JsonCursor c;
+    if (!reader_.Index(json, readable_after, &builder_, &c)) return Failed();
+    if (Walks(root, c.Peek())) {
+      ARROW_RETURN_NOT_OK(WalkContainer(root, c, Level{}, /*depth=*/0));
     } else {
-      ARROW_RETURN_NOT_OK(reader_.ParseOpened(type));
+      if (!reader_.WalkValue(c, /*depth=*/0)) return Failed();
       ARROW_RETURN_NOT_OK(ShredWhole(root, Level{}));
     }
+    if (!c.AtEnd()) return Failed();  // trailing content
     // Rows that replay one dictionary get the same bytes from the builder: compare
     // them only when they may differ.
     const MetadataBuilder& keys = builder_.metadata_builder();
@@ -87,27 +85,22 @@ class JsonShredder {
   }
 
  private:
-  // Whether this walk descends into a value of JSON type `type` at `node`: an object
-  // at an object typed_value, an array at an array typed_value.
-  static bool Walks(const Node& node, od::json_type type) {
-    return (type == od::json_type::object &&
-            node.kind == ShreddingSchema::Kind::kObject) ||
-           (type == od::json_type::array && node.kind == ShreddingSchema::Kind::kArray);
+  // Whether this walk descends into the value starting with `first` at `node`: an
+  // object at an object typed_value, an array at an array typed_value.
+  static bool Walks(const Node& node, char first) {
+    return (first == '{' && node.kind == ShreddingSchema::Kind::kObject) ||
+           (first == '[' && node.kind == ShreddingSchema::Kind::kArray);
   }
 
-  // `v` sits inside `depth` containers.
-  arrow::Status Walk(Node& node, od::value& v, Level level, int depth) {
-    od::json_type type;
-    if (v.type().get(type) != simdjson::SUCCESS) return Failed();
-    if (Walks(node, type)) return WalkContainer(node, v, type, level, depth);
-    if (type == od::json_type::string && node.kind == ShreddingSchema::Kind::kPrimitive &&
+  // The value at `c` sits inside `depth` containers.
+  arrow::Status Walk(Node& node, JsonCursor& c, Level level, int depth) {
+    if (Walks(node, c.Peek())) return WalkContainer(node, c, level, depth);
+    if (node.kind == ShreddingSchema::Kind::kPrimitive &&
         node.type == VariantType::kString) {
       // A string matches a string column (MatchTyped): one without escapes goes there
       // as its text stands, without being encoded first.
       TypedValue typed;
-      bool plain;
-      ARROW_RETURN_NOT_OK(reader_.PlainString(v, &typed.bytes, &plain));
-      if (plain) {
+      if (reader_.PlainString(c, &typed.bytes)) {
         static const VariantView kNoView;  // sinks read strings from `bytes` only
         typed.variant = &kNoView;
         if (!reader_.InPlace()) typed.bytes = sink_->Keep(typed.bytes);
@@ -115,7 +108,7 @@ class JsonShredder {
       }
     }
     builder_.ClearValue();
-    ARROW_RETURN_NOT_OK(reader_.ParseValue(v, depth));
+    if (!reader_.WalkValue(c, depth)) return Failed();
     return ShredWhole(node, level);
   }
 
@@ -146,48 +139,52 @@ class JsonShredder {
            type == VariantType::kUuid;
   }
 
-  arrow::Status WalkContainer(Node& node, od::value& v, od::json_type type, Level level,
-                              int depth) {
+  arrow::Status WalkContainer(Node& node, JsonCursor& c, Level level, int depth) {
     if (depth + 1 > reader_.options().max_depth) return Failed();
-    if (type == od::json_type::object) {
-      od::object obj;
-      if (v.get_object().get(obj) != simdjson::SUCCESS) return Failed();
-      return WalkObject(node, obj, level, depth + 1);
-    }
-    od::array arr;
-    if (v.get_array().get(arr) != simdjson::SUCCESS) return Failed();
-    return WalkArray(node, arr, level, depth + 1);
+    const char first = c.Peek();
+    ++c.pos;
+    return first == '{' ? WalkObject(node, c, level, depth + 1)
+                        : WalkArray(node, c, level, depth + 1);
   }
 
   // docs/shredding.md rule 2, as Shredder::ShredObject: shredded fields to their
   // groups, the rest to a residual object in value.
-  arrow::Status WalkObject(Node& node, od::object obj, Level level, int depth) {
+  arrow::Status WalkObject(Node& node, JsonCursor& c, Level level, int depth) {
     ARROW_RETURN_NOT_OK(sink_->BeginObject(node, level));
     std::fill(node.match.begin(), node.match.end(), -1);
     // This object's unshredded fields and their values, on stacks shared with the
     // objects nested in its shredded fields.
     const size_t first_field = fields_.size();
     const size_t first_byte = values_.size();
-    for (auto field_result : obj) {
-      if (field_result.error() != simdjson::SUCCESS) return Failed();
-      od::field& field = field_result.value_unsafe();  // JsonReader::ParseObject: no copy
-      std::string_view key;
-      ARROW_RETURN_NOT_OK(reader_.Key(field, &key));
-      const int32_t f = FieldOf(node, key);
-      const uint32_t id = last_id_;
-      if (f >= 0) {
-        if (node.match[f] >= 0) return Failed();  // a repeated key
-        node.match[f] = 1;
-        ARROW_RETURN_NOT_OK(Walk(*node.fields[f], field.value(), level, depth));
-        continue;
+    if (c.Peek() == '}') {
+      ++c.pos;
+    } else {
+      while (true) {
+        std::string_view key;
+        if (c.Peek() != '"' || !reader_.WalkString(c, &key) || c.Peek() != ':') {
+          return Failed();
+        }
+        ++c.pos;
+        const int32_t f = FieldOf(node, key);
+        const uint32_t id = last_id_;
+        if (f >= 0) {
+          if (node.match[f] >= 0) return Failed();  // a repeated key
+          node.match[f] = 1;
+          ARROW_RETURN_NOT_OK(Walk(*node.fields[f], c, level, depth));
+        } else {
+          builder_.ClearValue();
+          if (!reader_.WalkValue(c, depth)) return Failed();
+          const std::string_view bytes = builder_.value_bytes();
+          fields_.push_back({{builder_.metadata_builder().key(id), id,
+                              static_cast<uint32_t>(values_.size() - first_byte)},
+                             static_cast<uint32_t>(bytes.size())});
+          values_.append(bytes);
+        }
+        const char next = c.Peek();
+        ++c.pos;
+        if (next == '}') break;
+        if (next != ',') return Failed();
       }
-      builder_.ClearValue();
-      ARROW_RETURN_NOT_OK(reader_.ParseValue(field.value(), depth));
-      const std::string_view bytes = builder_.value_bytes();
-      fields_.push_back({{builder_.metadata_builder().key(id), id,
-                          static_cast<uint32_t>(values_.size() - first_byte)},
-                         static_cast<uint32_t>(bytes.size())});
-      values_.append(bytes);
     }
     for (size_t f = 0; f < node.fields.size(); ++f) {
       if (node.match[f] < 0) ARROW_RETURN_NOT_OK(sink_->Missing(*node.fields[f], level));
@@ -223,18 +220,52 @@ class JsonShredder {
   }
 
   // docs/shredding.md: an array goes entirely to typed_value, element by element.
-  arrow::Status WalkArray(Node& node, od::array arr, Level level, int depth) {
-    size_t count = 0;
-    if (arr.count_elements().get(count) != simdjson::SUCCESS) return Failed();
-    const auto n = static_cast<uint32_t>(count);
+  arrow::Status WalkArray(Node& node, JsonCursor& c, Level level, int depth) {
+    const uint32_t n = CountElements(c);
     ARROW_RETURN_NOT_OK(sink_->BeginArray(node, n, level));
     uint32_t i = 0;
-    for (auto element : arr) {
-      if (element.error() != simdjson::SUCCESS) return Failed();
-      ARROW_RETURN_NOT_OK(Walk(*node.element, element.value_unsafe(),
-                               sink_->Element(node, i++, level), depth));
+    if (c.Peek() == ']') {
+      ++c.pos;
+    } else {
+      while (true) {
+        if (i == n) return Failed();
+        ARROW_RETURN_NOT_OK(
+            Walk(*node.element, c, sink_->Element(node, i++, level), depth));
+        const char next = c.Peek();
+        ++c.pos;
+        if (next == ']') break;
+        if (next != ',') return Failed();
+      }
     }
+    if (i != n) return Failed();
     return sink_->EndArray(node, n, level);
+  }
+
+  // The elements of the array whose first token is at `c` (the sink takes the count
+  // first): its commas outside nested containers, plus one unless it is empty. A
+  // malformed array may be counted wrong; its walk then fails.
+  static uint32_t CountElements(const JsonCursor& c) {
+    if (c.Peek() == ']') return 0;
+    uint32_t commas = 0;
+    int depth = 0;
+    for (uint32_t p = c.pos; p < c.count; ++p) {
+      switch (c.text[c.index[p]]) {
+        case '[':
+        case '{':
+          ++depth;
+          break;
+        case ']':
+        case '}':
+          if (depth-- == 0) return commas + 1;
+          break;
+        case ',':
+          commas += depth == 0 ? 1 : 0;
+          break;
+        default:
+          break;
+      }
+    }
+    return commas + 1;
   }
 
   // Adds `key` to the row's dictionary (its id in last_id_) and returns the schema
