@@ -80,15 +80,25 @@ def test_an_archive_being_written_is_left_alone(cache):
     assert os.path.exists(ours)
 
 
+def _started_with(pid: int, option: str) -> bool:
+    with open(f"/proc/{pid}/cmdline", "rb") as f:
+        return option.encode() in f.read().split(b"\0")
+
+
 def test_an_archive_whose_jvm_is_still_dumping_is_left_alone(cache):
     # The JVM writes the archive at its exit, after the Python process named in it has
     # ended: while a process started with the archive's option lives, it is not adopted,
     # however long ago the file last changed.
     ours = _archive_option(_jvm.driver_options()).split("=", 1)[1]
     written = _ended_runs_archive(ours, b"part")
-    jvm = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
-                            f"-XX:ArchiveClassesAtExit={written}"])
+    option = f"-XX:ArchiveClassesAtExit={written}"
+    jvm = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", option])
     try:
+        # Until it has exec'd, the child's /proc entry still shows pytest's command line.
+        deadline = time.monotonic() + 10
+        while not _started_with(jvm.pid, option):
+            assert time.monotonic() < deadline, "the stand-in JVM did not start"
+            time.sleep(0.01)
         assert _archive_option(_jvm.driver_options()) is None
         assert os.path.exists(written)
     finally:
