@@ -73,7 +73,15 @@ class VariantBuilder {
   void AppendTimeMicros(int64_t v) { PutFixed(PrimitiveType::kTimeNtzMicros, v); }
   /// \brief A string: short form under 64 bytes, long form otherwise. The bytes are
   /// not checked for UTF-8 here (sources validate).
-  void AppendString(std::string_view v);
+  void AppendString(std::string_view v) {
+    // Inline: parsers call it once per string value.
+    if (v.size() > kMaxShortStringSize)
+      return PutLengthPrefixed(PrimitiveType::kString, v);
+    BeforeValue();
+    buffer_.push_back(
+        static_cast<char>(ShortStringHeader(static_cast<uint32_t>(v.size()))));
+    buffer_.append(v);
+  }
   void AppendBinary(std::string_view v);
   /// \brief \pre 16 bytes in big-endian (RFC 4122) order.
   void AppendUuid(std::string_view bytes16);
@@ -85,14 +93,19 @@ class VariantBuilder {
 
   // -- containers -------------------------------------------------------------
   /// \brief Opens an object. Only the innermost open container receives values.
-  void StartObject();
+  void StartObject() { OpenContainer(true); }
   /// \brief Names the next value of the innermost open object.
-  void AddKey(std::string_view key);
+  void AddKey(std::string_view key) {
+    // Inline: parsers call it once per field.
+    pending_key_id_ = metadata_.Add(key);
+    pending_key_ = metadata_.key(pending_key_id_);
+    has_pending_key_ = true;
+  }
   /// \brief Encodes the innermost object. Fails on a duplicate key under kRaise, when
   /// a value of the object had no AddKey(), or when the innermost container is not an
   /// object.
   arrow::Status EndObject();
-  void StartArray();
+  void StartArray() { OpenContainer(false); }
   void EndArray();
 
   // -- results ----------------------------------------------------------------

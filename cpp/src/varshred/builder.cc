@@ -87,17 +87,6 @@ void VariantBuilder::AppendDecimal(Decimal d) {
   }
 }
 
-void VariantBuilder::AppendString(std::string_view v) {
-  if (v.size() <= kMaxShortStringSize) {
-    BeforeValue();
-    buffer_.push_back(
-        static_cast<char>(ShortStringHeader(static_cast<uint32_t>(v.size()))));
-    buffer_.append(v);
-  } else {
-    PutLengthPrefixed(PrimitiveType::kString, v);
-  }
-}
-
 void VariantBuilder::AppendBinary(std::string_view v) {
   PutLengthPrefixed(PrimitiveType::kBinary, v);
 }
@@ -156,16 +145,6 @@ void VariantBuilder::OpenContainer(bool is_object) {
   frames_.push_back({header_at, header_at + reserved, first_entry, ordinal, is_object});
   deepest_ = std::max(deepest_, frames_.size());
 }
-
-void VariantBuilder::StartObject() { OpenContainer(true); }
-
-void VariantBuilder::AddKey(std::string_view key) {
-  pending_key_id_ = metadata_.Add(key);
-  pending_key_ = metadata_.key(pending_key_id_);
-  has_pending_key_ = true;
-}
-
-void VariantBuilder::StartArray() { OpenContainer(false); }
 
 uint8_t* VariantBuilder::PlaceHeader(const Frame& frame, size_t header_size) {
   if (frame.ordinal < kMaxHeaderHints) {
