@@ -7,7 +7,16 @@
 ['{"a":1}', None]
 """
 
+import os
+import sys
 from typing import Any
+
+# The command's own process (`varshred ...`, `python -m varshred...`) runs no BLAS: the
+# thread OpenBLAS starts when pyarrow imports numpy would spin for about 0.1 s of CPU
+# while the Spark JVM starts on the same cores (docs/cluster.md#start-up). Library
+# users keep their own setting.
+if sys.argv and os.path.basename(sys.argv[0]) in ("varshred", "-m"):
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import pyarrow  # noqa: F401  (loads libarrow before the extension module)
 

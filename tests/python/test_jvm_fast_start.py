@@ -133,3 +133,20 @@ def test_the_first_run_writes_its_archive_quietly(cache):
     assert r.returncode == 0, r.stderr
     assert os.path.getsize(archive) > 0
     assert "[cds]" not in r.stdout + r.stderr
+
+
+def _blas_setting(argv0: str, env: dict | None = None) -> str:
+    code = (f"import sys; sys.argv = [{argv0!r}]; import os, varshred; "
+            "print(os.environ.get('OPENBLAS_NUM_THREADS'))")
+    environ = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    return subprocess.run([sys.executable, "-c", code], env={**environ, **(env or {})},
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_the_command_process_runs_no_blas_threads():
+    """OpenBLAS's thread (numpy, imported by pyarrow) spun ~0.1 s of CPU while the JVM
+    started: the command's process asks for none; library users keep their setting."""
+    assert _blas_setting("/somewhere/bin/varshred") == "1"
+    assert _blas_setting("-m") == "1"  # python -m varshred
+    assert _blas_setting("/somewhere/bin/varshred", {"OPENBLAS_NUM_THREADS": "3"}) == "3"
+    assert _blas_setting("my_job.py") == "None"
