@@ -426,8 +426,6 @@ TEST(JsonParseTest, MutatedDocumentsReadAsTheOnDemandReading) {
   for (auto& d : SeedDocuments()) {
     if (d.size() < 2000) seeds.push_back(std::move(d));
   }
-  constexpr std::string_view kBytes =
-      "{}[]:,\"\\ \t\n0123456789.eE+-truefalsnl\x01\x7f\xc3\xa9\xff";
   JsonParseOptions options[3];
   options[1].numbers = JsonNumbers::kDouble;
   options[1].duplicate_keys = DuplicateKeyPolicy::kLastWins;
@@ -437,25 +435,8 @@ TEST(JsonParseTest, MutatedDocumentsReadAsTheOnDemandReading) {
   VariantBuilder builder;
   std::mt19937_64 rng(20261126);
   for (int round = 0; round < 20000; ++round) {
-    std::string d = seeds[rng() % seeds.size()];
-    const int edits = 1 + static_cast<int>(rng() % 3);
-    for (int e = 0; e < edits && !d.empty(); ++e) {
-      const size_t at = rng() % d.size();
-      const char byte = kBytes[rng() % kBytes.size()];
-      switch (rng() % 4) {
-        case 0:
-          d[at] = byte;
-          break;
-        case 1:
-          d.insert(d.begin() + static_cast<std::ptrdiff_t>(at), byte);
-          break;
-        case 2:
-          d.erase(at, 1);
-          break;
-        default:
-          d.resize(at);
-      }
-    }
+    const std::string d = testing::MutatedJson(seeds[rng() % seeds.size()], rng,
+                                               1 + static_cast<int>(rng() % 3));
     const size_t k = static_cast<size_t>(round % 3);
     ExpectSameReadings(&parsers[k], &builder, d, options[k]);
     if (::testing::Test::HasFatalFailure()) return;

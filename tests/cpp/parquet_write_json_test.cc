@@ -285,23 +285,10 @@ TEST_F(WriteJsonTest, MutatedDocumentsWriteWhatTheirVariantsWrite) {
   for (const auto& d : Documents()) {
     if (d && d->size() < 1000) seeds.push_back(*d);
   }
-  constexpr std::string_view kBytes = "{}[]:,\"\\ 0123456789.e-truefalsnl\x01";
   const ShreddingSchema schemas[] = {Parse(kSchemas[0]), Parse(kSchemas[2])};
   std::mt19937_64 rng(20261126);
   for (int round = 0; round < 400; ++round) {
-    std::string d = seeds[rng() % seeds.size()];
-    const size_t at = rng() % d.size();
-    const char byte = kBytes[rng() % kBytes.size()];
-    switch (rng() % 3) {
-      case 0:
-        d[at] = byte;
-        break;
-      case 1:
-        d.insert(d.begin() + static_cast<std::ptrdiff_t>(at), byte);
-        break;
-      default:
-        d.erase(at, 1);
-    }
+    const std::string d = testing::MutatedJson(seeds[rng() % seeds.size()], rng, 1);
     SCOPED_TRACE(d);
     ExpectSameAsVariants({d}, schemas[round % 2]);
     if (::testing::Test::HasFatalFailure()) return;

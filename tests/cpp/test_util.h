@@ -8,8 +8,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "varshred/arrow/variant_array.h"
@@ -114,6 +116,31 @@ inline std::shared_ptr<arrow::Array> VariantsFromJson(
   auto result = out.Finish(layout);
   EXPECT_TRUE(result.ok()) << result.status().ToString();
   return *result;
+}
+
+/// \brief `doc` after `edits` random edits (a byte replaced, inserted or deleted, or the
+/// text cut short), with bytes that matter to JSON: fixed-seed fuzzing of parsers.
+inline std::string MutatedJson(std::string doc, std::mt19937_64& rng, int edits) {
+  static constexpr std::string_view kBytes =
+      "{}[]:,\"\\ \t\n0123456789.eE+-truefalsnl\x01\x7f\xc3\xa9\xff";
+  for (int e = 0; e < edits && !doc.empty(); ++e) {
+    const size_t at = rng() % doc.size();
+    const char byte = kBytes[rng() % kBytes.size()];
+    switch (rng() % 4) {
+      case 0:
+        doc[at] = byte;
+        break;
+      case 1:
+        doc.insert(doc.begin() + static_cast<std::ptrdiff_t>(at), byte);
+        break;
+      case 2:
+        doc.erase(at, 1);
+        break;
+      default:
+        doc.resize(at);
+    }
+  }
+  return doc;
 }
 
 }  // namespace varshred::testing
