@@ -7,6 +7,8 @@
 #include <arrow/status.h>
 
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -119,7 +121,7 @@ class VariantBuilder {
   /// not reset: call Reset() before building the next value.
   arrow::Status FinishViews(std::string_view* metadata, std::string_view* value);
   /// \brief The value bytes written so far (for a finished top-level value: all of it).
-  std::string_view value_bytes() const { return buffer_; }
+  std::string_view value_bytes() const { return buffer_.view(); }
   MetadataBuilder& metadata_builder() { return metadata_; }
   /// \brief Drops everything, keeping allocated capacity.
   void Reset();
@@ -149,6 +151,45 @@ class VariantBuilder {
   void Rollback(const Checkpoint& cp);
 
  private:
+  // The value's bytes: a growable array whose appends are inline stores (a std::string
+  // writes a terminator with every append, and calls out of line to copy a few bytes).
+  class Bytes {
+   public:
+    size_t size() const { return size_; }
+    char* data() { return data_.get(); }
+    std::string_view view() const { return {data_.get(), size_}; }
+    void clear() { size_ = 0; }
+    /// Appends `n` bytes left for the caller to write; returns where they start.
+    char* Extend(size_t n) {
+      if (n > capacity_ - size_) [[unlikely]]
+        Grow(size_ + n);
+      char* p = data_.get() + size_;
+      size_ += n;
+      return p;
+    }
+    void push_back(char c) { *Extend(1) = c; }
+    void append(std::string_view s) {
+      if (!s.empty()) std::memcpy(Extend(s.size()), s.data(), s.size());
+    }
+    /// The bytes of `v` as they lie in memory (the little-endian encoding).
+    template <typename T>
+    void AppendLE(T v) {
+      std::memcpy(Extend(sizeof(T)), &v, sizeof(T));
+    }
+    /// Keeps the first `n` bytes, or grows to `n` with bytes left for the caller.
+    void resize(size_t n) {
+      if (n > capacity_) Grow(n);
+      size_ = n;
+    }
+
+   private:
+    void Grow(size_t min_capacity);
+
+    std::unique_ptr<char[]> data_;
+    size_t size_ = 0;
+    size_t capacity_ = 0;
+  };
+
   struct Field {
     std::string_view key;  // points into metadata_ (stable)
     uint32_t id;
@@ -189,7 +230,7 @@ class VariantBuilder {
   void PutFixed(PrimitiveType t, T v) {
     BeforeValue();
     buffer_.push_back(static_cast<char>(PrimitiveHeader(t)));
-    buffer_.append(reinterpret_cast<const char*>(&v), sizeof(T));
+    buffer_.AppendLE(v);
   }
   void PutLengthPrefixed(PrimitiveType t, std::string_view v);
   void OpenContainer(bool is_object);
@@ -202,7 +243,7 @@ class VariantBuilder {
 
   DuplicateKeyPolicy duplicates_;
   MetadataBuilder metadata_;
-  std::string buffer_;
+  Bytes buffer_;
   std::vector<Frame> frames_;
   std::vector<Field> fields_;      // fields of all open objects, innermost last
   std::vector<uint32_t> offsets_;  // element offsets of all open arrays

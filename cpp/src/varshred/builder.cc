@@ -40,6 +40,14 @@ constexpr uint32_t kMaxHeaderHints = 256;
 
 }  // namespace
 
+void VariantBuilder::Bytes::Grow(size_t min_capacity) {
+  const size_t capacity = std::max({min_capacity, 2 * capacity_, size_t{256}});
+  auto data = std::make_unique_for_overwrite<char[]>(capacity);
+  if (size_ > 0) std::memcpy(data.get(), data_.get(), size_);
+  data_ = std::move(data);
+  capacity_ = capacity;
+}
+
 void VariantBuilder::AppendInt(int64_t v) {
   if (v >= std::numeric_limits<int8_t>::min() &&
       v <= std::numeric_limits<int8_t>::max()) {
@@ -59,21 +67,21 @@ void VariantBuilder::AppendDecimal4(int32_t unscaled, uint8_t scale) {
   BeforeValue();
   buffer_.push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kDecimal4)));
   buffer_.push_back(static_cast<char>(scale));
-  internal::AppendLE(&buffer_, unscaled);
+  buffer_.AppendLE(unscaled);
 }
 
 void VariantBuilder::AppendDecimal8(int64_t unscaled, uint8_t scale) {
   BeforeValue();
   buffer_.push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kDecimal8)));
   buffer_.push_back(static_cast<char>(scale));
-  internal::AppendLE(&buffer_, unscaled);
+  buffer_.AppendLE(unscaled);
 }
 
 void VariantBuilder::AppendDecimal16(int128_t unscaled, uint8_t scale) {
   BeforeValue();
   buffer_.push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kDecimal16)));
   buffer_.push_back(static_cast<char>(scale));
-  internal::AppendLE(&buffer_, unscaled);
+  buffer_.AppendLE(unscaled);
 }
 
 void VariantBuilder::AppendDecimal(Decimal d) {
@@ -94,7 +102,7 @@ void VariantBuilder::AppendBinary(std::string_view v) {
 void VariantBuilder::PutLengthPrefixed(PrimitiveType t, std::string_view v) {
   BeforeValue();
   buffer_.push_back(static_cast<char>(PrimitiveHeader(t)));
-  internal::AppendLE(&buffer_, static_cast<uint32_t>(v.size()));
+  buffer_.AppendLE(static_cast<uint32_t>(v.size()));
   buffer_.append(v);
 }
 
@@ -320,7 +328,7 @@ void VariantBuilder::EndArray() {
 arrow::Status VariantBuilder::Finish(std::string* metadata, std::string* value) {
   ARROW_RETURN_NOT_OK(CheckFinished());
   metadata_.Finish(metadata);
-  value->append(buffer_);
+  value->append(buffer_.view());
   Reset();
   return arrow::Status::OK();
 }
@@ -329,7 +337,7 @@ arrow::Status VariantBuilder::FinishViews(std::string_view* metadata,
                                           std::string_view* value) {
   ARROW_RETURN_NOT_OK(CheckFinished());
   *metadata = metadata_.FinishView(&metadata_scratch_);
-  *value = buffer_;
+  *value = buffer_.view();
   return arrow::Status::OK();
 }
 
