@@ -11,8 +11,10 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <string>
 #include <string_view>
@@ -290,6 +292,51 @@ void BM_SimdjsonOnDemandPeer(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * TotalBytes(raw));
 }
 BENCHMARK(BM_SimdjsonOnDemandPeer)
+    ->ArgName("events0_nested1_wide2_maps3")
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(3);
+
+// The parser's own bound: simdjson's first stage (JsonParser's too) and a pass over
+// its token index that builds nothing, reading each string's extent and each number's
+// value, as JsonParser's walk does before it calls the builder.
+void BM_TokenIndexPeer(benchmark::State& state) {
+  const auto raw = Documents(static_cast<int>(state.range(0)));
+  const auto docs = Padded(raw);
+  std::unique_ptr<simdjson::internal::dom_parser_implementation> indexer;
+  if (simdjson::get_active_implementation()->create_dom_parser_implementation(
+          1 << 20, 64, indexer) != simdjson::SUCCESS) {
+    return state.SkipWithError("no simdjson implementation");
+  }
+  uint64_t sum = 0;
+  for (auto _ : state) {
+    for (const auto& d : docs) {
+      const auto* text = reinterpret_cast<const uint8_t*>(d.data());
+      if (indexer->stage1(text, d.size(), simdjson::stage1_mode::regular)) {
+        return state.SkipWithError("stage 1 failed");
+      }
+      const uint32_t* index = indexer->structural_indexes.get();
+      for (uint32_t i = 0; i < indexer->n_structural_indexes; ++i) {
+        const std::string_view token(d.data() + index[i], index[i + 1] - index[i]);
+        if (token[0] == '"') {
+          const std::string_view inner = token.substr(1, token.find_last_of('"') - 1);
+          sum += inner.find('\\') == std::string_view::npos ? inner.size() : 1;
+        } else if (token[0] == '-' || (token[0] >= '0' && token[0] <= '9')) {
+          int64_t v = 0;
+          std::from_chars(token.data(), token.data() + token.size(), v);
+          sum += static_cast<uint64_t>(v);
+        } else {
+          sum += static_cast<uint8_t>(token[0]);
+        }
+      }
+    }
+    benchmark::DoNotOptimize(sum);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(docs.size()));
+  state.SetBytesProcessed(state.iterations() * TotalBytes(raw));
+}
+BENCHMARK(BM_TokenIndexPeer)
     ->ArgName("events0_nested1_wide2_maps3")
     ->Arg(0)
     ->Arg(1)

@@ -138,10 +138,10 @@ struct ShreddingStatsFormat {
             "missing)");
       }
       pos_ = 4;
-      uint8_t version;
+      uint8_t version = 0;
       ARROW_RETURN_NOT_OK(Byte(&version, "version"));
       if (version != 1) return Error("unsupported version ", static_cast<int>(version));
-      int64_t per_object, total, depth;
+      int64_t per_object = 0, total = 0, depth = 0;
       ARROW_RETURN_NOT_OK(Count(&per_object, "max_fields_per_object"));
       ARROW_RETURN_NOT_OK(Count(&total, "max_total_paths"));
       ARROW_RETURN_NOT_OK(Count(&depth, "max_depth"));
@@ -190,7 +190,7 @@ struct ShreddingStatsFormat {
       }
       const int64_t exact = n.integers() + n.decimals();
       if (exact > 0) {
-        uint8_t digits, scale;
+        uint8_t digits = 0, scale = 0;
         ARROW_RETURN_NOT_OK(Byte(&digits, "max_integer_digits"));
         ARROW_RETURN_NOT_OK(Byte(&scale, "max_scale"));
         if (digits > kMaxDigits || scale > kMaxDigits) return Error("digits past 38");
@@ -222,7 +222,7 @@ struct ShreddingStatsFormat {
         if (n.string_min_ > n.string_max_) return Error("string_min > string_max");
       }
       ARROW_RETURN_NOT_OK(Count(&n.untracked_field_values_, "untracked count"));
-      uint8_t has_element;
+      uint8_t has_element = 0;
       ARROW_RETURN_NOT_OK(Byte(&has_element, "element flag"));
       if (has_element > 1) return Error("bad element flag");
       if (has_element) {
