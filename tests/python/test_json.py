@@ -103,3 +103,17 @@ def test_json_lines_errors_count_non_blank_lines():
         vs.from_json_lines(b"{}", errors="skip")
     with pytest.raises(TypeError, match="bytes-like"):
         vs.from_json_lines('{"a": 1}')  # text, not bytes: encode it first
+
+
+@pytest.mark.parametrize("next_row", ["}" * 100, "]" * 100, "x" * 100, None],
+                         ids=["braces", "brackets", "letters", "last"])
+def test_a_rows_error_does_not_depend_on_the_row_after_it(next_row):
+    # A row followed by enough bytes is parsed where it lies in the buffer; simdjson looks
+    # at the byte after a document to decide whether its containers close: that was the
+    # next row's first byte.
+    rows = ['{"a": [1}'] + ([next_row] if next_row is not None else [])
+    expected = r"row 0: invalid JSON at byte 8: unexpected character"
+    with pytest.raises(vs.VariantError, match=expected):
+        vs.from_json(pa.array(rows))
+    with pytest.raises(vs.VariantError, match=expected):
+        vs.from_json_lines("\n".join(rows).encode())
