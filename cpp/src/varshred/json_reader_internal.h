@@ -87,6 +87,7 @@ class JsonReader {
   /// the builder and moves past it.
   bool WalkValue(JsonCursor& c, int depth);
   /// \brief The decoded string at `c` (valid until the next call), moving past it.
+  /// \pre c.Peek() == '"'.
   bool WalkString(JsonCursor& c, std::string_view* text) {
     std::string_view raw;
     if (!RawString(c, &raw)) return false;
