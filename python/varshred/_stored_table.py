@@ -31,8 +31,10 @@ _CONFLICT = _kernels.ON_CONFLICT["error"]
 # Rows per batch read for the sample: each batch gives its first rows, so the sample
 # is spread over every row group read at this grain.
 _SAMPLE_BATCH = 4096
-# The sample reads row groups holding about this many times the rows it keeps.
+# The sample reads about this many times the rows it keeps, at least this many rows of
+# each row group it reads (fewer groups when the read would be smaller).
 _SAMPLE_READ_FACTOR = 4
+_SAMPLE_GROUP_ROWS = 512
 
 
 @dataclass(frozen=True)
@@ -234,9 +236,10 @@ def _same_instants(read: pa.DataType, spark: pa.DataType) -> bool:
 def sample_stats(table: StoredTable, variants: Sequence[str], json_columns: Sequence[str],
                  sample_rows: int, sample_bytes: int) -> dict[str, "vs.ShreddingStats"]:
     """As :func:`varshred.spark.sample_stats`, read on the driver: about
-    ``sample_rows`` rows and ``sample_bytes`` bytes, the first rows of each batch of
-    row groups spread evenly over the files (every row group when they hold fewer
-    than four times the sample)."""
+    ``sample_rows`` rows and ``sample_bytes`` bytes out of a read of about
+    ``_SAMPLE_READ_FACTOR`` times as many rows, shared equally by row groups spread evenly
+    over the files (all of them unless that leaves fewer than ``_SAMPLE_GROUP_ROWS`` rows
+    to each): the first rows of each, of which every batch gives its share."""
     stats = {c: vs.ShreddingStats() for c in (*variants, *json_columns)}
     total_rows = sum(rows for _, _, rows, _ in table.row_groups)
     total_bytes = sum(size for _, _, _, size in table.row_groups)
@@ -247,19 +250,26 @@ def sample_stats(table: StoredTable, variants: Sequence[str], json_columns: Sequ
         fraction = min(fraction, sample_rows / total_rows)
     if sample_bytes > 0 and total_bytes > 0:
         fraction = min(fraction, sample_bytes / total_bytes)
-    groups = table.row_groups
-    share = min(1.0, _SAMPLE_READ_FACTOR * fraction)
-    if share < 1.0:
-        k = max(1, round(share * len(groups)))
-        groups = [groups[i * len(groups) // k] for i in range(k)]
     wanted = fraction * total_rows
-    keep = min(1.0, wanted / max(1, sum(rows for _, _, rows, _ in groups)))
-    for batch in _read(table, groups, list(stats), _SAMPLE_BATCH):
-        part = batch.slice(0, math.ceil(batch.num_rows * keep))
-        for name in variants:
-            stats[name].add(part.column(name))
-        for name in json_columns:
-            stats[name].add(vs.from_json(part.column(name), errors="null"))
+    budget = min(total_rows, math.ceil(_SAMPLE_READ_FACTOR * wanted))
+    groups = table.row_groups
+    k = min(len(groups), max(1, budget // _SAMPLE_GROUP_ROWS))
+    if k < len(groups):
+        groups = [groups[i * len(groups) // k] for i in range(k)]
+    per_group = math.ceil(budget / k)
+    keep = min(1.0, wanted / max(1, sum(min(rows, per_group) for _, _, rows, _ in groups)))
+    batch_rows = min(_SAMPLE_BATCH, per_group)
+    for group in groups:
+        read = 0
+        for batch in _read(table, [group], list(stats), batch_rows):
+            part = batch.slice(0, math.ceil(batch.num_rows * keep))
+            for name in variants:
+                stats[name].add(part.column(name))
+            for name in json_columns:
+                stats[name].add(vs.from_json(part.column(name), errors="null"))
+            read += batch.num_rows
+            if read >= per_group:
+                break
     return stats
 
 

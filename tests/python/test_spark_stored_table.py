@@ -271,6 +271,27 @@ def test_the_sample_spreads_over_every_row_group(spark, tmp_path):
     assert counts.get("string", 0) > 200 and sum(counts.values()) - counts["string"] > 200
 
 
+def test_the_sample_reads_every_file_of_a_few(spark, tmp_path):
+    # Two files of one row group each, numbers in the first and strings in the second: a
+    # sample of the first file alone (as when whole row groups were read) sees numbers only.
+    path = str(tmp_path / "two")
+    rows = [(k, f'{{"a": {k}}}' if k < 20000 else f'{{"a": "s{k}"}}') for k in range(40000)]
+    spark.conf.set("spark.sql.variant.writeShredding.enabled", "false")
+    try:
+        (spark.createDataFrame(rows, "k long, doc string").repartitionByRange(2, "k")
+         .sortWithinPartitions("k").selectExpr("k", "parse_json(doc) AS v").write
+         .parquet(path))
+    finally:
+        spark.conf.unset("spark.sql.variant.writeShredding.enabled")
+    df = spark.read.parquet(path)
+    table = _stored_table.stored_table(df)
+    assert table is not None and len(table.paths) == 2 and len(table.row_groups) == 2
+    stats = vs.spark.sample_stats(df, sample_rows=1000)["v"]
+    counts = stats.type_counts()["a"]
+    assert 600 <= stats.rows <= 1400
+    assert counts.get("string", 0) > 200 and sum(counts.values()) - counts["string"] > 200
+
+
 def test_the_lean_start_guess_follows_the_types_spark_reads_alike():
     def table(*types):
         fields = [(f"c{i}", t) for i, t in enumerate(types)]
