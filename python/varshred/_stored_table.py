@@ -32,7 +32,8 @@ _CONFLICT = _kernels.ON_CONFLICT["error"]
 # is spread over every row group read at this grain.
 _SAMPLE_BATCH = 4096
 # The sample reads about this many times the rows it keeps, at least this many rows of
-# each row group it reads (fewer groups when the read would be smaller).
+# each row group it reads (or an average group's rows, if fewer): fewer groups when the
+# read would be smaller.
 _SAMPLE_READ_FACTOR = 4
 _SAMPLE_GROUP_ROWS = 512
 
@@ -238,8 +239,9 @@ def sample_stats(table: StoredTable, variants: Sequence[str], json_columns: Sequ
     """As :func:`varshred.spark.sample_stats`, read on the driver: about
     ``sample_rows`` rows and ``sample_bytes`` bytes out of a read of about
     ``_SAMPLE_READ_FACTOR`` times as many rows, shared equally by row groups spread evenly
-    over the files (all of them unless that leaves fewer than ``_SAMPLE_GROUP_ROWS`` rows
-    to each): the first rows of each, of which every batch gives its share."""
+    over the files (all of them unless that leaves fewer than ``_SAMPLE_GROUP_ROWS`` rows,
+    or an average group's, to each): the first rows of each, of which every batch gives
+    its share."""
     stats = {c: vs.ShreddingStats() for c in (*variants, *json_columns)}
     total_rows = sum(rows for _, _, rows, _ in table.row_groups)
     total_bytes = sum(size for _, _, _, size in table.row_groups)
@@ -253,7 +255,8 @@ def sample_stats(table: StoredTable, variants: Sequence[str], json_columns: Sequ
     wanted = fraction * total_rows
     budget = min(total_rows, math.ceil(_SAMPLE_READ_FACTOR * wanted))
     groups = table.row_groups
-    k = min(len(groups), max(1, budget // _SAMPLE_GROUP_ROWS))
+    grain = max(1, min(_SAMPLE_GROUP_ROWS, total_rows // len(groups)))
+    k = min(len(groups), max(1, budget // grain))
     if k < len(groups):
         groups = [groups[i * len(groups) // k] for i in range(k)]
     per_group = math.ceil(budget / k)

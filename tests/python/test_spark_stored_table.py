@@ -389,3 +389,22 @@ def test_null_nested_variants_get_valid_children_in_sliced_batches():
             assert inner.field(0).null_count == inner.field(1).null_count == 0, name
     plain = pa.array([{"x": 1}, None])
     assert _valid_children(plain) is plain
+
+
+@pytest.mark.parametrize("sample_rows, rows, groups_read", [
+    (0, 1200, 12),      # the whole table: every row group
+    (200, 200, 8),      # a read of 800 rows: 8 of the 12 groups of 100, spread
+    (5000, 1200, 12),   # more than the table
+])
+def test_the_sample_of_small_row_groups_reads_as_many_as_its_budget(
+        tmp_path, sample_rows, rows, groups_read):
+    # Row group g holds documents {"k<g>": 1}: the keys seen tell the groups read.
+    docs = [f'{{"k{i // 100}": 1}}' for i in range(1200)]
+    path = str(tmp_path / "small.parquet")
+    vs.parquet.write_table(pa.table({"v": vs.from_json(pa.array(docs))}), path,
+                           row_group_size=100)
+    table = _stored_table.file_table([path])
+    assert table is not None and len(table.row_groups) == 12
+    stats = _stored_table.sample_stats(table, ["v"], [], sample_rows, 0)["v"]
+    assert stats.rows == rows
+    assert len([p for p in stats.type_counts() if p != "$"]) == groups_read
