@@ -355,7 +355,7 @@ Outcome ReadOnDemand(std::string_view json, const JsonParseOptions& options) {
   internal::JsonReader reader(options);
   VariantBuilder builder;
   od::json_type type;
-  arrow::Status st = reader.Open(json, 0, &builder, &type);
+  arrow::Status st = reader.Open(json, &builder, &type);
   if (st.ok()) st = reader.ParseOpened(type);
   return Finished(st, &builder);
 }

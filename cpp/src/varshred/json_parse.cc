@@ -286,17 +286,6 @@ arrow::Status JsonReader::Error(sj::error_code code, const char* where) const {
           "invalid JSON at byte ", at,
           ": unexpected character (a missing or extra comma, colon, bracket or value)");
     case sj::INCOMPLETE_ARRAY_OR_OBJECT: {
-      // simdjson looks at the byte after the document to decide whether a container
-      // ends there: read in place, the error would depend on the bytes that follow it
-      // (the next row of an Arrow buffer). A padded copy's reading describes it.
-      if (in_place_) {
-        JsonReader copy(options_);
-        VariantBuilder scratch;
-        od::json_type type;
-        arrow::Status st = copy.Open(text, 0, &scratch, &type);
-        if (st.ok()) st = copy.ParseOpened(type);
-        if (!st.ok()) return st;
-      }
       // simdjson's indexer reports `[1] x` like `[1`: tell them apart.
       const size_t start = SkipJsonSpace(text, 0);
       const size_t end = ContainerEnd(text, start);
@@ -490,13 +479,16 @@ arrow::Status JsonReader::Parse(std::string_view json, size_t readable_after,
   ARROW_RETURN_NOT_OK(Prepare(json, readable_after, builder));
   if (WalkIndexed()) return arrow::Status::OK();
   od::json_type type;
-  ARROW_RETURN_NOT_OK(Iterate(&type));
+  ARROW_RETURN_NOT_OK(Open(json, builder, &type));
   return ParseOpened(type);
 }
 
-arrow::Status JsonReader::Open(std::string_view json, size_t readable_after,
-                               VariantBuilder* builder, od::json_type* type) {
-  ARROW_RETURN_NOT_OK(Prepare(json, readable_after, builder));
+arrow::Status JsonReader::Open(std::string_view json, VariantBuilder* builder,
+                               od::json_type* type) {
+  // Always from a padded copy: simdjson's on-demand reading looks at the byte after the
+  // document to decide whether its containers close, so in place (inside an Arrow
+  // buffer) its errors would depend on the next row's bytes.
+  ARROW_RETURN_NOT_OK(Prepare(json, /*readable_after=*/0, builder));
   return Iterate(type);
 }
 
@@ -619,54 +611,27 @@ bool JsonReader::Unescape(std::string_view raw, std::string_view* text) {
   return true;
 }
 
-inline bool JsonReader::WalkObject(JsonCursor& c, int depth) {
-  builder_->StartObject();
-  if (c.Peek() == '}') {
-    ++c.pos;
-  } else {
-    while (true) {
-      std::string_view key;
-      if (c.Peek() != '"' || !WalkString(c, &key) || c.Peek() != ':') return false;
-      ++c.pos;
-      builder_->AddKey(key);
-      if (!WalkValue(c, depth)) return false;
-      const char next = c.Peek();
-      ++c.pos;
-      if (next == '}') break;
-      if (next != ',') return false;
-    }
-  }
-  return builder_->EndObject().ok();
-}
-
-inline bool JsonReader::WalkArray(JsonCursor& c, int depth) {
-  builder_->StartArray();
-  if (c.Peek() == ']') {
-    ++c.pos;
-  } else {
-    while (true) {
-      if (!WalkValue(c, depth)) return false;
-      const char next = c.Peek();
-      ++c.pos;
-      if (next == ']') break;
-      if (next != ',') return false;
-    }
-  }
-  builder_->EndArray();
-  return true;
-}
-
 // `depth` is the number of containers around the value.
 bool JsonReader::WalkValue(JsonCursor& c, int depth) {
-  switch (c.Peek()) {
-    case '{':
-      if (depth + 1 > options_.max_depth) return false;
-      ++c.pos;
-      return WalkObject(c, depth + 1);
-    case '[':
-      if (depth + 1 > options_.max_depth) return false;
-      ++c.pos;
-      return WalkArray(c, depth + 1);
+  const char first = c.Peek();
+  if (first == '{' || first == '[') {
+    if (depth + 1 > options_.max_depth) return false;
+    ++c.pos;
+    if (first == '{') {
+      builder_->StartObject();
+      return WalkFields(c,
+                        [&](std::string_view key) {
+                          builder_->AddKey(key);
+                          return WalkValue(c, depth + 1);
+                        }) &&
+             builder_->EndObject().ok();
+    }
+    builder_->StartArray();
+    if (!WalkElements(c, [&] { return WalkValue(c, depth + 1); })) return false;
+    builder_->EndArray();
+    return true;
+  }
+  switch (first) {
     case '"': {
       std::string_view s;
       if (!WalkString(c, &s)) return false;

@@ -109,6 +109,69 @@ class JsonReader {
     *text = raw;
     return true;
   }
+  /// \brief Walks the object whose '{' is just behind `c`: for each field, reads its key
+  /// and calls `on_field(key)`, which walks the value at `c` and returns whether it
+  /// could; then moves past the '}'. False at a token out of place or when `on_field`
+  /// returns false. The one place that knows an object's grammar.
+  template <typename OnField>
+  bool WalkFields(JsonCursor& c, OnField&& on_field) {
+    if (c.Peek() == '}') {
+      ++c.pos;
+      return true;
+    }
+    while (true) {
+      std::string_view key;
+      if (c.Peek() != '"' || !WalkString(c, &key) || c.Peek() != ':') return false;
+      ++c.pos;
+      if (!on_field(key)) return false;
+      const char next = c.Peek();
+      ++c.pos;
+      if (next == '}') return true;
+      if (next != ',') return false;
+    }
+  }
+  /// \brief As WalkFields(), for the elements of the array whose '[' is just behind `c`:
+  /// `on_element()` walks each.
+  template <typename OnElement>
+  static bool WalkElements(JsonCursor& c, OnElement&& on_element) {
+    if (c.Peek() == ']') {
+      ++c.pos;
+      return true;
+    }
+    while (true) {
+      if (!on_element()) return false;
+      const char next = c.Peek();
+      ++c.pos;
+      if (next == ']') return true;
+      if (next != ',') return false;
+    }
+  }
+  /// \brief The elements of the array whose '[' is just behind `c`, for a caller that
+  /// needs the count first: its commas outside nested containers, plus one unless it is
+  /// empty. A malformed array may be counted wrong; its walk then fails.
+  static uint32_t CountElements(const JsonCursor& c) {
+    if (c.Peek() == ']') return 0;
+    uint32_t commas = 0;
+    int depth = 0;
+    for (uint32_t p = c.pos; p < c.count; ++p) {
+      switch (c.text[c.index[p]]) {
+        case '[':
+        case '{':
+          ++depth;
+          break;
+        case ']':
+        case '}':
+          if (depth-- == 0) return commas + 1;
+          break;
+        case ',':
+          commas += depth == 0 ? 1 : 0;
+          break;
+        default:
+          break;
+      }
+    }
+    return commas + 1;
+  }
   /// \brief Whether the indexed document is read where it lies (its text, and the
   /// views into it, live as long as the caller's), not from a padded copy.
   bool InPlace() const { return in_place_; }
@@ -117,9 +180,9 @@ class JsonReader {
   // What Parse() falls back to for the documents its walk does not accept (tests
   // compare the two readings).
 
-  /// \brief Starts reading `json` on demand: sets `*type` to its JSON type.
-  arrow::Status Open(std::string_view json, size_t readable_after,
-                     VariantBuilder* builder, od::json_type* type);
+  /// \brief Starts reading `json` on demand, from a padded copy: sets `*type` to its
+  /// JSON type.
+  arrow::Status Open(std::string_view json, VariantBuilder* builder, od::json_type* type);
   /// \brief Reads the document opened by Open() into the builder, trailing content
   /// included.
   arrow::Status ParseOpened(od::json_type type);
@@ -136,8 +199,6 @@ class JsonReader {
   // the on-demand reading then handles.
   bool WalkIndexed();
   bool IndexPrepared(JsonCursor* cursor);
-  bool WalkObject(JsonCursor& c, int depth);
-  bool WalkArray(JsonCursor& c, int depth);
   // The text between the quotes of the string token at `c`: its closing quote is the
   // last one before the next token.
   [[gnu::always_inline]] static bool RawString(const JsonCursor& c,

@@ -156,44 +156,34 @@ class JsonShredder {
     // objects nested in its shredded fields.
     const size_t first_field = fields_.size();
     const size_t first_byte = values_.size();
-    if (c.Peek() == '}') {
-      ++c.pos;
-    } else {
-      while (true) {
-        std::string_view key;
-        if (c.Peek() != '"' || !reader_.WalkString(c, &key) || c.Peek() != ':') {
-          return Failed();
-        }
-        ++c.pos;
-        const int32_t f = FieldOf(node, key);
-        const uint32_t id = last_id_;
-        if (f >= 0) {
-          if (node.match[f] >= 0) return Failed();  // a repeated key
-          node.match[f] = 1;
-          ARROW_RETURN_NOT_OK(Walk(*node.fields[f], c, level, depth));
-        } else {
-          builder_.ClearValue();
-          if (!reader_.WalkValue(c, depth)) return Failed();
-          const std::string_view bytes = builder_.value_bytes();
-          fields_.push_back({{builder_.metadata_builder().key(id), id,
-                              static_cast<uint32_t>(values_.size() - first_byte)},
-                             static_cast<uint32_t>(bytes.size())});
-          values_.append(bytes);
-        }
-        const char next = c.Peek();
-        ++c.pos;
-        if (next == '}') break;
-        if (next != ',') return Failed();
+    arrow::Status st;
+    const bool walked = reader_.WalkFields(c, [&](std::string_view key) {
+      const int32_t f = FieldOf(node, key);
+      const uint32_t id = last_id_;
+      if (f >= 0) {
+        if (node.match[f] >= 0) return false;  // a repeated key
+        node.match[f] = 1;
+        st = Walk(*node.fields[f], c, level, depth);
+        return st.ok();
       }
-    }
+      builder_.ClearValue();
+      if (!reader_.WalkValue(c, depth)) return false;
+      const std::string_view bytes = builder_.value_bytes();
+      fields_.push_back({{builder_.metadata_builder().key(id), id,
+                          static_cast<uint32_t>(values_.size() - first_byte)},
+                         static_cast<uint32_t>(bytes.size())});
+      values_.append(bytes);
+      return true;
+    });
+    if (!walked) return st.ok() ? Failed() : st;
     for (size_t f = 0; f < node.fields.size(); ++f) {
       if (node.match[f] < 0) ARROW_RETURN_NOT_OK(sink_->Missing(*node.fields[f], level));
     }
     if (fields_.size() == first_field) return sink_->EndObject(node, {}, level);
-    const arrow::Status st = EndResidual(node, first_field, first_byte, level);
+    const arrow::Status ended = EndResidual(node, first_field, first_byte, level);
     fields_.resize(first_field);
     values_.resize(first_byte);
-    return st;
+    return ended;
   }
 
   // The residual object of fields_[first_field:] (values in values_[first_byte:]),
@@ -221,51 +211,18 @@ class JsonShredder {
 
   // docs/shredding.md: an array goes entirely to typed_value, element by element.
   arrow::Status WalkArray(Node& node, JsonCursor& c, Level level, int depth) {
-    const uint32_t n = CountElements(c);
+    const uint32_t n = JsonReader::CountElements(c);
     ARROW_RETURN_NOT_OK(sink_->BeginArray(node, n, level));
     uint32_t i = 0;
-    if (c.Peek() == ']') {
-      ++c.pos;
-    } else {
-      while (true) {
-        if (i == n) return Failed();
-        ARROW_RETURN_NOT_OK(
-            Walk(*node.element, c, sink_->Element(node, i++, level), depth));
-        const char next = c.Peek();
-        ++c.pos;
-        if (next == ']') break;
-        if (next != ',') return Failed();
-      }
-    }
+    arrow::Status st;
+    const bool walked = JsonReader::WalkElements(c, [&] {
+      if (i == n) return false;
+      st = Walk(*node.element, c, sink_->Element(node, i++, level), depth);
+      return st.ok();
+    });
+    if (!walked) return st.ok() ? Failed() : st;
     if (i != n) return Failed();
     return sink_->EndArray(node, n, level);
-  }
-
-  // The elements of the array whose first token is at `c` (the sink takes the count
-  // first): its commas outside nested containers, plus one unless it is empty. A
-  // malformed array may be counted wrong; its walk then fails.
-  static uint32_t CountElements(const JsonCursor& c) {
-    if (c.Peek() == ']') return 0;
-    uint32_t commas = 0;
-    int depth = 0;
-    for (uint32_t p = c.pos; p < c.count; ++p) {
-      switch (c.text[c.index[p]]) {
-        case '[':
-        case '{':
-          ++depth;
-          break;
-        case ']':
-        case '}':
-          if (depth-- == 0) return commas + 1;
-          break;
-        case ',':
-          commas += depth == 0 ? 1 : 0;
-          break;
-        default:
-          break;
-      }
-    }
-    return commas + 1;
   }
 
   // Adds `key` to the row's dictionary (its id in last_id_) and returns the schema
