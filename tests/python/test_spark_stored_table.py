@@ -409,3 +409,19 @@ def test_the_sample_of_small_row_groups_reads_as_many_as_its_budget(
     stats = _stored_table.sample_stats(table, ["v"], [], sample_rows, 0)["v"]
     assert stats.rows == rows
     assert len([p for p in stats.type_counts() if p != "$"]) == groups_read
+
+
+def test_the_sample_read_in_threads_counts_what_one_thread_counts(tmp_path, monkeypatch):
+    # Runs of row groups are sampled side by side and merged in file order.
+    docs = [f'{{"k{i % 7}": {i}, "g{i // 100}": "{"x" * (i % 5)}"}}' for i in range(1200)]
+    path = str(tmp_path / "groups.parquet")
+    vs.parquet.write_table(pa.table({"v": vs.from_json(pa.array(docs))}), path,
+                           row_group_size=100)
+    table = _stored_table.file_table([path])
+    counted = {}
+    for cpus in (1, 2, 5):
+        monkeypatch.setattr(_stored_table.os, "cpu_count", lambda c=cpus: c)
+        stats = _stored_table.sample_stats(table, ["v"], [], 0, 0)["v"]
+        counted[cpus] = (stats.rows, stats.type_counts(), stats.derive_schema().to_ddl())
+    assert counted[1][0] == 1200
+    assert counted[1] == counted[2] == counted[5]
