@@ -100,7 +100,6 @@ class VariantBuilder {
   void AddKey(std::string_view key) {
     // Inline: parsers call it once per field.
     pending_key_id_ = metadata_.Add(key);
-    pending_key_ = metadata_.key(pending_key_id_);
     has_pending_key_ = true;
   }
   /// \brief Encodes the innermost object. Fails on a duplicate key under kRaise, when
@@ -191,8 +190,7 @@ class VariantBuilder {
   };
 
   struct Field {
-    std::string_view key;  // points into metadata_ (stable)
-    uint32_t id;
+    uint32_t id;      // the key's, in metadata_
     uint32_t offset;  // from the start of the object's values
   };
   struct Frame {
@@ -217,7 +215,7 @@ class VariantBuilder {
       // EndObject() reports instead of silently reusing the previous key.
       if (!has_pending_key_) f.missing_key = true;
       has_pending_key_ = false;
-      fields_.push_back({pending_key_, pending_key_id_, offset});
+      fields_.push_back({pending_key_id_, offset});
     } else {
       offsets_.push_back(offset);
     }
@@ -248,7 +246,6 @@ class VariantBuilder {
   std::vector<Field> fields_;      // fields of all open objects, innermost last
   std::vector<uint32_t> offsets_;  // element offsets of all open arrays
   uint32_t pending_key_id_ = 0;
-  std::string_view pending_key_;
   bool has_pending_key_ = false;
   size_t top_level_values_ = 0;
   size_t deepest_ = 0;  // most containers open at once since Reset()
@@ -263,6 +260,7 @@ class VariantBuilder {
     uint64_t epoch = ~uint64_t{0};
     std::vector<uint32_t> ids;    // field ids as added
     std::vector<uint32_t> order;  // field positions in key order
+    uint32_t max_id = 0;
   };
   std::vector<ObjectShape> shapes_;
   std::vector<uint32_t> order_;     // scratch

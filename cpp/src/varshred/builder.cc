@@ -182,7 +182,8 @@ arrow::Status VariantBuilder::DropDuplicates(const Frame& frame, size_t* count) 
   for (size_t i = 0; i < *count; ++i) {
     if (i + 1 < *count && first[i].id == first[i + 1].id) {
       if (duplicates_ == DuplicateKeyPolicy::kRaise) {
-        return arrow::Status::Invalid("duplicate key \"", first[i].key, "\" in object");
+        return arrow::Status::Invalid("duplicate key \"", metadata_.key(first[i].id),
+                                      "\" in object");
       }
       continue;
     }
@@ -218,11 +219,12 @@ namespace {
 // Objects are small and often nearly sorted, so insertion sort wins there and
 // allocates nothing; ties keep insertion order (last-wins relies on it).
 template <typename FieldT>
-void SortOrder(const FieldT* fields, const uint64_t* prefixes, uint32_t* order,
-               size_t n) {
-  auto less = [fields, prefixes](uint32_t a, uint32_t b) {
+void SortOrder(const FieldT* fields, const MetadataBuilder& keys,
+               const uint64_t* prefixes, uint32_t* order, size_t n) {
+  auto less = [fields, &keys, prefixes](uint32_t a, uint32_t b) {
     if (prefixes[a] != prefixes[b]) return prefixes[a] < prefixes[b];
-    return fields[a].id != fields[b].id && fields[a].key < fields[b].key;
+    return fields[a].id != fields[b].id &&
+           keys.key(fields[a].id) < keys.key(fields[b].id);
   };
   if (n > 32) {
     std::stable_sort(order, order + n, less);
@@ -263,19 +265,21 @@ arrow::Status VariantBuilder::EndObject() {
     shape = &shapes_[frame.ordinal];
   }
   const uint32_t* order = nullptr;
+  uint32_t max_id = 0;
   if (shape != nullptr && shape->epoch == metadata_.replay_epoch() &&
       shape->ids.size() == n &&
       std::equal(shape->ids.begin(), shape->ids.end(), fields,
                  [](uint32_t id, const Field& f) { return id == f.id; })) {
     order = shape->order.data();
+    max_id = shape->max_id;
   } else {
     order_.resize(n);
     prefixes_.resize(n);
     for (size_t i = 0; i < n; ++i) {
       order_[i] = static_cast<uint32_t>(i);
-      prefixes_[i] = KeyPrefix(fields[i].key);
+      prefixes_[i] = KeyPrefix(metadata_.key(fields[i].id));
     }
-    SortOrder(fields, prefixes_.data(), order_.data(), n);
+    SortOrder(fields, metadata_, prefixes_.data(), order_.data(), n);
     bool duplicates = false;
     for (size_t k = 1; k < n && !duplicates; ++k) {
       duplicates = fields[order_[k - 1]].id == fields[order_[k]].id;
@@ -289,17 +293,17 @@ arrow::Status VariantBuilder::EndObject() {
       fields = fields_.data() + frame.first_entry;
       order_.resize(n);
       for (size_t i = 0; i < n; ++i) order_[i] = static_cast<uint32_t>(i);
-    } else if (shape != nullptr) {
+    }
+    for (size_t i = 0; i < n; ++i) max_id = std::max(max_id, fields[i].id);
+    if (shape != nullptr && !duplicates) {
       shape->epoch = metadata_.replay_epoch();
       shape->ids.resize(n);
       for (size_t i = 0; i < n; ++i) shape->ids[i] = fields[i].id;
       shape->order.assign(order_.begin(), order_.end());
+      shape->max_id = max_id;
     }
     order = order_.data();
   }
-
-  uint32_t max_id = 0;
-  for (size_t i = 0; i < n; ++i) max_id = std::max(max_id, fields[i].id);
   const auto data_size = static_cast<uint32_t>(buffer_.size() - frame.start);
   const ContainerHeaderLayout layout = ObjectHeaderLayout(n, max_id, data_size);
   WriteObjectHeader(
@@ -396,10 +400,7 @@ void VariantBuilder::Rollback(const Checkpoint& cp) {
   offsets_.resize(cp.offsets);
   top_level_values_ = cp.top_level_values;
   has_pending_key_ = cp.has_pending_key;
-  if (has_pending_key_) {
-    pending_key_id_ = cp.pending_key_id;
-    pending_key_ = metadata_.key(pending_key_id_);
-  }
+  if (has_pending_key_) pending_key_id_ = cp.pending_key_id;
 }
 
 }  // namespace varshred
