@@ -583,9 +583,9 @@ CastResult VariantCaster::CastBinary(const VariantView& v, std::string_view* out
 
 std::string VariantCaster::InvalidCastMessage(const VariantView& v) const {
   std::string json;
-  if (!impl_->json->Write(v, &json).ok()) json = "?";
+  const bool printed = impl_->json->Write(v, &json).ok();
   std::string out = "[INVALID_VARIANT_CAST] The variant value `";
-  out += json;
+  out += printed ? std::string_view(json) : std::string_view("?");
   out += "` (";
   out += VariantTypeName(v.type());
   out += ") cannot be cast into \"";
