@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -602,6 +604,84 @@ TEST(TimeZoneTest, RegionZonesFollowDaylightSavingLikeJavaTime) {
   EXPECT_EQ(la.ToLocalMicros(jul1 + 19 * kHour), jul1 + 12 * kHour);
   VS_ASSIGN_OR_FAIL(TimeZone kolkata, TimeZone::Make("Asia/Kolkata"));
   EXPECT_EQ(kolkata.ToUtcMicros(jul1), jul1 - (5 * kHour + kHour / 2));
+}
+
+// At the ends of int64 microseconds a zone's offset has no room: the instant's wall
+// clock is still printed (in seconds), and a cast whose result lies past the range is
+// invalid, as Spark's try_variant_get gives null (tests/python checks against Spark).
+TEST(TimeZoneTest, ShiftsPastInt64MicrosecondsAreNotRepresentable) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  VS_ASSIGN_OR_FAIL(TimeZone la, TimeZone::Make("America/Los_Angeles"));
+  EXPECT_EQ(la.ToLocalMicros(kMin), std::nullopt);  // LMT, -7:52:58
+  EXPECT_EQ(la.ToLocalMicros(kMax), kMax - 8 * 3600 * int64_t{1000000});
+  EXPECT_EQ(la.ToUtcMicros(kMax), std::nullopt);
+  EXPECT_EQ(la.ToUtcMicros(kMin), kMin + (7 * 3600 + 52 * 60 + 58) * int64_t{1000000});
+  VS_ASSIGN_OR_FAIL(TimeZone utc, TimeZone::Make("UTC"));
+  EXPECT_EQ(utc.ToLocalMicros(kMin), kMin);
+  EXPECT_EQ(utc.ToUtcMicros(kMax), kMax);
+}
+
+TEST(VariantCastTest, TimesAtTheEndsOfTheirRangeCastAsSpark) {
+  auto view = [](std::function<void(VariantBuilder*)> f, std::string* md,
+                 std::string* value) {
+    VariantBuilder b;
+    f(&b);
+    EXPECT_TRUE(b.Finish(md, value).ok());
+    return VariantView::MakeUnchecked(MetadataView::MakeUnchecked(*md), *value);
+  };
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  std::string md[6], v[6];
+  const VariantView first =
+      view([&](VariantBuilder* b) { b->AppendTimestampMicros(kMin); }, &md[0], &v[0]);
+  const VariantView last =
+      view([&](VariantBuilder* b) { b->AppendTimestampNtzMicros(kMax); }, &md[1], &v[1]);
+  const VariantView far_date =
+      view([](VariantBuilder* b) { b->AppendDate(2932897); }, &md[2], &v[2]);
+  const VariantView late_text =
+      view([](VariantBuilder* b) { b->AppendString("-290308-12-21 19:59:06"); }, &md[3],
+           &v[3]);
+  const VariantView huge_text =
+      view([](VariantBuilder* b) { b->AppendString("9999999-01-01 00:00:00"); }, &md[4],
+           &v[4]);
+  const VariantView end_text =
+      view([](VariantBuilder* b) { b->AppendString("294247-01-10"); }, &md[5], &v[5]);
+  CastOptions la;
+  la.timezone = "America/Los_Angeles";
+
+  VS_ASSIGN_OR_FAIL(auto to_string, VariantCaster::Make({CastTargetType::kString}));
+  VS_ASSIGN_OR_FAIL(auto to_string_la,
+                    VariantCaster::Make({CastTargetType::kString}, la));
+  std::string s;
+  ASSERT_EQ(to_string.CastString(first, &s), CastResult::kOk);
+  EXPECT_EQ(s, "-290308-12-21 19:59:05.224192");
+  s.clear();
+  ASSERT_EQ(to_string_la.CastString(first, &s), CastResult::kOk);
+  EXPECT_EQ(s, "-290308-12-21 12:06:07.224192");  // was year 294247: wrapped around
+  s.clear();
+  ASSERT_EQ(to_string_la.CastString(last, &s), CastResult::kOk);
+  EXPECT_EQ(s, "+294247-01-10 04:00:54.775807");  // ntz: no zone; '+' past 9999
+  s.clear();
+  ASSERT_EQ(to_string.CastString(far_date, &s), CastResult::kOk);
+  EXPECT_EQ(s, "+10000-01-01");
+
+  VS_ASSIGN_OR_FAIL(auto to_date_la, VariantCaster::Make({CastTargetType::kDate}, la));
+  int32_t days;
+  ASSERT_EQ(to_date_la.CastDate(first, &days), CastResult::kOk);
+  EXPECT_EQ(days, -106751992);
+
+  VS_ASSIGN_OR_FAIL(auto to_ts, VariantCaster::Make({CastTargetType::kTimestamp}));
+  VS_ASSIGN_OR_FAIL(auto to_ts_la, VariantCaster::Make({CastTargetType::kTimestamp}, la));
+  VS_ASSIGN_OR_FAIL(auto to_ntz_la,
+                    VariantCaster::Make({CastTargetType::kTimestampNtz}, la));
+  int64_t us;
+  ASSERT_EQ(to_ts.CastTimestamp(late_text, &us), CastResult::kOk);
+  EXPECT_EQ(us, -9223372036854000000);  // the day starts before the range, ends in it
+  EXPECT_EQ(to_ts.CastTimestamp(huge_text, &us), CastResult::kInvalid);
+  EXPECT_EQ(to_ts_la.CastTimestamp(end_text, &us), CastResult::kInvalid);
+  EXPECT_EQ(to_ts_la.CastTimestamp(last, &us), CastResult::kInvalid);
+  EXPECT_EQ(to_ntz_la.CastTimestamp(first, &us), CastResult::kInvalid);
 }
 
 // Session time zone +02:00: timestamps print and truncate to dates in local time;

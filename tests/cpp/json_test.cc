@@ -669,6 +669,19 @@ TEST(JsonWriteTest, YearsOutsideFourDigitsAsJava) {
   EXPECT_EQ(date_json(std::numeric_limits<int32_t>::max()), R"("+5881580-07-11")");
 }
 
+TEST(JsonWriteTest, TimestampsAtTheEndsOfInt64) {
+  // The last 0.22 s before the minimum: the whole second below lies outside int64
+  // microseconds (its fraction was computed through it).
+  EXPECT_EQ(ScalarToJson("30 00 00 00 00 00 00 00 80"),
+            R"("-290308-12-21 19:59:05.224192+00:00")");
+  EXPECT_EQ(ScalarToJson("30 00 00 00 00 00 00 00 80", "America/Los_Angeles"),
+            R"("-290308-12-21 12:06:07.224192-07:52")");
+  EXPECT_EQ(ScalarToJson("30 ff ff ff ff ff ff ff 7f"),
+            R"("+294247-01-10 04:00:54.775807+00:00")");
+  EXPECT_EQ(ScalarToJson("48 00 00 00 00 00 00 00 80"),  // nanoseconds
+            R"("1677-09-21 00:12:43.145224192+00:00")");
+}
+
 TEST(JsonWriteTest, TimestampsInZones) {
   const char* kFraction = "30 80 b5 4f c0 ed 0d 06 00";  // 2024-01-02 03:04:05.123456Z
   EXPECT_EQ(ScalarToJson(kFraction), R"("2024-01-02 03:04:05.123456+00:00")");

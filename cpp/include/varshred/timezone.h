@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 namespace varshred {
@@ -28,11 +29,13 @@ class TimeZone {
 
   /// Seconds east of UTC in force at the instant `utc_seconds`.
   int32_t OffsetAt(int64_t utc_seconds) const;
-  /// The wall-clock time of an instant (microseconds since 1970-01-01 local).
-  int64_t ToLocalMicros(int64_t utc_micros) const;
+  /// The wall-clock time of an instant (microseconds since 1970-01-01 local), or
+  /// nullopt when the zone's offset takes it past the range of int64 microseconds.
+  std::optional<int64_t> ToLocalMicros(int64_t utc_micros) const;
   /// The instant of a wall-clock time, resolved as java.time does (and so Spark): in an
   /// overlap the earlier offset; in a gap the time moves later by the gap's length.
-  int64_t ToUtcMicros(int64_t local_micros) const;
+  /// nullopt when that instant is past the range of int64 microseconds.
+  std::optional<int64_t> ToUtcMicros(int64_t local_micros) const;
 
  private:
   std::shared_ptr<const internal::TimeZone> zone_;

@@ -19,6 +19,23 @@ inline int64_t FloorDiv(int64_t a, int64_t b) {
   return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
 
+/// a - FloorDiv(a, b) * b, in [0, b) (b > 0), without that product: it leaves int64
+/// for `a` near the ends of its range.
+inline int64_t FloorMod(int64_t a, int64_t b) {
+  const int64_t r = a % b;
+  return r < 0 ? r + b : r;
+}
+
+/// A time value of `units` per second (1e6: microseconds, 1e9: nanoseconds) as whole
+/// seconds, floored, and the fraction left, in [0, units).
+struct SplitTime {
+  int64_t seconds;
+  int64_t fraction;
+};
+inline SplitTime SplitSeconds(int64_t value, int64_t units) {
+  return {FloorDiv(value, units), FloorMod(value, units)};
+}
+
 inline bool IsLeapYear(int64_t year) {
   return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
 }

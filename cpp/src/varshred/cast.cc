@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "calendar_internal.h"
 #include "cast_text_internal.h"
@@ -42,6 +43,8 @@ using internal::ParseFloating;
 using internal::ParseInteger;
 using internal::ParseTimestamp;
 using internal::Pow10;
+using internal::SplitSeconds;
+using internal::SplitTime;
 using internal::Trim;
 
 // ----------------------------------------------------------------------
@@ -113,6 +116,14 @@ bool DoubleToDecimal(double x, int precision, int scale, int128_t* out) {
   auto res = std::to_chars(buf, buf + sizeof(buf), x, std::chars_format::scientific);
   return ParseDecimalText(std::string_view(buf, static_cast<size_t>(res.ptr - buf)),
                           precision, scale, out);
+}
+
+// A cast to timestamp / timestamp_ntz whose result may lie past int64 microseconds
+// (nullopt): invalid then, as Spark's try_variant_get gives null.
+CastResult Instant(std::optional<int64_t> micros, int64_t* out) {
+  if (!micros) return CastResult::kInvalid;
+  *out = *micros;
+  return CastResult::kOk;
 }
 
 // Microseconds of a (ntz) timestamp value, nanoseconds floored.
@@ -427,17 +438,22 @@ CastResult VariantCaster::CastString(const VariantView& v, std::string* out) con
       AppendDate(v.GetDate(), out);
       return CastResult::kOk;
     case VariantType::kTimestampMicros:
-    case VariantType::kTimestampNanos:
-      AppendTimestamp(tz_.ToLocalMicros(TimestampMicros(v)), out);
+    case VariantType::kTimestampNanos: {
+      // In seconds: the zone's offset may not fit beside an instant near either end.
+      const SplitTime t = SplitSeconds(TimestampMicros(v), kMicrosPerSecond);
+      AppendTimestamp(t.seconds + tz_.OffsetAt(t.seconds), t.fraction, 6, out);
       return CastResult::kOk;
+    }
     case VariantType::kTimestampNtzMicros:
-    case VariantType::kTimestampNtzNanos:
-      AppendTimestamp(TimestampMicros(v), out);
+    case VariantType::kTimestampNtzNanos: {
+      const SplitTime t = SplitSeconds(TimestampMicros(v), kMicrosPerSecond);
+      AppendTimestamp(t.seconds, t.fraction, 6, out);
       return CastResult::kOk;
+    }
     case VariantType::kTimeNtzMicros: {
       const int64_t micros = v.GetTimeValue();
       if (micros < 0 || micros >= kMicrosPerDay) return CastResult::kInvalid;
-      AppendTimeOfDay(micros, out);
+      AppendTimeOfDay(micros / kMicrosPerSecond, micros % kMicrosPerSecond, 6, out);
       return CastResult::kOk;
     }
     case VariantType::kUuid:
@@ -468,9 +484,11 @@ CastResult VariantCaster::CastDate(const VariantView& v, int32_t* out) const {
     case VariantType::kString:
       return ParseDate(v.GetString(), out) ? CastResult::kOk : CastResult::kInvalid;
     case VariantType::kTimestampMicros:
-    case VariantType::kTimestampNanos:
-      days = FloorDiv(tz_.ToLocalMicros(TimestampMicros(v)), kMicrosPerDay);
+    case VariantType::kTimestampNanos: {
+      const int64_t seconds = SplitSeconds(TimestampMicros(v), kMicrosPerSecond).seconds;
+      days = FloorDiv(seconds + tz_.OffsetAt(seconds), internal::kSecondsPerDay);
       break;
+    }
     case VariantType::kTimestampNtzMicros:
     case VariantType::kTimestampNtzNanos:
       days = FloorDiv(TimestampMicros(v), kMicrosPerDay);
@@ -489,24 +507,20 @@ CastResult VariantCaster::CastTimestamp(const VariantView& v, int64_t* out) cons
     case VariantType::kNull:
       return CastResult::kNull;
     case VariantType::kDate: {
-      // Days beyond the microsecond range (past year 294247) have no timestamp; the
-      // day's margin keeps the time zone shift in range too.
-      constexpr int64_t kMaxDays =
-          std::numeric_limits<int64_t>::max() / kMicrosPerDay - 1;
+      // Days beyond the microsecond range (past year 294247) have no timestamp.
+      constexpr int64_t kMaxDays = std::numeric_limits<int64_t>::max() / kMicrosPerDay;
       const int64_t days = v.GetDate();
       if (days > kMaxDays || days < -kMaxDays) return CastResult::kInvalid;
       const int64_t local = days * kMicrosPerDay;
-      *out = ntz ? local : tz_.ToUtcMicros(local);
-      return CastResult::kOk;
+      return Instant(ntz ? local : tz_.ToUtcMicros(local), out);
     }
     case VariantType::kTimestampMicros:
     case VariantType::kTimestampNanos:
-      *out = ntz ? tz_.ToLocalMicros(TimestampMicros(v)) : TimestampMicros(v);
-      return CastResult::kOk;
+      return Instant(ntz ? tz_.ToLocalMicros(TimestampMicros(v)) : TimestampMicros(v),
+                     out);
     case VariantType::kTimestampNtzMicros:
     case VariantType::kTimestampNtzNanos:
-      *out = ntz ? TimestampMicros(v) : tz_.ToUtcMicros(TimestampMicros(v));
-      return CastResult::kOk;
+      return Instant(ntz ? TimestampMicros(v) : tz_.ToUtcMicros(TimestampMicros(v)), out);
     case VariantType::kString: {
       int64_t local;
       bool has_zone;
@@ -515,13 +529,13 @@ CastResult VariantCaster::CastTimestamp(const VariantView& v, int64_t* out) cons
         return CastResult::kInvalid;
       }
       // timestamp_ntz ignores a zone in the text (Spark 4.3).
-      if (ntz) {
-        *out = local;
-      } else {
-        *out =
-            has_zone ? local - int64_t{zone} * kMicrosPerSecond : tz_.ToUtcMicros(local);
+      if (ntz) return Instant(local, out);
+      if (!has_zone) return Instant(tz_.ToUtcMicros(local), out);
+      int64_t utc;
+      if (__builtin_sub_overflow(local, int64_t{zone} * kMicrosPerSecond, &utc)) {
+        return CastResult::kInvalid;
       }
-      return CastResult::kOk;
+      return Instant(utc, out);
     }
     default:
       break;

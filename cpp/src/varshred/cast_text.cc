@@ -3,6 +3,7 @@
 // Spark's text forms of values (see cast_text_internal.h). Every grammar here was
 // checked against Spark 4.3's casts; tests/cpp/cast_test.cc pins the results.
 
+#include <charconv>
 #include <cstdlib>
 #include <limits>
 #include <type_traits>
@@ -17,11 +18,9 @@ namespace {
 
 bool IsSpace(char c) { return static_cast<unsigned char>(c) <= 0x20; }
 
-void AppendPadded(int64_t v, int width, std::string* out) {
-  std::string s = std::to_string(v < 0 ? -v : v);
-  if (v < 0) out->push_back('-');
-  if (static_cast<int>(s.size()) < width) out->append(width - s.size(), '0');
-  out->append(s);
+void AppendTwo(int v, std::string* out) {
+  out->push_back(static_cast<char>('0' + v / 10));
+  out->push_back(static_cast<char>('0' + v % 10));
 }
 
 // Reads 1..max_digits digits at s[*i].
@@ -365,44 +364,73 @@ bool ParseTimestamp(std::string_view s, int64_t* local, bool* has_zone,
       *has_zone = true;
     }
   }
-  // |days| < 2^31 * 366 keeps this product far from int64 overflow.
-  *local = days * kMicrosPerDay + micros_of_day;
+  // Years of up to seven digits reach past int64 microseconds (years 294247 and
+  // -290308 only partly fit): no timestamp then, as in Spark. 128 bits: the day's start
+  // may lie outside where its time of day is inside.
+  const int128_t micros = int128_t{days} * kMicrosPerDay + micros_of_day;
+  if (micros < std::numeric_limits<int64_t>::min() ||
+      micros > std::numeric_limits<int64_t>::max()) {
+    return false;
+  }
+  *local = static_cast<int64_t>(micros);
   return true;
 }
 
 void AppendDate(int64_t days, std::string* out) {
-  int64_t y;
-  int m, d;
-  CivilFromDays(days, &y, &m, &d);
-  AppendPadded(y, 4, out);
+  int64_t year;
+  int month, day;
+  CivilFromDays(days, &year, &month, &day);
+  if (year > 9999) out->push_back('+');
+  if (year < 0) out->push_back('-');
+  const uint64_t abs_year = year < 0 ? static_cast<uint64_t>(-year) : year;
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof(buf), abs_year);
+  for (auto len = r.ptr - buf; len < 4; ++len) out->push_back('0');
+  out->append(buf, r.ptr);
   out->push_back('-');
-  AppendPadded(m, 2, out);
+  AppendTwo(month, out);
   out->push_back('-');
-  AppendPadded(d, 2, out);
+  AppendTwo(day, out);
 }
 
-// "HH:mm:ss" plus the fraction without trailing zeros (Spark's timestamp format).
-void AppendTimeOfDay(int64_t micros_of_day, std::string* out) {
-  const int64_t secs = micros_of_day / kMicrosPerSecond;
-  int64_t frac = micros_of_day % kMicrosPerSecond;
-  AppendPadded(secs / 3600, 2, out);
+void AppendTimeOfDay(int64_t seconds_of_day, int64_t fraction, int digits,
+                     std::string* out) {
+  AppendTwo(static_cast<int>(seconds_of_day / 3600), out);
   out->push_back(':');
-  AppendPadded(secs / 60 % 60, 2, out);
+  AppendTwo(static_cast<int>(seconds_of_day / 60 % 60), out);
   out->push_back(':');
-  AppendPadded(secs % 60, 2, out);
-  if (frac != 0) {
-    int width = 6;
-    while (frac % 10 == 0) frac /= 10, --width;
-    out->push_back('.');
-    AppendPadded(frac, width, out);
+  AppendTwo(static_cast<int>(seconds_of_day % 60), out);
+  if (fraction == 0) return;
+  char buf[9];
+  for (int i = digits - 1; i >= 0; --i) {
+    buf[i] = static_cast<char>('0' + fraction % 10);
+    fraction /= 10;
   }
+  int n = digits;
+  while (buf[n - 1] == '0') --n;
+  out->push_back('.');
+  out->append(buf, static_cast<size_t>(n));
 }
 
-void AppendTimestamp(int64_t local_micros, std::string* out) {
-  const int64_t days = FloorDiv(local_micros, kMicrosPerDay);
-  AppendDate(days, out);
+void AppendTimestamp(int64_t local_seconds, int64_t fraction, int digits,
+                     std::string* out) {
+  AppendDate(FloorDiv(local_seconds, kSecondsPerDay), out);
   out->push_back(' ');
-  AppendTimeOfDay(local_micros - days * kMicrosPerDay, out);
+  AppendTimeOfDay(FloorMod(local_seconds, kSecondsPerDay), fraction, digits, out);
+}
+
+void AppendOffset(int32_t offset_seconds, std::string* out) {
+  const int32_t abs = offset_seconds < 0 ? -offset_seconds : offset_seconds;
+  const int hours = abs / 3600 % 100;
+  const int minutes = abs / 60 % 60;
+  if (hours == 0 && minutes == 0) {
+    out->append("+00:00");
+    return;
+  }
+  out->push_back(offset_seconds < 0 ? '-' : '+');
+  AppendTwo(hours, out);
+  out->push_back(':');
+  AppendTwo(minutes, out);
 }
 
 void AppendUuid(std::string_view b, std::string* out) {

@@ -2,8 +2,9 @@
 //
 // Spark's text forms of values, as its casts read and print them: strings parsed to
 // booleans, integers, floating point, decimals, dates, timestamps and zone offsets;
-// decimals, dates, timestamps and uuids printed. Used by the caster (cast.cc) and by
-// TimeZone::Make (zone offsets).
+// decimals, dates, timestamps and uuids printed. Used by the caster (cast.cc), by
+// TimeZone::Make (zone offsets) and by JsonWriter (dates and times, which Spark's
+// to_json prints as its casts do).
 
 #pragma once
 
@@ -44,12 +45,22 @@ bool ParseTimestamp(std::string_view s, int64_t* local, bool* has_zone,
 
 /// Plain text without trailing fractional zeros: 3.0 -> "3", 1.50 -> "1.5".
 void AppendDecimalString(int128_t unscaled, int scale, std::string* out);
-/// yyyy-mm-dd (at least four year digits, '-' before year 0).
+/// yyyy-MM-dd as ISO_LOCAL_DATE prints it (and so Spark's casts and to_json): at least
+/// four year digits, '+' past year 9999, '-' before year 0.
 void AppendDate(int64_t days, std::string* out);
-/// "HH:mm:ss" plus the fraction without trailing zeros.
-void AppendTimeOfDay(int64_t micros_of_day, std::string* out);
-/// Date ' ' time of day, of wall-clock microseconds.
-void AppendTimestamp(int64_t local_micros, std::string* out);
+/// HH:mm:ss, then the fraction of a second (`fraction` of `digits` digits: 6 for
+/// microseconds, 9 for nanoseconds) without trailing zeros. \pre 0 <= seconds_of_day
+/// < 86400.
+void AppendTimeOfDay(int64_t seconds_of_day, int64_t fraction, int digits,
+                     std::string* out);
+/// Date ' ' time of day of a wall-clock time: whole seconds since 1970-01-01 and a
+/// fraction as AppendTimeOfDay's. Callers split an instant into seconds (SplitTime)
+/// before adding a zone's offset, which the instant's microseconds may have no room for.
+void AppendTimestamp(int64_t local_seconds, int64_t fraction, int digits,
+                     std::string* out);
+/// A zone offset as DateTimeFormatter's appendOffset("+HH:MM", "+00:00"): seconds
+/// dropped, and an offset that prints as zero is "+00:00".
+void AppendOffset(int32_t offset_seconds, std::string* out);
 /// 8-4-4-4-12 lower-case hex digits of 16 bytes.
 void AppendUuid(std::string_view bytes16, std::string* out);
 

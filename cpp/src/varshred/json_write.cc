@@ -31,6 +31,7 @@
 #include <limits>
 
 #include "varshred/calendar_internal.h"
+#include "varshred/cast_text_internal.h"
 #include "varshred/endian_internal.h"
 #include "varshred/java_float_internal.h"
 #include "varshred/json.h"
@@ -41,8 +42,9 @@ namespace varshred {
 
 namespace {
 
-using internal::CivilFromDays;
-using internal::FloorDiv;
+using internal::AppendDate;
+using internal::AppendOffset;
+using internal::AppendTimeOfDay;
 using internal::ReadLE;
 using internal::TextSink;
 using internal::TimeZone;
@@ -278,65 +280,6 @@ void AppendDecimal(Decimal d, TextSink* out) {
   out->Advance(o);
 }
 
-void AppendTwo(int v, std::string* out) {
-  out->push_back(static_cast<char>('0' + v / 10));
-  out->push_back(static_cast<char>('0' + v % 10));
-}
-
-// ISO_LOCAL_DATE: 4-digit years, '+' beyond 9999, '-' before year 0.
-void AppendDate(int64_t days, std::string* out) {
-  int64_t year;
-  int month, day;
-  CivilFromDays(days, &year, &month, &day);
-  if (year > 9999) out->push_back('+');
-  if (year < 0) out->push_back('-');
-  const uint64_t abs_year = year < 0 ? static_cast<uint64_t>(-year) : year;
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof(buf), abs_year);
-  for (auto len = r.ptr - buf; len < 4; ++len) out->push_back('0');
-  out->append(buf, r.ptr);
-  out->push_back('-');
-  AppendTwo(month, out);
-  out->push_back('-');
-  AppendTwo(day, out);
-}
-
-// HH:mm:ss plus the fraction (`digits` wide) with trailing zeros trimmed.
-void AppendTimeOfDay(int64_t seconds_of_day, int64_t fraction, int digits,
-                     std::string* out) {
-  AppendTwo(static_cast<int>(seconds_of_day / 3600), out);
-  out->push_back(':');
-  AppendTwo(static_cast<int>(seconds_of_day / 60 % 60), out);
-  out->push_back(':');
-  AppendTwo(static_cast<int>(seconds_of_day % 60), out);
-  if (fraction == 0) return;
-  char buf[9];
-  for (int i = digits - 1; i >= 0; --i) {
-    buf[i] = static_cast<char>('0' + fraction % 10);
-    fraction /= 10;
-  }
-  int n = digits;
-  while (buf[n - 1] == '0') --n;
-  out->push_back('.');
-  out->append(buf, static_cast<size_t>(n));
-}
-
-// appendOffset("+HH:MM", "+00:00"): seconds are dropped, and an offset that prints
-// as zero is "+00:00".
-void AppendOffset(int32_t offset, std::string* out) {
-  const int32_t abs = offset < 0 ? -offset : offset;
-  const int hours = abs / 3600 % 100;
-  const int minutes = abs / 60 % 60;
-  if (hours == 0 && minutes == 0) {
-    out->append("+00:00");
-    return;
-  }
-  out->push_back(offset < 0 ? '-' : '+');
-  AppendTwo(hours, out);
-  out->push_back(':');
-  AppendTwo(minutes, out);
-}
-
 void AppendBase64(std::string_view data, std::string* out) {
   static constexpr char kAlphabet[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -375,18 +318,14 @@ void AppendUuid(std::string_view bytes, std::string* out) {
 struct JsonWriter::Impl {
   TimeZone zone;
 
-  // `units` per second: 1e6 (micros) or 1e9 (nanos).
+  // `units` per second: 1e6 (micros) or 1e9 (nanos). In seconds, so that the zone's
+  // offset cannot leave the range of an instant at either end of int64.
   void AppendTimestamp(int64_t value, int64_t units, int digits, bool with_zone,
                        std::string* out) const {
-    const int64_t seconds = FloorDiv(value, units);
-    const int64_t fraction = value - seconds * units;
-    const int32_t offset = with_zone ? zone.OffsetAt(seconds) : 0;
-    const int64_t local = seconds + offset;
-    const int64_t days = FloorDiv(local, 86400);
+    const internal::SplitTime t = internal::SplitSeconds(value, units);
+    const int32_t offset = with_zone ? zone.OffsetAt(t.seconds) : 0;
     out->push_back('"');
-    AppendDate(days, out);
-    out->push_back(' ');
-    AppendTimeOfDay(local - days * 86400, fraction, digits, out);
+    internal::AppendTimestamp(t.seconds + offset, t.fraction, digits, out);
     if (with_zone) AppendOffset(offset, out);
     out->push_back('"');
   }

@@ -360,13 +360,16 @@ int32_t TimeZone::OffsetAt(int64_t utc_seconds) const {
   return zone_->OffsetAt(utc_seconds);
 }
 
-int64_t TimeZone::ToLocalMicros(int64_t utc_micros) const {
-  return utc_micros +
-         int64_t{OffsetAt(internal::FloorDiv(utc_micros, internal::kMicrosPerSecond))} *
-             internal::kMicrosPerSecond;
+std::optional<int64_t> TimeZone::ToLocalMicros(int64_t utc_micros) const {
+  const int64_t shift =
+      int64_t{OffsetAt(internal::FloorDiv(utc_micros, internal::kMicrosPerSecond))} *
+      internal::kMicrosPerSecond;
+  int64_t local;
+  if (__builtin_add_overflow(utc_micros, shift, &local)) return std::nullopt;
+  return local;
 }
 
-int64_t TimeZone::ToUtcMicros(int64_t local_micros) const {
+std::optional<int64_t> TimeZone::ToUtcMicros(int64_t local_micros) const {
   const int64_t local = internal::FloorDiv(local_micros, internal::kMicrosPerSecond);
   // Offsets stay within +-18 h, so the instants of `local` lie within 18 h of it and
   // at most one transition matters: the offsets before and after that window.
@@ -378,7 +381,12 @@ int64_t TimeZone::ToUtcMicros(int64_t local_micros) const {
       OffsetAt(local - after) == after) {
     offset = after;
   }
-  return local_micros - int64_t{offset} * internal::kMicrosPerSecond;
+  int64_t utc;
+  if (__builtin_sub_overflow(local_micros, int64_t{offset} * internal::kMicrosPerSecond,
+                             &utc)) {
+    return std::nullopt;
+  }
+  return utc;
 }
 
 }  // namespace varshred
