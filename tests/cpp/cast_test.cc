@@ -79,6 +79,19 @@ Source Json(const char* json) {
           }};
 }
 
+// A Source's Variant, holding its bytes.
+struct Built {
+  explicit Built(const Source& source) {
+    VariantBuilder b;
+    source.build(&b);
+    EXPECT_TRUE(b.Finish(&metadata, &value).ok()) << source.label;
+  }
+  VariantView view() const {
+    return VariantView::MakeUnchecked(MetadataView::MakeUnchecked(metadata), value);
+  }
+  std::string metadata, value;
+};
+
 const CastTarget kTargets[] = {
     {CastTargetType::kBoolean},      {CastTargetType::kInt8},
     {CastTargetType::kInt16},        {CastTargetType::kInt32},
@@ -623,30 +636,17 @@ TEST(TimeZoneTest, ShiftsPastInt64MicrosecondsAreNotRepresentable) {
 }
 
 TEST(VariantCastTest, TimesAtTheEndsOfTheirRangeCastAsSpark) {
-  auto view = [](std::function<void(VariantBuilder*)> f, std::string* md,
-                 std::string* value) {
-    VariantBuilder b;
-    f(&b);
-    EXPECT_TRUE(b.Finish(md, value).ok());
-    return VariantView::MakeUnchecked(MetadataView::MakeUnchecked(*md), *value);
-  };
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-  std::string md[6], v[6];
-  const VariantView first =
-      view([&](VariantBuilder* b) { b->AppendTimestampMicros(kMin); }, &md[0], &v[0]);
-  const VariantView last =
-      view([&](VariantBuilder* b) { b->AppendTimestampNtzMicros(kMax); }, &md[1], &v[1]);
-  const VariantView far_date =
-      view([](VariantBuilder* b) { b->AppendDate(2932897); }, &md[2], &v[2]);
-  const VariantView late_text =
-      view([](VariantBuilder* b) { b->AppendString("-290308-12-21 19:59:06"); }, &md[3],
-           &v[3]);
-  const VariantView huge_text =
-      view([](VariantBuilder* b) { b->AppendString("9999999-01-01 00:00:00"); }, &md[4],
-           &v[4]);
-  const VariantView end_text =
-      view([](VariantBuilder* b) { b->AppendString("294247-01-10"); }, &md[5], &v[5]);
+  const Built built[] = {Built(Ts(kMin)),
+                         Built(Ntz(kMax)),
+                         Built(Date(2932897)),
+                         Built(Str("-290308-12-21 19:59:06")),
+                         Built(Str("9999999-01-01 00:00:00")),
+                         Built(Str("294247-01-10"))};
+  const VariantView first = built[0].view(), last = built[1].view(),
+                    far_date = built[2].view(), late_text = built[3].view(),
+                    huge_text = built[4].view(), end_text = built[5].view();
   CastOptions la;
   la.timezone = "America/Los_Angeles";
 
@@ -737,21 +737,9 @@ TEST(VariantCastTest, FloatingToStringIsTheJsonText) {
 TEST(VariantCastTest, SessionTimeZoneShiftsLocalTimes) {
   CastOptions options;
   options.timezone = "+02:00";
-  auto view = [](std::function<void(VariantBuilder*)> f, std::string* md,
-                 std::string* value) {
-    VariantBuilder b;
-    f(&b);
-    EXPECT_TRUE(b.Finish(md, value).ok());
-    return VariantView::MakeUnchecked(MetadataView::MakeUnchecked(*md), *value);
-  };
-  std::string md1, v1, md2, v2, md3, v3;
-  // 2024-01-01 23:30:00 UTC
-  const VariantView ts = view(
-      [](VariantBuilder* b) { b->AppendTimestampMicros(1704151800000000); }, &md1, &v1);
-  const VariantView date =
-      view([](VariantBuilder* b) { b->AppendDate(19723); }, &md2, &v2);
-  const VariantView text =
-      view([](VariantBuilder* b) { b->AppendString("2024-01-01 12:00:00"); }, &md3, &v3);
+  const Built built[] = {Built(Ts(1704151800000000)),  // 2024-01-01 23:30:00 UTC
+                         Built(Date(19723)), Built(Str("2024-01-01 12:00:00"))};
+  const VariantView ts = built[0].view(), date = built[1].view(), text = built[2].view();
 
   VS_ASSIGN_OR_FAIL(auto to_string,
                     VariantCaster::Make({CastTargetType::kString}, options));
