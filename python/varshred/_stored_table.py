@@ -243,7 +243,8 @@ def sample_stats(table: StoredTable, variants: Sequence[str], json_columns: Sequ
     ``_SAMPLE_READ_FACTOR`` times as many rows, shared equally by row groups spread evenly
     over the files (all of them unless that leaves fewer than ``_SAMPLE_GROUP_ROWS`` rows,
     or an average group's, to each): the first rows of each, of which every batch gives
-    its share. One run of groups per core is read at a time."""
+    its share. The groups are cut into consecutive runs, one per core, read at the
+    same time."""
     stats = {c: vs.ShreddingStats() for c in (*variants, *json_columns)}
     total_rows = sum(rows for _, _, rows, _ in table.row_groups)
     total_bytes = sum(size for _, _, _, size in table.row_groups)
