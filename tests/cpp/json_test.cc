@@ -418,6 +418,63 @@ TEST(JsonParseTest, TheIndexedWalkReadsAsTheOnDemandReading) {
   for (const auto& d : docs) ExpectSameReadings(&other_parser, &builder, d, other);
 }
 
+// Numbers on both sides of the borders of the walk's one-pass reading of short
+// numbers (first digit not 0, at most 18 digits, no exponent): decimal4 to decimal8 at
+// 10 digits, to decimal16 or int64 past 18, signs, zeros and malformed neighbours.
+TEST(JsonParseTest, NumbersAtTheShortPathsBordersReadAsTheOnDemandReading) {
+  const std::vector<std::string> numbers = {"7",
+                                            "-7",
+                                            "0",
+                                            "-0",
+                                            "00",
+                                            "01",
+                                            "1.",
+                                            "1.e5",
+                                            "-",
+                                            "--1",
+                                            "1.5",
+                                            "-1.50",
+                                            "123456789.0",
+                                            "12345678.9",
+                                            "123456789.01",
+                                            "-999999999",
+                                            "9999999999",
+                                            "123456789012345678",
+                                            "-123456789012345678",
+                                            "1234567890123456789",
+                                            "12345678901234567.8",
+                                            "12345678901234567.89",
+                                            "1234567890123456789.5",
+                                            "9223372036854775807",
+                                            "-9223372036854775808",
+                                            "9223372036854775808",
+                                            "99999999999999999999",
+                                            "1e3",
+                                            "1.5E-3",
+                                            "0.05",
+                                            "-0.000",
+                                            "1.5 ",
+                                            "1.5x",
+                                            "2147483648",
+                                            "-2147483649",
+                                            "128",
+                                            "-129",
+                                            "32768"};
+  JsonParseOptions doubles;
+  doubles.numbers = JsonNumbers::kDouble;
+  for (const JsonParseOptions& options : {JsonParseOptions{}, doubles}) {
+    JsonParser parser(options);
+    VariantBuilder builder;
+    for (const auto& n : numbers) {
+      for (const std::string& d :
+           {"[" + n + "]", "{\"k\": " + n + " }", "[" + n + ",1]"}) {
+        ExpectSameReadings(&parser, &builder, d, options);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 // Fixed-seed mutations of the small seeds (bytes replaced, inserted or deleted, the
 // text cut short), under the default options, doubles with last-wins keys, and a
 // shallow depth limit: valid or not, both readings agree.

@@ -209,6 +209,10 @@ class JsonReader {
     *raw = token.substr(1, close - 1);
     return true;
   }
+  // WalkValue()'s steps: any value (scalars inline), and a container whose '{' or
+  // '[' (`open`) is at `c`.
+  bool WalkNested(JsonCursor& c, int depth);
+  bool WalkContainer(JsonCursor& c, char open, int depth);
   // simdjson's own decoding of a string with escapes, as the on-demand reading's.
   bool Unescape(std::string_view raw, std::string_view* text);
 
@@ -222,6 +226,7 @@ class JsonReader {
     return Location();
   }
   arrow::Status AppendNumber(std::string_view token);
+  bool AppendShortNumber(std::string_view token);
   arrow::Status ParseAny(od::value& v, int depth);
   arrow::Status ParseObject(od::object obj, const char* where, int depth);
   arrow::Status ParseArray(od::array arr, int depth);
