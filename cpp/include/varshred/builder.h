@@ -52,14 +52,26 @@ class VariantBuilder {
   void AppendInt32(int32_t v) { PutFixed(PrimitiveType::kInt32, v); }
   void AppendInt64(int64_t v) { PutFixed(PrimitiveType::kInt64, v); }
   /// \brief An integer in the smallest of int8/16/32/64 that holds it (as Spark).
-  void AppendInt(int64_t v);
+  void AppendInt(int64_t v) {
+    // Inline: parsers call it once per integer.
+    if (v == static_cast<int8_t>(v)) return AppendInt8(static_cast<int8_t>(v));
+    if (v == static_cast<int16_t>(v)) return AppendInt16(static_cast<int16_t>(v));
+    if (v == static_cast<int32_t>(v)) return AppendInt32(static_cast<int32_t>(v));
+    AppendInt64(v);
+  }
   void AppendFloat(float v) { PutFixed(PrimitiveType::kFloat, v); }
   void AppendDouble(double v) { PutFixed(PrimitiveType::kDouble, v); }
   /// \brief decimal4/8/16 with an explicit width. \pre scale <= 38 and the unscaled
   /// value fits the width.
-  void AppendDecimal4(int32_t unscaled, uint8_t scale);
-  void AppendDecimal8(int64_t unscaled, uint8_t scale);
-  void AppendDecimal16(int128_t unscaled, uint8_t scale);
+  void AppendDecimal4(int32_t unscaled, uint8_t scale) {
+    PutDecimal(PrimitiveType::kDecimal4, unscaled, scale);
+  }
+  void AppendDecimal8(int64_t unscaled, uint8_t scale) {
+    PutDecimal(PrimitiveType::kDecimal8, unscaled, scale);
+  }
+  void AppendDecimal16(int128_t unscaled, uint8_t scale) {
+    PutDecimal(PrimitiveType::kDecimal16, unscaled, scale);
+  }
   /// \brief A decimal in the narrowest width whose precision covers both the digits
   /// of the unscaled value and the scale (Spark's rule). \pre precision <= 38.
   void AppendDecimal(Decimal d);
@@ -80,9 +92,9 @@ class VariantBuilder {
     if (v.size() > kMaxShortStringSize)
       return PutLengthPrefixed(PrimitiveType::kString, v);
     BeforeValue();
-    buffer_.push_back(
-        static_cast<char>(ShortStringHeader(static_cast<uint32_t>(v.size()))));
-    buffer_.append(v);
+    char* p = buffer_.Extend(1 + v.size());
+    p[0] = static_cast<char>(ShortStringHeader(static_cast<uint32_t>(v.size())));
+    if (!v.empty()) std::memcpy(p + 1, v.data(), v.size());
   }
   void AppendBinary(std::string_view v);
   /// \brief \pre 16 bytes in big-endian (RFC 4122) order.
@@ -227,8 +239,17 @@ class VariantBuilder {
   template <typename T>
   void PutFixed(PrimitiveType t, T v) {
     BeforeValue();
-    buffer_.push_back(static_cast<char>(PrimitiveHeader(t)));
-    buffer_.AppendLE(v);
+    char* p = buffer_.Extend(1 + sizeof(T));
+    p[0] = static_cast<char>(PrimitiveHeader(t));
+    std::memcpy(p + 1, &v, sizeof(T));  // little-endian, as in memory
+  }
+  template <typename T>
+  void PutDecimal(PrimitiveType t, T unscaled, uint8_t scale) {
+    BeforeValue();
+    char* p = buffer_.Extend(2 + sizeof(T));
+    p[0] = static_cast<char>(PrimitiveHeader(t));
+    p[1] = static_cast<char>(scale);
+    std::memcpy(p + 2, &unscaled, sizeof(T));  // little-endian, as in memory
   }
   void PutLengthPrefixed(PrimitiveType t, std::string_view v);
   void OpenContainer(bool is_object);

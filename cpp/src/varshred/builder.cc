@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <limits>
 
 #include "varshred/container_encoding_internal.h"
 #include "varshred/endian_internal.h"
@@ -46,42 +45,6 @@ void VariantBuilder::Bytes::Grow(size_t min_capacity) {
   if (size_ > 0) std::memcpy(data.get(), data_.get(), size_);
   data_ = std::move(data);
   capacity_ = capacity;
-}
-
-void VariantBuilder::AppendInt(int64_t v) {
-  if (v >= std::numeric_limits<int8_t>::min() &&
-      v <= std::numeric_limits<int8_t>::max()) {
-    AppendInt8(static_cast<int8_t>(v));
-  } else if (v >= std::numeric_limits<int16_t>::min() &&
-             v <= std::numeric_limits<int16_t>::max()) {
-    AppendInt16(static_cast<int16_t>(v));
-  } else if (v >= std::numeric_limits<int32_t>::min() &&
-             v <= std::numeric_limits<int32_t>::max()) {
-    AppendInt32(static_cast<int32_t>(v));
-  } else {
-    AppendInt64(v);
-  }
-}
-
-void VariantBuilder::AppendDecimal4(int32_t unscaled, uint8_t scale) {
-  BeforeValue();
-  buffer_.push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kDecimal4)));
-  buffer_.push_back(static_cast<char>(scale));
-  buffer_.AppendLE(unscaled);
-}
-
-void VariantBuilder::AppendDecimal8(int64_t unscaled, uint8_t scale) {
-  BeforeValue();
-  buffer_.push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kDecimal8)));
-  buffer_.push_back(static_cast<char>(scale));
-  buffer_.AppendLE(unscaled);
-}
-
-void VariantBuilder::AppendDecimal16(int128_t unscaled, uint8_t scale) {
-  BeforeValue();
-  buffer_.push_back(static_cast<char>(PrimitiveHeader(PrimitiveType::kDecimal16)));
-  buffer_.push_back(static_cast<char>(scale));
-  buffer_.AppendLE(unscaled);
 }
 
 void VariantBuilder::AppendDecimal(Decimal d) {
