@@ -345,12 +345,21 @@ const char* JsonReader::Location() {
   const int64_t value = negative ? -magnitude : magnitude;
   if (scale == 0) {
     builder_->AppendInt(value);
-  } else if (digits <= kMaxDecimal4Precision) {
-    builder_->AppendDecimal4(static_cast<int32_t>(value), static_cast<uint8_t>(scale));
   } else {
-    builder_->AppendDecimal8(value, static_cast<uint8_t>(scale));
+    AppendShortDecimal(value, digits, scale);
   }
   return true;
+}
+
+// A decimal of at most 18 digits in the narrowest width covering both its precision
+// and its scale (VariantBuilder::AppendDecimal()'s rule, without 128-bit arithmetic).
+inline void JsonReader::AppendShortDecimal(int64_t unscaled, int precision, int scale) {
+  const auto s = static_cast<uint8_t>(scale);
+  if (precision <= kMaxDecimal4Precision && scale <= kMaxDecimal4Precision) {
+    builder_->AppendDecimal4(static_cast<int32_t>(unscaled), s);
+  } else {
+    builder_->AppendDecimal8(unscaled, s);
+  }
 }
 
 inline arrow::Status JsonReader::AppendNumber(std::string_view token) {
@@ -383,18 +392,12 @@ inline arrow::Status JsonReader::AppendNumber(std::string_view token) {
   const int precision = std::max(n.significant_digits, 1);
   if (!n.has_exponent && options_.numbers == JsonNumbers::kDecimal &&
       precision <= kMaxDecimal16Precision && n.scale <= kMaxDecimal16Precision) {
-    const auto scale = static_cast<uint8_t>(n.scale);
-    // The narrowest width covering both precision and scale, as AppendDecimal(), with
-    // no 128-bit arithmetic for the common short decimals.
-    if (precision <= kMaxDecimal4Precision && n.scale <= kMaxDecimal4Precision) {
-      const auto v = static_cast<int32_t>(n.small);
-      builder_->AppendDecimal4(n.negative ? -v : v, scale);
-    } else if (precision <= kMaxDecimal8Precision && n.scale <= kMaxDecimal8Precision) {
+    if (precision <= kMaxDecimal8Precision && n.scale <= kMaxDecimal8Precision) {
       const auto v = static_cast<int64_t>(n.small);
-      builder_->AppendDecimal8(n.negative ? -v : v, scale);
+      AppendShortDecimal(n.negative ? -v : v, precision, n.scale);
     } else {
       const int128_t mag = n.Magnitude();
-      builder_->AppendDecimal16(n.negative ? -mag : mag, scale);
+      builder_->AppendDecimal16(n.negative ? -mag : mag, static_cast<uint8_t>(n.scale));
     }
     return arrow::Status::OK();
   }
