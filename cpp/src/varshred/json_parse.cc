@@ -316,7 +316,9 @@ const char* JsonReader::Location() {
 // The common numbers, read in one pass: an integer or a plain decimal (no exponent)
 // whose first digit is not 0 and which has at most 18 digits, so that every digit is
 // significant (precision = digits) and the unscaled value fits int64. False, having
-// added nothing, for every other number: AppendNumber() reads those.
+// added nothing, for every other number: AppendNumber() reads those. Only the index
+// walk takes this path; the on-demand reading keeps AppendNumber() alone, so that the
+// tests comparing the two readings check this path against the full scan.
 [[gnu::always_inline]] inline bool JsonReader::AppendShortNumber(std::string_view token) {
   const char* p = token.data();
   const char* const end = p + token.size();
