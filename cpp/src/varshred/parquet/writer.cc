@@ -227,6 +227,11 @@ struct Leaf {
     def.push_back(d);
     if (max_rep > 0) rep.push_back(r);
   }
+  // The levels and values held: roughly what writing them costs.
+  size_t Entries() const {
+    return def.size() + rep.size() + bytes.size() + fixed.size() + i32.size() +
+           i64.size() + f32.size() + f64.size() + bools.size();
+  }
   void Clear() {
     def.clear(), rep.clear(), bytes.clear(), fixed.clear(), i32.clear(), i64.clear();
     f32.clear(), f64.clear(), bools.clear();
@@ -319,17 +324,18 @@ class ParquetSink {
     return st;
   }
 
-  // The leaves by the time the last Flush() took to write them, longest first. A
-  // threaded flush lasts until its slowest leaf is written: started last, that leaf
-  // (e.g. the strings of a list, a third of the whole) would run alone at the end.
-  // Leaves keep their cost from one batch to the next; the first flush goes in file
-  // order.
+  // The leaves by the time the last Flush() took to write them, longest first (at the
+  // first flush, by the levels and values they hold). A threaded flush lasts until
+  // its slowest leaf is written: started last, that leaf (e.g. the strings of a list,
+  // a third of the whole) would run alone at the end.
   std::vector<int> SlowestFirst() const {
+    auto cost = [&](int i) {
+      return std::make_pair(leaves_[i].flush_time, leaves_[i].Entries());
+    };
     std::vector<int> order(leaves_.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-      return leaves_[a].flush_time > leaves_[b].flush_time;
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return cost(a) > cost(b); });
     return order;
   }
 
