@@ -131,6 +131,53 @@ TEST(UnshredTest, SparkLayoutAndSqlNulls) {
   EXPECT_EQ(ValueAt(out, 0), "0c 03");
 }
 
+// An unshredded column (Spark's and DuckDB's tables) whose values are valid and in
+// spec order comes back as it is, its value buffer shared; values to reorder, invalid
+// values and missing ones go through the row loop as before.
+TEST(UnshredTest, UnshreddedColumnsInSpecOrderComeBackAsTheyAre) {
+  const std::string meta = Hex("01 02 00 01 02 61 62");                // ["a", "b"]
+  const std::string sorted = Hex("02 02 00 01 00 02 04 0c 01 0c 02");  // {a: 1, b: 2}
+  const std::string unsorted = Hex("02 02 01 00 00 02 04 0c 02 0c 01");
+  auto column = [&](const std::vector<Opt>& values) {
+    const std::vector<Opt> metadata(values.size(), meta);
+    arrow::TypedBufferBuilder<bool> valid;
+    for (size_t i = 0; i < values.size(); ++i) EXPECT_TRUE(valid.Append(i != 1).ok());
+    auto bitmap = *valid.Finish();
+    return *arrow::StructArray::Make({Bin(metadata), Bin(values)},
+                                     std::vector<std::string>{"metadata", "value"},
+                                     bitmap, 1);
+  };
+
+  auto input = column({sorted, Hex("00"), sorted, Hex("0c 07")});
+  VS_ASSIGN_OR_FAIL(auto out, Unshred(*input));
+  const auto& in_values = static_cast<const arrow::StructArray&>(*input).field(1);
+  const auto& out_values = static_cast<const arrow::StructArray&>(*out).field(1);
+  EXPECT_EQ(out_values->data()->buffers[2]->data(),
+            in_values->data()->buffers[2]->data());
+  EXPECT_TRUE(out->IsNull(1));
+  EXPECT_EQ(ValueAt(out, 2), ToHex(sorted));
+  EXPECT_EQ(ValueAt(out, 3), "0c 07");
+  // Sliced past the SQL NULL: the rows and their validity start at the slice.
+  VS_ASSIGN_OR_FAIL(auto tail, Unshred(*input->Slice(2)));
+  EXPECT_EQ(tail->length(), 2);
+  EXPECT_EQ(tail->null_count(), 0);
+  EXPECT_EQ(ValueAt(tail, 0), ToHex(sorted));
+
+  VS_ASSIGN_OR_FAIL(auto reordered, Unshred(*column({sorted, Hex("00"), unsorted})));
+  EXPECT_EQ(ValueAt(reordered, 0), ToHex(sorted));
+  EXPECT_EQ(ValueAt(reordered, 2).substr(0, 11), "02 02 00 01");
+
+  auto missing = Unshred(*column({sorted, Hex("00"), std::nullopt}));
+  ASSERT_TRUE(missing.ok()) << missing.status().ToString();
+  EXPECT_EQ(ValueAt(*missing, 2), "00");  // a missing value reads as Variant null
+
+  auto bad =
+      Unshred(*column({sorted, Hex("00"), Hex("02 02 00 01 00 02 09 0c 01 0c 02")}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("row 2"), std::string::npos)
+      << bad.status().ToString();
+}
+
 // ----------------------------------------------------------------------
 // Properties: random variants x random schemas
 

@@ -51,7 +51,9 @@ struct UnshredOptions {
 /// data fails with Invalid naming the row and path (see ConflictPolicy); typed_value
 /// types outside docs/shredding.md#typed-value-types fail with TypeError. Output objects
 /// have ids ordered by key bytes and reuse the row's metadata: the metadata column is
-/// passed through zero-copy (cast to binary if it was not).
+/// passed through zero-copy (cast to binary if it was not). An unshredded binary column
+/// whose values are valid, present and already in that order (Spark's, DuckDB's,
+/// varshred's) keeps its value column too: it is validated, not copied.
 arrow::Result<std::shared_ptr<arrow::Array>> Unshred(
     const arrow::Array& shredded, const UnshredOptions& options = {},
     arrow::MemoryPool* pool = arrow::default_memory_pool());

@@ -202,6 +202,56 @@ class Rebuilder {
   std::vector<uint32_t> offsets_;
 };
 
+// Whether `view` is an unshredded column of binary values that the row loop would
+// copy unchanged: every value valid and in spec order (objects' ids by key), as
+// Spark, DuckDB and varshred write them, and none missing. Any other column, or an
+// invalid value, goes through the row loop, which rebuilds or names the error.
+bool ValidAsItIs(const VariantArrayView& view, const UnshredOptions& options) {
+  if (view.typed_value() != nullptr || !view.has_value() ||
+      view.value_column().array()->type_id() != arrow::Type::BINARY ||
+      view.value_column().array()->null_count() != 0) {
+    return false;
+  }
+  internal::MetadataCache metadata_cache;
+  for (int64_t row = 0; row < view.length(); ++row) {
+    if (view.IsNull(row)) continue;
+    if (view.metadata_column().IsNull(row)) return false;
+    auto metadata = metadata_cache.Get(view.metadata(row));
+    if (!metadata.ok()) return false;
+    ValueFacts facts;
+    if (!internal::ValidateValue(*metadata, metadata_cache.key_ranks(), view.value(row),
+                                 options.validate, &facts)
+             .ok() ||
+        !facts.keys_sorted) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// struct<metadata, value> of `view`'s rows in `layout`: its metadata column as is,
+// `values` as the values.
+arrow::Result<std::shared_ptr<arrow::Array>> Unshredded(
+    const VariantArrayView& view, const std::shared_ptr<arrow::Array>& values,
+    VariantLayout layout, arrow::MemoryPool* pool) {
+  const auto& st = static_cast<const arrow::StructArray&>(*view.storage());
+  const int64_t n = view.length();
+  const auto& metadata_in = view.metadata_column().array();
+  auto type = arrow::struct_({arrow::field("metadata", metadata_in->type(), false),
+                              arrow::field("value", arrow::binary(), false)});
+  auto data = arrow::ArrayData::Make(type, n, {nullptr},
+                                     {metadata_in->data(), values->data()}, 0);
+  if (st.null_count() > 0) {
+    // Re-base the validity of a possibly sliced input struct at offset 0.
+    ARROW_ASSIGN_OR_RAISE(auto bitmap, arrow::AllocateEmptyBitmap(n, pool));
+    arrow::internal::CopyBitmap(st.null_bitmap_data(), st.offset(), n,
+                                bitmap->mutable_data(), 0);
+    data->buffers[0] = std::move(bitmap);
+    data->null_count = st.null_count();
+  }
+  return ToLayout(arrow::MakeArray(std::move(data)), layout, pool);
+}
+
 }  // namespace
 
 arrow::Result<std::shared_ptr<arrow::Array>> Unshred(const arrow::Array& shredded,
@@ -210,6 +260,9 @@ arrow::Result<std::shared_ptr<arrow::Array>> Unshred(const arrow::Array& shredde
   std::shared_ptr<arrow::Array> input =
       internal::StorageOf(arrow::MakeArray(shredded.data()));
   ARROW_ASSIGN_OR_RAISE(auto view, VariantArrayView::Make(input));
+  if (ValidAsItIs(view, options)) {
+    return Unshredded(view, view.value_column().array(), options.layout, pool);
+  }
   const auto& st = static_cast<const arrow::StructArray&>(*view.storage());
   ARROW_ASSIGN_OR_RAISE(auto root, internal::CompileShreddedColumn(view));
 
@@ -243,20 +296,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> Unshred(const arrow::Array& shredde
   }
   std::shared_ptr<arrow::Array> value_out;
   ARROW_RETURN_NOT_OK(values.Finish(&value_out));
-  const auto& metadata_in = view.metadata_column().array();
-  auto type = arrow::struct_({arrow::field("metadata", metadata_in->type(), false),
-                              arrow::field("value", arrow::binary(), false)});
-  auto data = arrow::ArrayData::Make(type, n, {nullptr},
-                                     {metadata_in->data(), value_out->data()}, 0);
-  if (st.null_count() > 0) {
-    // Re-base the validity of a possibly sliced input struct at offset 0.
-    ARROW_ASSIGN_OR_RAISE(auto bitmap, arrow::AllocateEmptyBitmap(n, pool));
-    arrow::internal::CopyBitmap(st.null_bitmap_data(), st.offset(), n,
-                                bitmap->mutable_data(), 0);
-    data->buffers[0] = std::move(bitmap);
-    data->null_count = st.null_count();
-  }
-  return ToLayout(arrow::MakeArray(std::move(data)), options.layout, pool);
+  return Unshredded(view, value_out, options.layout, pool);
 }
 
 namespace internal {
