@@ -475,6 +475,33 @@ TEST(JsonParseTest, NumbersAtTheShortPathsBordersReadAsTheOnDemandReading) {
   }
 }
 
+// Strings under 8 bytes are tested for escapes in one load of 8 bytes masked to their
+// length: an escape at each place of strings of 0 to 9 bytes, as keys and values, and
+// short plain strings whose next bytes (in the document) hold a backslash.
+TEST(JsonParseTest, EscapesInShortStringsReadAsTheOnDemandReading) {
+  std::vector<std::string> strings;
+  for (size_t n = 0; n <= 9; ++n) {
+    strings.push_back(std::string(n, 'a'));
+    for (size_t p = 0; p < n; ++p) {
+      for (const char* escape : {"\\n", "\\\\", "\\\"", "\\u00e9"}) {
+        std::string s(n, 'a');
+        s.replace(p, 1, escape);
+        strings.push_back(std::move(s));
+      }
+    }
+  }
+  JsonParser parser;
+  VariantBuilder builder;
+  for (const auto& s : strings) {
+    for (const std::string& d :
+         {"[\"" + s + "\"]", "{\"" + s + "\": 1}", "[\"" + s + "\",\"\\\\\"]",
+          "{\"" + s + "\":\"\\n\"}", "{\"k\": \"" + s + "\", \"\\u0041\": 2}"}) {
+      ExpectSameReadings(&parser, &builder, d, JsonParseOptions{});
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
 // Fixed-seed mutations of the small seeds (bytes replaced, inserted or deleted, the
 // text cut short), under the default options, doubles with last-wins keys, and a
 // shallow depth limit: valid or not, both readings agree.
