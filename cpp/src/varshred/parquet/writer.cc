@@ -308,15 +308,15 @@ class ParquetSink {
     const std::vector<int> order = SlowestFirst();
     auto st = arrow::internal::OptionalParallelFor(
         use_threads && leaves_.size() > 1, static_cast<int>(leaves_.size()), [&](int k) {
-          Leaf& leaf = leaves_[order[k]];
+          const int i = order[k];
           const auto start = std::chrono::steady_clock::now();
-          auto written = WriteLeaf(leaf, writers[order[k]]);
-          leaf.Clear();
+          auto written = WriteLeaf(leaves_[i], writers[i]);
+          leaves_[i].Clear();
           if (next != nullptr && written.ok()) {
-            written = WriteLeaf(next->leaves_[order[k]], writers[order[k]]);
+            written = WriteLeaf(next->leaves_[i], writers[i]);
           }
-          if (next != nullptr) next->leaves_[order[k]].Clear();
-          leaf.flush_time = std::chrono::steady_clock::now() - start;
+          if (next != nullptr) next->leaves_[i].Clear();
+          leaves_[i].flush_time = std::chrono::steady_clock::now() - start;
           return written;
         });
     arena_.Clear();
