@@ -136,6 +136,7 @@ cdef extern from "varshred/arrow/unshred.h" namespace "varshred" nogil:
     cdef cppclass UnshredOptions:
         ConflictPolicy on_conflict
         VariantLayout layout
+        cbool check_unshredded_values
 
     CResult[shared_ptr[CArray]] Unshred(const CArray& shredded,
                                         const UnshredOptions& options, CMemoryPool* pool)

@@ -52,6 +52,7 @@ def reader(
     row_groups: list[int] | None = None,
     filesystem: Any = None,
     int96_as_micros: bool = False,
+    check_unshredded_values: bool = True,
 ) -> pa.RecordBatchReader: ...
 def read_leaves(
     path: str, leaves: list[int], row_groups: list[int] | None = None, filesystem: Any = None

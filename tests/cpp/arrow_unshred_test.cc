@@ -178,6 +178,32 @@ TEST(UnshredTest, UnshreddedColumnsInSpecOrderComeBackAsTheyAre) {
       << bad.status().ToString();
 }
 
+TEST(UnshredTest, UncheckedUnshreddedValuesAreLeftToTheCallerToValidate) {
+  const std::string meta = Hex("01 02 00 01 02 61 62");  // ["a", "b"]
+  const std::string unsorted = Hex("02 02 01 00 00 02 04 0c 02 0c 01");
+  const std::string invalid = Hex("02 02 00 01 00 02 09 0c 01 0c 02");
+  auto column = [&](const std::vector<Opt>& values) {
+    return *arrow::StructArray::Make(
+        {Bin(std::vector<Opt>(values.size(), meta)), Bin(values)},
+        std::vector<std::string>{"metadata", "value"});
+  };
+  UnshredOptions unchecked;
+  unchecked.check_unshredded_values = false;
+
+  auto input = column({unsorted, invalid});
+  VS_ASSIGN_OR_FAIL(auto out, Unshred(*input, unchecked));
+  EXPECT_EQ(static_cast<const arrow::StructArray&>(*out).field(1)->data()->buffers[2],
+            static_cast<const arrow::StructArray&>(*input).field(1)->data()->buffers[2]);
+  EXPECT_EQ(ValueAt(out, 0), ToHex(unsorted));
+  EXPECT_EQ(ValueAt(out, 1), ToHex(invalid));
+  EXPECT_FALSE(Unshred(*input).ok());  // checked by default
+
+  // A missing value is still read as Variant null, which needs the row loop.
+  VS_ASSIGN_OR_FAIL(auto missing, Unshred(*column({unsorted, std::nullopt}), unchecked));
+  EXPECT_EQ(ValueAt(missing, 0).substr(0, 11), "02 02 00 01");
+  EXPECT_EQ(ValueAt(missing, 1), "00");
+}
+
 // ----------------------------------------------------------------------
 // Properties: random variants x random schemas
 

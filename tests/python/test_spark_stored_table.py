@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 import varshred as vs
@@ -249,6 +250,44 @@ def test_a_failed_direct_write_leaves_nothing(spark, source, tmp_path):
     leftover = [f for _, _, fs in os.walk(out) for f in fs] if os.path.exists(out) else []
     assert leftover == []
 
+
+@pytest.mark.parametrize("layout", ["unshredded", "shredded"])
+def test_a_bad_value_in_a_stored_table_is_named_by_file_row_group_and_row(
+        spark, tmp_path, layout):
+    # The tasks read unshredded values unchecked and the writer validates them; a value
+    # it refuses is still named where it lies, and nothing is written. (Shredded files
+    # are rebuilt, and checked, by the reader.) A shredding schema is given: a sample
+    # pass would meet the value first, on the driver.
+    path = str(tmp_path / "t")
+    rows = [(k, '{"s": "%s"}' % ("bad!" if k == 700 else f"ok{k}")) for k in range(1000)]
+    spark.conf.set("spark.sql.variant.writeShredding.enabled", str(layout == "shredded").lower())
+    try:
+        (spark.createDataFrame(rows, "k long, doc string")
+         .selectExpr("k", "parse_json(doc) AS v").coalesce(1).write
+         .option("compression", "none").option("parquet.block.size", 4 << 10).parquet(path))
+    finally:
+        spark.conf.unset("spark.sql.variant.writeShredding.enabled")
+    [name] = [f for f in os.listdir(path) if f.endswith(".parquet")]
+    file = os.path.join(path, name)
+    assert vs.parquet.inspect(file)[1].layout == layout
+    with open(file, "rb") as f:
+        data = f.read()
+    assert b"bad!" in data
+    with open(file, "wb") as f:
+        f.write(data.replace(b"bad!", b"bad\xff"))  # not UTF-8
+    os.remove(os.path.join(path, f".{name}.crc"))  # Hadoop's checksum of the old bytes
+    meta = pq.ParquetFile(file).metadata
+    sizes = [meta.row_group(g).num_rows for g in range(meta.num_row_groups)]
+    group = next(g for g in range(len(sizes)) if sum(sizes[:g + 1]) > 700)
+    assert group > 0
+    df = spark.read.parquet(path)
+    assert _stored_table.stored_table(df) is not None
+    out = str(tmp_path / "out")
+    where = rf"{name}, row group {group}: .*row {700 - sum(sizes[:group])}\b.*UTF-8"
+    with pytest.raises(Exception, match=where):  # noqa: B017 (surfaces via Py4J)
+        vs.spark.write(df, out, shredding="s string")
+    leftover = [f for _, _, fs in os.walk(out) for f in fs] if os.path.exists(out) else []
+    assert leftover == []
 
 def test_the_sample_spreads_over_every_row_group(spark, tmp_path):
     # The first half of the rows types "a" as a number, the second half as a string: a

@@ -34,6 +34,12 @@ struct UnshredOptions {
   /// Limits for validating metadata and `value` cells. Residual objects from other
   /// writers may carry unsorted field ids, so they are accepted by default.
   ValidateOptions validate = ValidateOptions::ForReading();
+  /// Whether the values of an unshredded binary column (no typed_value, no value
+  /// missing) are validated before the column is returned as it is. False only for a
+  /// caller that validates every value next, such as ParquetWriter (which names the
+  /// row, and puts unsorted object ids in order): the values then come back
+  /// unchecked, possibly invalid or with ids out of spec order.
+  bool check_unshredded_values = true;
 };
 
 /// \brief Rebuilds struct<metadata, value> from a shredded (or unshredded) Variant
@@ -53,7 +59,8 @@ struct UnshredOptions {
 /// have ids ordered by key bytes and reuse the row's metadata: the metadata column is
 /// passed through zero-copy (cast to binary if it was not). An unshredded binary column
 /// whose values are valid, present and already in that order (Spark's, DuckDB's,
-/// varshred's) keeps its value column too: it is validated, not copied.
+/// varshred's) keeps its value column too: it is validated (unless
+/// options.check_unshredded_values is false), not copied.
 arrow::Result<std::shared_ptr<arrow::Array>> Unshred(
     const arrow::Array& shredded, const UnshredOptions& options = {},
     arrow::MemoryPool* pool = arrow::default_memory_pool());

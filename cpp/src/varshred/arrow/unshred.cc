@@ -205,7 +205,8 @@ class Rebuilder {
 // Whether `view` is an unshredded column of binary values that the row loop would
 // copy unchanged: every value valid and in spec order (objects' ids by key), as
 // Spark, DuckDB and varshred write them, and none missing. Any other column, or an
-// invalid value, goes through the row loop, which rebuilds or names the error.
+// invalid value, goes through the row loop, which rebuilds or names the error. With
+// options.check_unshredded_values false, the values are taken as they are.
 bool ValidAsItIs(const VariantArrayView& view, const UnshredOptions& options) {
   if (view.typed_value() != nullptr || !view.has_value() ||
       view.value_column().array()->type_id() != arrow::Type::BINARY ||
@@ -216,6 +217,7 @@ bool ValidAsItIs(const VariantArrayView& view, const UnshredOptions& options) {
   for (int64_t row = 0; row < view.length(); ++row) {
     if (view.IsNull(row)) continue;
     if (view.metadata_column().IsNull(row)) return false;
+    if (!options.check_unshredded_values) continue;
     auto metadata = metadata_cache.Get(view.metadata(row));
     if (!metadata.ok()) return false;
     ValueFacts facts;
