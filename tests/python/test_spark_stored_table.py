@@ -251,13 +251,14 @@ def test_a_failed_direct_write_leaves_nothing(spark, source, tmp_path):
     assert leftover == []
 
 
+@pytest.mark.parametrize("shredding", ["s string", "infer"])
 @pytest.mark.parametrize("layout", ["unshredded", "shredded"])
 def test_a_bad_value_in_a_stored_table_is_named_by_file_row_group_and_row(
-        spark, tmp_path, layout):
-    # The tasks read unshredded values unchecked and the writer validates them; a value
-    # it refuses is still named where it lies, and nothing is written. (Shredded files
-    # are rebuilt, and checked, by the reader.) A shredding schema is given: a sample
-    # pass would meet the value first, on the driver.
+        spark, tmp_path, layout, shredding):
+    # The tasks read unshredded values unchecked and the writer validates them, as the
+    # sample pass (which meets the value first when inferring) leaves them to the
+    # statistics; a value refused is still named where it lies, and nothing is
+    # written. (Shredded files are rebuilt, and checked, by the reader.)
     path = str(tmp_path / "t")
     rows = [(k, '{"s": "%s"}' % ("bad!" if k == 700 else f"ok{k}")) for k in range(1000)]
     spark.conf.set("spark.sql.variant.writeShredding.enabled", str(layout == "shredded").lower())
@@ -285,7 +286,7 @@ def test_a_bad_value_in_a_stored_table_is_named_by_file_row_group_and_row(
     out = str(tmp_path / "out")
     where = rf"{name}, row group {group}: .*row {700 - sum(sizes[:group])}\b.*UTF-8"
     with pytest.raises(Exception, match=where):  # noqa: B017 (surfaces via Py4J)
-        vs.spark.write(df, out, shredding="s string")
+        vs.spark.write(df, out, shredding=shredding)
     leftover = [f for _, _, fs in os.walk(out) for f in fs] if os.path.exists(out) else []
     assert leftover == []
 
