@@ -23,7 +23,7 @@ from typing import Callable
 import pyarrow.parquet as pq
 
 import varshred as vs
-from varshred import _fs, _jvm, _stored_table, jsonlines
+from varshred import _fs, _jvm, _pyspark_daemon, _stored_table, jsonlines
 from varshred.shredding import ShreddingSchema
 
 __all__ = ["JobError", "ShredJob", "spark_context", "spark_session", "summary_text"]
@@ -43,7 +43,8 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
     the server's Python workers run varshred's tasks. ``fast_start`` starts the driver's
     JVM with the options of varshred._jvm, for jobs whose work runs in Python tasks.
     A local session whose workers run this interpreter starts them with
-    varshred._pyspark_daemon (the installed pyspark, not pyspark.zip)."""
+    varshred_daemon (the installed pyspark, not pyspark.zip), from a daemon started
+    ahead of the JVM (varshred._pyspark_daemon.start_ahead)."""
     from pyspark.sql import SparkSession
 
     if remote:
@@ -113,8 +114,13 @@ def _driver_settings(master: str | None, app_name: str, quiet: bool, conf: dict 
             and os.environ["PYSPARK_PYTHON"] == sys.executable
             and not {"spark.pyspark.python", _DAEMON_MODULE} & conf.keys()):
         # Workers started by this interpreter: their daemon imports the installed
-        # pyspark, not the copy in pyspark.zip that Python compiles at every start.
-        settings[_DAEMON_MODULE] = "varshred._pyspark_daemon"
+        # pyspark, not the copy in pyspark.zip that Python compiles at every start, and
+        # is started ahead, importing while the JVM starts (unless a JVM runs already).
+        settings[_DAEMON_MODULE] = "varshred_daemon"
+        from pyspark import SparkContext
+
+        if SparkContext._gateway is None:
+            _pyspark_daemon.start_ahead()
     settings.update(conf)
     settings["spark.ui.enabled"] = "false"
     settings["spark.ui.showConsoleProgress"] = "false"

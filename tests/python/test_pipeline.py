@@ -575,3 +575,46 @@ print(spark.sparkContext.parallelize([0], 1).mapPartitions(where).collect()[0])
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True).stdout.strip().splitlines()[-1]
     assert ".zip" not in out and out.endswith(os.path.join("pyspark", "__init__.py")), out
+
+
+_DAEMON_SCRIPT = """
+import json, os, sys
+from varshred import _pyspark_daemon
+from varshred.pipeline import spark_context
+if sys.argv[1] == "none":  # no daemon to hand over to
+    _pyspark_daemon.start_ahead = lambda: os.environ.__setitem__(
+        _pyspark_daemon.AHEAD_ENV, os.path.join(sys.argv[2], "absent"))
+if sys.argv[1] == "other seed":  # the workers' seed (the driver's) changes afterwards
+    start = _pyspark_daemon.start_ahead
+    _pyspark_daemon.start_ahead = lambda: (start(), os.environ.update(PYTHONHASHSEED="7"))
+sc = spark_context("local[2]", conf={"spark.executorEnv.VARSHRED_TEST_MARK": "seen"})
+def where(_):
+    yield (os.getppid(), sys.modules["__main__"].__spec__.name,
+           os.environ.get("VARSHRED_TEST_MARK"), hash("varshred"), os.getcwd())
+ahead = _pyspark_daemon._ahead
+print(json.dumps([[ahead is not None and parent == ahead.pid, *rest] for parent, *rest
+                  in sc.parallelize([0, 1], 2).mapPartitions(where).collect()]))
+sc.stop()
+print(json.dumps(ahead is None or ahead.wait(timeout=30) is not None))
+"""
+
+
+@pytest.mark.parametrize("case, served, daemon, seed", [
+    ("ahead", True, "varshred._pyspark_daemon", "0"),
+    ("none", False, "varshred_daemon.__main__", "0"),
+    ("other seed", False, "varshred_daemon.__main__", "7")])
+def test_local_contexts_start_their_python_daemon_ahead_of_the_jvm(tmp_path, case, served,
+                                                                   daemon, seed):
+    # The daemon started ahead imports while the JVM starts and serves the JVM's first
+    # job with the JVM's environment; without it, or for workers it cannot serve, the
+    # process the JVM starts runs the daemon itself. Either ends with the context.
+    pytest.importorskip("pyspark")
+    out = subprocess.run([sys.executable, "-c", _DAEMON_SCRIPT, case, str(tmp_path)],
+                         capture_output=True, text=True, check=True, cwd=tmp_path,
+                         env={**os.environ, "PYTHONHASHSEED": "0"}).stdout.splitlines()
+    workers, ended = json.loads(out[-2]), json.loads(out[-1])
+    hashed = subprocess.run([sys.executable, "-c", "print(hash('varshred'))"],
+                            capture_output=True, text=True, check=True,
+                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout.strip()
+    assert workers == [[served, daemon, "seen", int(hashed), str(tmp_path)]] * 2
+    assert ended

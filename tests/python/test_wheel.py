@@ -26,6 +26,8 @@ SMOKE = textwrap.dedent("""
 
     here = os.path.dirname(vs.__file__)
     assert here.startswith(sys.prefix), (here, sys.prefix)  # the installed wheel
+    import varshred_daemon  # the local sessions' daemon module, a package of its own
+    assert varshred_daemon.__file__.startswith(sys.prefix)
     docs = [json.dumps({"id": i, "user": {"name": f"u{i}"}, "tags": ["a"] * (i % 3)})
             for i in range(1000)] + ['{"id": "legacy", "x": 1.5}']
     v = vs.from_json(pa.array(docs))
