@@ -33,7 +33,7 @@ import threading
 import zipfile
 from importlib.machinery import PathFinder
 
-from varshred_daemon import AHEAD_ENV
+from varshred_daemon import AHEAD_ENV, receive_exactly
 
 _SPARK_ZIPS = ("pyspark.zip", "py4j-")
 _AHEAD_FLAG = "--ahead"
@@ -113,8 +113,8 @@ def _serve_ahead(path: str) -> None:
         os.unlink(path)
         os.rmdir(os.path.dirname(path))
     header, fds, _, _ = socket.recv_fds(conn, 8, 3)
-    header += _receive(conn, 8 - len(header))
-    state = json.loads(_receive(conn, int.from_bytes(header, "big")))
+    header += receive_exactly(conn, 8 - len(header))
+    state = json.loads(receive_exactly(conn, int.from_bytes(header, "big")))
     seed = os.environ["PYTHONHASHSEED"]
     if threading.active_count() > 1 or state["env"].get("PYTHONHASHSEED", seed) != seed:
         # A fork now would copy a thread's locks, or the workers want another hash
@@ -137,16 +137,6 @@ def _serve_ahead(path: str) -> None:
     sys.stderr = io.TextIOWrapper(open(2, "wb", 0, closefd=False), write_through=True)
     conn.sendall(os.getpid().to_bytes(8, "big"))  # kept open: closes when we end
     pyspark.daemon.manager()
-
-
-def _receive(conn: socket.socket, size: int) -> bytes:
-    data = bytearray()
-    while len(data) < size:
-        chunk = conn.recv(size - len(data))
-        if not chunk:
-            raise ConnectionError("the daemon's hand-over ended early")
-        data += chunk
-    return bytes(data)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import signal
 import socket
 import sys
 
-from varshred_daemon import AHEAD_ENV
+from varshred_daemon import AHEAD_ENV, receive_exactly
 
 
 def hand_over(path: str) -> bool:
@@ -25,13 +25,8 @@ def hand_over(path: str) -> bool:
                             "argv": sys.argv}).encode()
         socket.send_fds(conn, [len(state).to_bytes(8, "big")], [0, 1, 2])
         conn.sendall(state)
-        pid = b""
-        while len(pid) < 8:
-            chunk = conn.recv(8 - len(pid))
-            if not chunk:
-                return False  # refused before taking over
-            pid += chunk
-    except OSError:
+        pid = receive_exactly(conn, 8)
+    except OSError:  # also ConnectionError: refused before taking over
         return False
     daemon = int.from_bytes(pid, "big")
 
