@@ -152,6 +152,29 @@ def test_columns_missing_and_conflicting(tmp_path):
         vs.parquet.read_table([a, b], ["nope"])
 
 
+def test_files_that_order_their_columns_differently(tmp_path):
+    # The reader applied each file's Variant layouts in the file's column order to
+    # columns returned in the order asked for: a dataset whose files order their
+    # columns differently failed ("a Variant column must be a struct array, got int64")
+    # until 2026-11-27.
+    a, b = str(tmp_path / "a.parquet"), str(tmp_path / "b.parquet")
+    v = vs.from_json(pa.array(['{"x": 1}', "[2]"]))
+    w = vs.from_json(pa.array(['"s"', '{"y": null}']))
+    vs.parquet.write_table(pa.table({"n": pa.array([1, 2]), "v": v, "w": w}), a,
+                           shredding={"v": "x bigint"})
+    vs.parquet.write_table(pa.table({"w": w, "n": pa.array([3, 4]), "v": v}), b,
+                           shredding={"w": "string"})
+    t = vs.parquet.read_table([a, b])
+    assert t.schema.names == ["n", "v", "w"]
+    assert t["n"].to_pylist() == [1, 2, 3, 4]
+    assert _json(t, "v") == [{"x": 1}, [2]] * 2
+    assert _json(t, "w") == ["s", {"y": None}] * 2
+    for columns in (["w", "n"], ["v", "w"], ["w", "v", "n"]):
+        t = vs.parquet.read_table([a, b], columns)
+        assert sorted(t.schema.names) == sorted(columns)
+        assert _json(t, "w") == ["s", {"y": None}] * 2
+
+
 def test_empty_directory_and_empty_file(tmp_path):
     (tmp_path / "empty").mkdir()
     assert vs.parquet.read_table(str(tmp_path / "empty")).num_rows == 0

@@ -273,7 +273,12 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
       if (it == all.end()) {
         return arrow::Status::KeyError(path, ": no column named \"", name, "\"");
       }
-      selected.push_back(*it);
+      // A column named twice is read once, where it was first named.
+      const bool named_before =
+          std::any_of(selected.begin(), selected.end(), [&](const ParquetColumnInfo& c) {
+            return c.leaves.front() == it->leaves.front();
+          });
+      if (!named_before) selected.push_back(*it);
     }
   }
   for (const auto& c : selected) {
@@ -292,11 +297,17 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
   if (!inner.ok())
     return inner.status().WithMessage(path, ": ", inner.status().message());
   std::shared_ptr<arrow::RecordBatchReader> inner_reader = std::move(inner).ValueOrDie();
-  // Columns come back in file order; keep the infos in the same order.
-  std::sort(selected.begin(), selected.end(),
-            [](const ParquetColumnInfo& a, const ParquetColumnInfo& b) {
-              return a.leaves.front() < b.leaves.front();
-            });
+  // Columns come back in the order their first leaves were asked for, which is
+  // `selected`'s: each column's info is used on its own data.
+  const arrow::Schema& read = *inner_reader->schema();
+  bool aligned = read.num_fields() == static_cast<int>(selected.size());
+  for (size_t i = 0; aligned && i < selected.size(); ++i) {
+    aligned = read.field(static_cast<int>(i))->name() == selected[i].name;
+  }
+  if (!aligned) {
+    return arrow::Status::Invalid(path, ": the columns read (", read.ToString(),
+                                  ") are not the columns asked for");
+  }
   return std::make_shared<VariantBatchReader>(std::move(reader), std::move(inner_reader),
                                               std::move(selected), options, path, pool);
 }
