@@ -1,13 +1,14 @@
 # Licensed under the Apache License, Version 2.0.
-"""A DataFrame that is a Parquet table as stored: ``spark.read.parquet(path)`` with
-nothing applied, on local files (docs/cluster.md#stored-tables).
+"""A DataFrame that is a Parquet table as stored: ``spark.read.parquet(path)`` on local
+files with, at most, columns selected, renamed or reordered
+(docs/cluster.md#stored-tables).
 
 For such a DataFrame, :func:`varshred.spark.sample_stats` samples the files on the
 driver and :func:`varshred.spark.write` has each task read its own row groups with
 varshred's reader, instead of Spark decoding every value and handing it to Python
 through Arrow: the rows are the files' rows, so the values are the same (numbers rebuilt
 from shredded files keep their typed column's width, where Spark narrows them). Every other
-DataFrame (filtered, projected, joined, partitioned, on an object store, on Spark
+DataFrame (filtered, computed, joined, partitioned, on an object store, on Spark
 Connect, or with a column Spark would type differently from the files) goes through
 Spark as before.
 """
@@ -49,10 +50,17 @@ class StoredTable:
     row_groups: list[tuple[int, int, int, int]]  # (file, row group, rows, bytes)
     schema: pa.Schema  # Spark's Arrow types (file_table: varshred's), Variant as read
     file_schemas: list[pa.Schema]  # each file's, as varshred reads it
+    # The file column each field of ``schema`` is read from, when a projection renamed
+    # or dropped columns; empty: the fields' own names.
+    sources: tuple[str, ...] = ()
 
     @property
     def variant_columns(self) -> list[str]:
         return [f.name for f in self.schema if _parquet.is_variant_type(f.type)]
+
+    def source(self, name: str) -> str:
+        """The file column read for the field ``name`` of ``schema``."""
+        return self.sources[self.schema.get_field_index(name)] if self.sources else name
 
 
 def file_table(files: Sequence[str]) -> StoredTable | None:
@@ -110,16 +118,18 @@ def _as_instants(schema: pa.Schema, names: set[str]) -> pa.Schema:
 
 
 def stored_table(df: "DataFrame") -> StoredTable | None:
-    """``df``'s files when it is a Parquet table as stored whose columns varshred reads
-    with the Arrow types Spark gives them; else None."""
-    files = _relation_files(df)
-    table = file_table(files) if files else None
+    """``df``'s files when it is a Parquet table as stored, or columns of one, which
+    varshred reads with the Arrow types Spark gives them; else None."""
+    relation = _relation(df)
+    table = file_table(relation.files) if relation else None
     if table is None:
         return None
-    schema = _batch_schema(df, table.file_schemas)
+    schema = _batch_schema(df, relation, table.file_schemas)
     if schema is None:
         return None
-    return StoredTable(table.paths, table.row_groups, schema, table.file_schemas)
+    sources = tuple(relation.sources[f.name] for f in schema)
+    return StoredTable(table.paths, table.row_groups, schema, table.file_schemas,
+                       () if sources == tuple(schema.names) else sources)
 
 
 # Types Spark reads from Parquet as varshred does, whatever the session's settings
@@ -179,15 +189,30 @@ def as_spark_reads(table: StoredTable, zone: str) -> StoredTable | None:
     return StoredTable(table.paths, table.row_groups, pa.schema(fields), table.file_schemas)
 
 
-def _relation_files(df: "DataFrame") -> list[str] | None:
+@dataclass(frozen=True)
+class _Relation:
+    files: list[str]
+    columns: int  # the relation's
+    sources: dict[str, str]  # by column of the DataFrame, the relation's column it is
+
+
+def _relation(df: "DataFrame") -> _Relation | None:
     """The files of ``df`` when its plan is one unpartitioned, unbucketed Parquet
-    relation on local files (Spark's own view: ``inputFiles``)."""
+    relation on local files (Spark's own view: ``inputFiles``), under nothing but
+    aliases, views and projections that select, rename or reorder its columns, each at
+    most once (told by expression ids: a column computed anywhere has a new one)."""
     jdf = getattr(df, "_jdf", None)  # Spark Connect has no JVM plan here
     if jdf is None:
         return None
     try:
-        plan = jdf.queryExecution().analyzed()
-        if plan.getClass().getSimpleName() != "LogicalRelation":
+        top = plan = jdf.queryExecution().analyzed()
+        projects = []
+        while (kind := plan.getClass().getSimpleName()) in ("Project", "SubqueryAlias",
+                                                              "View"):
+            if kind == "Project":
+                projects.append(plan.projectList())
+            plan = plan.child()
+        if kind != "LogicalRelation":
             return None
         relation = plan.relation()
         if (relation.getClass().getSimpleName() != "HadoopFsRelation"
@@ -195,15 +220,52 @@ def _relation_files(df: "DataFrame") -> list[str] | None:
                 or not relation.partitionSchema().isEmpty()
                 or relation.bucketSpec().isDefined()):
             return None
+        # Columns are followed by their expression ids, from the relation up.
+        names = {a.exprId().id(): a.name() for a in _seq(plan.output())}
+        for project in reversed(projects):
+            names = _projected(project, names)
+            if names is None:
+                return None
+        output = [(a.name(), names.get(a.exprId().id())) for a in _seq(top.output())]
         files = sorted(df.inputFiles())
     except Exception:  # py4j: a plan of another shape
         return None
-    return files if files and all(f.startswith("file:") for f in files) else None
+    sources = dict(output)
+    if (None in sources.values() or len(sources) != len(output)
+            or len(set(sources.values())) != len(output)):
+        return None
+    if not files or not all(f.startswith("file:") for f in files):
+        return None
+    return _Relation(files, len(_seq(plan.output())), sources)
 
 
-def _batch_schema(df: "DataFrame", file_schemas: list[pa.Schema]) -> pa.Schema | None:
-    """The schema Spark would hand the writer, when every file holds every column and
-    varshred reads each with the same Arrow type (Variant columns: as Variant)."""
+def _seq(seq: Any) -> list[Any]:
+    """A Scala Seq through py4j, as a list."""
+    return [seq.apply(i) for i in range(seq.size())]
+
+
+def _projected(project: Any, names: dict[int, str]) -> dict[int, str] | None:
+    """The relation's column behind each output of a projection whose inputs are
+    ``names`` (by expression id), or None unless every output is an input column,
+    renamed or not."""
+    out = {}
+    for e in _seq(project):
+        kind = e.getClass().getSimpleName()
+        column = e.child() if kind == "Alias" else e
+        if column.getClass().getSimpleName() != "AttributeReference":
+            return None
+        source = names.get(column.exprId().id())
+        if source is None:
+            return None
+        out[e.exprId().id()] = source
+    return out
+
+
+def _batch_schema(df: "DataFrame", relation: _Relation,
+                  file_schemas: list[pa.Schema]) -> pa.Schema | None:
+    """The schema Spark would hand the writer, when every file holds the relation's
+    columns and no other, and varshred reads each column of ``df`` with the same Arrow
+    type (Variant columns: as Variant)."""
     from pyspark.sql.pandas.types import to_arrow_schema
 
     try:
@@ -213,18 +275,19 @@ def _batch_schema(df: "DataFrame", file_schemas: list[pa.Schema]) -> pa.Schema |
         return None
     fields = []
     for f in spark_schema:
-        read = [s.field(f.name) if f.name in s.names else None for s in file_schemas]
+        source = relation.sources.get(f.name)
+        read = [s.field(source) if source in s.names else None for s in file_schemas]
         if any(r is None for r in read):
             return None
         if _parquet.is_variant_type(f.type):
             if not all(_parquet.is_variant_type(r.type) for r in read):
                 return None
-            fields.append(read[0].with_nullable(True))
+            fields.append(read[0].with_name(f.name).with_nullable(True))
         elif all(r.type == f.type or _same_instants(r.type, f.type) for r in read):
             fields.append(f)
         else:
             return None
-    if any(len(s) != len(fields) for s in file_schemas):
+    if any(len(s) != relation.columns for s in file_schemas):
         return None
     return pa.schema(fields)
 
@@ -321,15 +384,18 @@ def _read(table: StoredTable, groups: Sequence[tuple], columns: list[str] | None
     unshredded columns come back unvalidated: only for a writer that validates them."""
     names = columns or table.schema.names
     schema = pa.schema([table.schema.field(n) for n in names])
+    sources = [table.source(n) for n in names]
     for file, group, *_ in groups:
         path = table.paths[file]
         try:
-            reader = _parquet.reader(path, names, False, batch_size, _CONFLICT, [group], None,
-                                     True, check_values)
+            reader = _parquet.reader(path, sources, False, batch_size, _CONFLICT, [group],
+                                     None, True, check_values)
             for batch in reader:
-                # UTC instants relabelled with Spark's zone (INT96 ones are unlabelled).
+                # In the schema's order (the reader keeps the file's), UTC instants
+                # relabelled with Spark's zone (INT96 ones are unlabelled).
+                columns = [batch.column(source) for source in sources]
                 arrays = [c if c.type == f.type else c.cast(f.type)
-                          for c, f in zip(batch.columns, schema)]
+                          for c, f in zip(columns, schema)]
                 yield pa.RecordBatch.from_arrays(arrays, schema=schema)
         except pa.ArrowException as e:
             error = _status.from_arrow_error(e)
@@ -396,6 +462,6 @@ def write(spark: Any, table: StoredTable, writer: Any) -> list[Any]:
     if not runs:
         return []
     # The tasks need the files and the batches' schema only.
-    files = StoredTable(table.paths, [], table.schema, [])
+    files = StoredTable(table.paths, [], table.schema, [], table.sources)
     return sc.parallelize(range(len(runs)), len(runs)).mapPartitions(
         WriteRuns(files, runs, writer)).collect()

@@ -542,8 +542,8 @@ def sample_stats(df: DataFrame, *, json_columns: Sequence[str] = (),
 
     Spark draws the rows (a seeded Bernoulli sample whose fraction comes from
     ``df.count()`` and Spark's size estimate), so that only they cross to Python; a
-    Parquet table as stored (``spark.read.parquet(path)``) is sampled on the driver
-    from its files instead (no Spark job; docs/cluster.md#stored-tables).
+    Parquet table as stored (``spark.read.parquet(path)``, or columns of it) is sampled
+    on the driver from its files instead (no Spark job; docs/cluster.md#stored-tables).
     Covers the ``VariantType`` columns and the JSON string ``json_columns``."""
     return _sample_stats(df, json_columns, sample_rows, sample_bytes,
                          _stored_table.stored_table(df))
@@ -701,9 +701,10 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
     (``errors="null"`` nulls bad documents and counts them). With ``collect_stats``
     the summary holds per-path statistics of every row written.
 
-    A Parquet table as stored (``spark.read.parquet(path)`` with nothing applied, on
-    local files) is sampled and read by varshred itself, in the same tasks and files
-    (docs/cluster.md#stored-tables); any other DataFrame through Spark.
+    A Parquet table as stored (``spark.read.parquet(path)`` on local files, with at
+    most columns selected, renamed or reordered) is sampled and read by varshred
+    itself, in the same tasks and files (docs/cluster.md#stored-tables); any other
+    DataFrame through Spark.
     """
     return _write(df.sparkSession, path, df=df, shredding=shredding, mode=mode,
                   json_columns=json_columns, errors=errors, compression=compression,

@@ -1,8 +1,9 @@
 # Licensed under the Apache License, Version 2.0.
-"""vs.spark.write and sample_stats on a Parquet table as stored (spark.read.parquet with
-nothing applied): the files are sampled on the driver and read by the tasks themselves.
-The tables here are written by a real Spark; the results are compared with the path
-through Spark (the same DataFrame behind a projection), read back by Spark."""
+"""vs.spark.write and sample_stats on a Parquet table as stored (spark.read.parquet with,
+at most, columns selected, renamed or reordered): the files are sampled on the driver and
+read by the tasks themselves. The tables here are written by a real Spark; the results
+are compared with the path through Spark (the same DataFrame behind a filter that keeps
+every row), read back by Spark."""
 
 from __future__ import annotations
 
@@ -71,6 +72,12 @@ def _widthless(stats):
     return out
 
 
+def through_spark(df):
+    """``df`` as Spark reads it: behind a filter that keeps every row, no longer a table
+    as stored."""
+    return df.filter("true")
+
+
 def _rows(spark, path):
     return sorted(spark.read.parquet(path).selectExpr(
         "k", "to_json(v) AS v", "to_json(j) AS j", "CAST(t AS STRING) AS t").collect())
@@ -82,9 +89,24 @@ def test_only_a_table_as_stored_is_read_directly(spark, source, tmp_path):
     assert len(table.paths) == 3 and len(table.row_groups) > 3
     assert table.schema.names == ["k", "v", "j", "t"]
     df = spark.read.parquet(source)
-    for changed in (df.select("*"), df.filter("k > 3"), df.limit(10), df.drop("j"),
-                    df.withColumnRenamed("k", "key"), df.union(df)):
+    # Computed, filtered, limited or combined rows are Spark's to read; so is a column
+    # selected twice, a file's metadata column or a cast.
+    for changed in (df.filter("k > 3"), df.limit(10), df.union(df), through_spark(df),
+                    df.selectExpr("k + 1 AS k", "v", "j", "t"), df.select("v", df.v.alias("w")),
+                    df.select("v", "_metadata"), df.select(df.j.cast("string"))):
         assert _stored_table.stored_table(changed) is None
+    # Columns selected, renamed or reordered, through aliases and views: still the files.
+    df.createOrReplaceTempView("stored_view")
+    for projected, names, sources in [
+            (df.select("*"), ["k", "v", "j", "t"], ()),
+            (df.drop("j"), ["k", "v", "t"], ()),
+            (df.withColumnRenamed("k", "key"), ["key", "v", "j", "t"], ("k", "v", "j", "t")),
+            (df.alias("a").select("a.t", "a.v").select("v", "t"), ["v", "t"], ()),
+            (spark.table("stored_view"), ["k", "v", "j", "t"], ()),
+            (spark.sql("SELECT v AS w, k FROM stored_view"), ["w", "k"], ("v", "k"))]:
+        table = _stored_table.stored_table(projected)
+        assert table is not None and len(table.paths) == 3
+        assert (table.schema.names, table.sources) == (names, sources)
     # Spark's default timestamps, INT96: read as Spark reads them (microseconds, UTC).
     int96 = str(tmp_path / "int96")
     df.write.parquet(int96)
@@ -181,7 +203,7 @@ def test_write_equals_the_path_through_spark(spark, source, tmp_path, monkeypatc
     direct = vs.spark.write(df, str(tmp_path / "direct"), shredding=shredding,
                             json_columns=["j"], collect_stats=True)
     assert direct_runs == [1]
-    through = vs.spark.write(df.select("*"), str(tmp_path / "through"), shredding=shredding,
+    through = vs.spark.write(through_spark(df), str(tmp_path / "through"), shredding=shredding,
                              json_columns=["j"], collect_stats=True)
     assert direct_runs == [1]
     assert direct.rows == through.rows == 3000
@@ -201,6 +223,36 @@ def test_write_equals_the_path_through_spark(spark, source, tmp_path, monkeypatc
     assert vs.to_json(back.column("j")).to_pylist()[:2] == ['{"j":0}', '{"j":1}']
 
 
+@pytest.mark.parametrize("shredding", ["infer", {"doc": "struct<id: bigint>"}])
+def test_projected_columns_write_as_through_spark(spark, source, tmp_path, monkeypatch,
+                                                   shredding):
+    # Renamed, reordered and dropped columns, through a view: the tasks read the files'
+    # columns under the DataFrame's names, the sample too (inference, a JSON column).
+    direct_runs = []
+    real_write = _stored_table.write
+    monkeypatch.setattr(_stored_table, "write",
+                        lambda *a: direct_runs.append(1) or real_write(*a))
+    spark.read.parquet(source).createOrReplaceTempView("projected_source")
+    df = spark.sql("SELECT t AS at, j AS js, v AS doc, k AS key FROM projected_source")
+    outs = [str(tmp_path / "direct"), str(tmp_path / "through")]
+    summaries = [vs.spark.write(d, o, shredding=shredding, json_columns=["js"],
+                                collect_stats=True)
+                 for d, o in zip((df, through_spark(df)), outs)]
+    assert direct_runs == [1]
+    assert summaries[0].rows == summaries[1].rows == 3000
+    assert _widthless(summaries[0].stats["doc"]) == _widthless(summaries[1].stats["doc"])
+    assert summaries[0].stats["js"].type_counts() == summaries[1].stats["js"].type_counts()
+    rows = [sorted(spark.read.parquet(o).selectExpr(
+        "key", "to_json(doc) AS doc", "to_json(js) AS js", "CAST(at AS STRING) AS at")
+        .collect()) for o in outs]
+    assert rows[0] == rows[1] and len(rows[0]) == 3000
+    assert spark.read.parquet(outs[0]).columns == ["at", "js", "doc", "key"]
+    shredded = {c.name: c.layout for c in vs.parquet.inspect(
+        next(os.path.join(outs[0], f) for f in os.listdir(outs[0]) if f.endswith(".parquet")))}
+    assert shredded["doc"] == "shredded"
+    assert shredded["js"] == ("shredded" if shredding == "infer" else "unshredded")
+
+
 def test_int96_timestamps_are_read_as_spark_reads_them(spark, tmp_path):
     # Spark writes TIMESTAMP as INT96 by default; the direct path reads those as
     # microseconds in UTC, the values Spark hands over, before 1970 and far ahead too.
@@ -217,7 +269,7 @@ def test_int96_timestamps_are_read_as_spark_reads_them(spark, tmp_path):
         assert _stored_table.stored_table(df) is not None
         outs = [str(tmp_path / "direct"), str(tmp_path / "through")]
         vs.spark.write(df, outs[0])
-        vs.spark.write(df.select("*"), outs[1])
+        vs.spark.write(through_spark(df), outs[1])
         rows = [sorted(spark.read.parquet(o).selectExpr(
             "k", "CAST(t AS STRING) AS t", "to_json(v) AS v").collect()) for o in outs]
     finally:
@@ -386,7 +438,7 @@ def test_variants_nested_in_other_columns_pass_through_unchanged(spark, tmp_path
     assert _stored_table.stored_table(df) is not None
     outs = [str(tmp_path / "direct"), str(tmp_path / "through")]
     vs.spark.write(df, outs[0], shredding={"v": "struct<a: bigint>"})
-    vs.spark.write(df.select("*"), outs[1], shredding={"v": "struct<a: bigint>"})
+    vs.spark.write(through_spark(df), outs[1], shredding={"v": "struct<a: bigint>"})
     # Nested Variants are written as their (value, metadata) pairs, unannotated
     # (docs/interop.md#files-spark-reads): read back with the schema that says so.
     schema = "k long, s struct<x: variant>, l array<variant>, m map<string, variant>, v variant"
