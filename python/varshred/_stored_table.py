@@ -15,6 +15,7 @@ Spark as before.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -206,11 +207,10 @@ def _relation(df: "DataFrame") -> _Relation | None:
         return None
     try:
         top = plan = jdf.queryExecution().analyzed()
-        projects = []
+        projected = False
         while (kind := plan.getClass().getSimpleName()) in ("Project", "SubqueryAlias",
                                                               "View"):
-            if kind == "Project":
-                projects.append(plan.projectList())
+            projected |= kind == "Project"
             plan = plan.child()
         if kind != "LogicalRelation":
             return None
@@ -220,45 +220,51 @@ def _relation(df: "DataFrame") -> _Relation | None:
                 or not relation.partitionSchema().isEmpty()
                 or relation.bucketSpec().isDefined()):
             return None
-        # Columns are followed by their expression ids, from the relation up.
-        names = {a.exprId().id(): a.name() for a in _seq(plan.output())}
-        for project in reversed(projects):
-            names = _projected(project, names)
-            if names is None:
-                return None
-        output = [(a.name(), names.get(a.exprId().id())) for a in _seq(top.output())]
+        # Aliases and views show the columns below them as they are.
+        output = (_projected_columns(json.loads(top.toJSON())) if projected
+                  else [(name, name) for name in df.columns])
         files = sorted(df.inputFiles())
     except Exception:  # py4j: a plan of another shape
         return None
+    if output is None:
+        return None
+    columns, output = output if projected else (len(output), output)
     sources = dict(output)
-    if (None in sources.values() or len(sources) != len(output)
-            or len(set(sources.values())) != len(output)):
+    if len(sources) != len(output) or len(set(sources.values())) != len(output):
         return None
     if not files or not all(f.startswith("file:") for f in files):
         return None
-    return _Relation(files, len(_seq(plan.output())), sources)
+    return _Relation(files, columns, sources)
 
 
-def _seq(seq: Any) -> list[Any]:
-    """A Scala Seq through py4j, as a list."""
-    return [seq.apply(i) for i in range(seq.size())]
+def _projected_columns(nodes: list[dict]) -> tuple[int, list[tuple[str, str]]] | None:
+    """From the JSON of a plan of unary nodes over a relation (Spark's
+    ``TreeNode.toJSON``: nodes and each expression's nodes in pre-order), the
+    relation's number of columns and, for each output column, its name and the
+    relation's column it is; None when a projection computes one. Columns are followed
+    by their expression ids, from the relation up, in one call to the JVM."""
+    def expression_id(node: dict) -> int:
+        return node["exprId"]["id"]
 
-
-def _projected(project: Any, names: dict[int, str]) -> dict[int, str] | None:
-    """The relation's column behind each output of a projection whose inputs are
-    ``names`` (by expression id), or None unless every output is an input column,
-    renamed or not."""
-    out = {}
-    for e in _seq(project):
-        kind = e.getClass().getSimpleName()
-        column = e.child() if kind == "Alias" else e
-        if column.getClass().getSimpleName() != "AttributeReference":
-            return None
-        source = names.get(column.exprId().id())
-        if source is None:
-            return None
-        out[e.exprId().id()] = source
-    return out
+    relation = nodes[-1]
+    columns = [attribute for attribute, in relation["output"]]
+    sources = {expression_id(a): a["name"] for a in columns}
+    output = [(a["name"], a["name"]) for a in columns]
+    for node in reversed(nodes[:-1]):
+        if not node["class"].endswith(".Project"):
+            continue
+        projected, output = {}, []
+        for expression in node["projectList"]:
+            named, *rest = expression
+            column = rest[0] if named["class"].endswith(".Alias") and len(rest) == 1 else named
+            if (not column["class"].endswith(".AttributeReference") or len(rest) > 1
+                    or expression_id(column) not in sources):
+                return None
+            source = sources[expression_id(column)]
+            projected[expression_id(named)] = source
+            output.append((named["name"], source))
+        sources = projected
+    return len(columns), output
 
 
 def _batch_schema(df: "DataFrame", relation: _Relation,
