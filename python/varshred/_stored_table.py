@@ -52,7 +52,7 @@ class StoredTable:
     schema: pa.Schema  # Spark's Arrow types (file_table: varshred's), Variant as read
     file_schemas: list[pa.Schema]  # each file's, as varshred reads it
     # The file column each field of ``schema`` is read from, when a projection renamed
-    # or dropped columns; empty: the fields' own names.
+    # columns; empty: the fields' own names.
     sources: tuple[str, ...] = ()
 
     @property
@@ -220,15 +220,17 @@ def _relation(df: "DataFrame") -> _Relation | None:
                 or not relation.partitionSchema().isEmpty()
                 or relation.bucketSpec().isDefined()):
             return None
-        # Aliases and views show the columns below them as they are.
-        output = (_projected_columns(json.loads(top.toJSON())) if projected
-                  else [(name, name) for name in df.columns])
+        if projected:
+            projection = _projected_columns(json.loads(top.toJSON()))
+            if projection is None:
+                return None
+            columns, output = projection
+        else:  # aliases and views show the relation's columns as they are
+            output = [(name, name) for name in df.columns]
+            columns = len(output)
         files = sorted(df.inputFiles())
     except Exception:  # py4j: a plan of another shape
         return None
-    if output is None:
-        return None
-    columns, output = output if projected else (len(output), output)
     sources = dict(output)
     if len(sources) != len(output) or len(set(sources.values())) != len(output):
         return None
@@ -397,11 +399,9 @@ def _read(table: StoredTable, groups: Sequence[tuple], columns: list[str] | None
             reader = _parquet.reader(path, sources, False, batch_size, _CONFLICT, [group],
                                      None, True, check_values)
             for batch in reader:
-                # In the schema's order (the reader keeps the file's), UTC instants
-                # relabelled with Spark's zone (INT96 ones are unlabelled).
-                columns = [batch.column(source) for source in sources]
+                # UTC instants relabelled with Spark's zone (INT96 ones are unlabelled).
                 arrays = [c if c.type == f.type else c.cast(f.type)
-                          for c, f in zip(columns, schema)]
+                          for c, f in zip(batch.columns, schema)]
                 yield pa.RecordBatch.from_arrays(arrays, schema=schema)
         except pa.ArrowException as e:
             error = _status.from_arrow_error(e)
