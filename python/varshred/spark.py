@@ -293,7 +293,9 @@ def schema_of_variant(df: DataFrame, column: str, *,
 def schema_of_variant_agg(df: DataFrame, column: str) -> str:
     """The merged type of a ``VariantType`` column (vs.schema_of_variant_agg): one
     partial type per partition, merged on the driver."""
-    partial = df.select(column).mapInArrow(_SchemaAggTask(column), "type string").collect()
+    # Under a plain name, as in _sample_stats.
+    partial = (df.select(_named(column).alias("c0"))
+               .mapInArrow(_SchemaAggTask("c0"), "type string").collect())
     return vs.schema_of_variant_agg([row.type for row in partial])
 
 
@@ -526,6 +528,14 @@ def _sample_fraction(df: DataFrame, sample_rows: int, sample_bytes: int) -> floa
     return fraction
 
 
+def _named(name: str) -> Any:
+    """The column ``name`` of a DataFrame, as it is named: Spark reads an unquoted name
+    with a dot as a field of a struct."""
+    from pyspark.sql import functions as F
+
+    return F.col("`" + name.replace("`", "``") + "`")
+
+
 def variant_columns(df: DataFrame) -> list[str]:
     """Names of the ``VariantType`` columns of a DataFrame."""
     from pyspark.sql.types import VariantType
@@ -560,18 +570,24 @@ def _sample_stats(df: DataFrame | None, json_columns: Sequence[str], sample_rows
     if stored is not None:
         return _stored_table.sample_stats(stored, variants, json_cols, sample_rows,
                                           sample_bytes)
-    columns = df.select(*variants, *json_cols)
+    # Sampled under plain names: PySpark's mapInArrow reads a column name with a dot
+    # as a struct and its field (and fails on every other Arrow function of a
+    # DataFrame that has one).
+    names = {f"c{i}": name for i, name in enumerate((*variants, *json_cols))}
+    columns = df.select(*(_named(name).alias(plain) for plain, name in names.items()))
     fraction = _sample_fraction(columns, sample_rows, sample_bytes)
     if fraction == 0:
         return {c: vs.ShreddingStats() for c in variants + json_cols}
     sampled = columns if fraction >= 1 else columns.sample(fraction=fraction, seed=20261125)
     # The fraction bounds the whole sample; each task also stays within the bounds.
-    fn = _SampleStats(variants, json_cols, sample_rows, sample_bytes)
+    plain = list(names)
+    fn = _SampleStats(tuple(plain[:len(variants)]), tuple(plain[len(variants):]),
+                      sample_rows, sample_bytes)
     rows = sampled.mapInArrow(fn, "column string, stats binary").collect()
     merged: dict = {}
     for r in rows:
-        s = vs.ShreddingStats.from_bytes(r["stats"])
-        merged[r["column"]] = merged[r["column"]].merge(s) if r["column"] in merged else s
+        s, name = vs.ShreddingStats.from_bytes(r["stats"]), names[r["column"]]
+        merged[name] = merged[name].merge(s) if name in merged else s
     return merged
 
 

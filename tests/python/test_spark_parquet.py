@@ -157,6 +157,27 @@ def test_data_source_infers_a_schema_by_default(spark, tmp_path):
         json.loads(d)["kind"] for d in docs)
 
 
+def test_columns_named_with_dots_are_sampled_and_written(spark, tmp_path):
+    # Spark reads an unquoted name with a dot as a struct and its field: the sample
+    # pass of vs.spark.write, sample_stats and schema_of_variant_agg failed on such a
+    # column (UNRESOLVED_COLUMN) until 2026-11-27.
+    docs = sample_events(300)
+    df = spark.createDataFrame([(k, d) for k, d in enumerate(docs)],
+                               "k long, `event.json` string").selectExpr(
+        "k", "`event.json`", "parse_json(`event.json`) AS `event.v`")
+    stats = vs.spark.sample_stats(df, json_columns=["event.json"])
+    assert sorted(stats) == ["event.json", "event.v"]
+    assert stats["event.v"].type_counts() == stats["event.json"].type_counts()
+    assert vs.spark.schema_of_variant_agg(df, "event.v").startswith("OBJECT<")
+    out = str(tmp_path / "dots")
+    summary = vs.spark.write(df, out, json_columns=["event.json"])
+    assert summary.rows == 300 and sorted(summary.schemas) == ["event.json", "event.v"]
+    back = spark.read.parquet(out)
+    assert back.columns == ["k", "event.json", "event.v"]
+    rows = sorted(back.selectExpr("k", "to_json(`event.v`) AS v").collect())
+    assert [_logical(r.v) for r in rows] == [_logical(d) for d in docs]
+
+
 def test_data_source_reads_paths_of_legacy_files(spark, tmp_path):
     import pyarrow.parquet as pq
 
