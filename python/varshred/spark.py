@@ -248,6 +248,37 @@ def output_schema(schema: StructType, column: str, data_type: DataType,
     return StructType(fields)
 
 
+def _named(name: str) -> Any:
+    """The column ``name`` of a DataFrame, as it is named: Spark reads an unquoted name
+    with a dot as a field of a struct."""
+    from pyspark.sql import functions as F
+
+    return F.col("`" + name.replace("`", "``") + "`")
+
+
+def _plain_columns(df: DataFrame) -> tuple[DataFrame, Callable[[str], str]]:
+    """``df`` as a mapInArrow function may be run on, and what its batches call each
+    of ``df``'s columns (other names as they are). PySpark's mapInArrow resolves every
+    column of its DataFrame by bare name, and a name with a dot or a backtick does not
+    resolve: the columns then cross under plain names (Spark takes the function's output
+    by position, under the names of the schema it is given)."""
+    if not any("." in c or "`" in c for c in df.columns):
+        return df, lambda name: name
+    plain = {c: f"__varshred_{i}__" for i, c in enumerate(df.columns)}
+    renamed = df.select(*(_named(c).alias(p) for c, p in plain.items()))
+    return renamed, lambda name: plain.get(name, name)
+
+
+def _map_column(df: DataFrame, column: str, op: str, data_type: DataType,
+                output: str | None = None, options: dict | None = None) -> DataFrame:
+    """``df`` with ``column`` replaced by (or ``output`` added as) ``op(column)``, of
+    Spark type ``data_type`` (a MapColumn job)."""
+    schema = output_schema(df.schema, column, data_type, output)
+    source, name = _plain_columns(df)
+    fn = MapColumn(name(column), op, output and name(output), options or {})
+    return source.mapInArrow(fn, schema)
+
+
 def _spark_type_of(arrow_type: pa.DataType) -> DataType:
     from pyspark.sql.pandas.types import from_arrow_type
 
@@ -258,16 +289,15 @@ def parse_json(df: DataFrame, column: str, *, output: str | None = None,
                numbers: str = "decimal", duplicate_keys: str = "error",
                errors: str = "raise") -> DataFrame:
     """JSON strings in ``column`` -> a ``VariantType`` column (as Spark's parse_json)."""
-    fn = MapColumn(column, "parse_json", output,
-                   {"numbers": numbers, "duplicate_keys": duplicate_keys, "errors": errors})
-    return df.mapInArrow(fn, output_schema(df.schema, column, variant_spark_type(), output))
+    return _map_column(df, column, "parse_json", variant_spark_type(), output,
+                       {"numbers": numbers, "duplicate_keys": duplicate_keys,
+                        "errors": errors})
 
 
 def from_arrow(df: DataFrame, column: str, *, output: str | None = None) -> DataFrame:
     """A typed column (any Spark type Arrow carries) -> a ``VariantType`` column, as
     Spark's ``to_variant_object`` / ``cast(x as variant)`` (vs.from_arrow)."""
-    fn = MapColumn(column, "from_arrow", output)
-    return df.mapInArrow(fn, output_schema(df.schema, column, variant_spark_type(), output))
+    return _map_column(df, column, "from_arrow", variant_spark_type(), output)
 
 
 def to_arrow(df: DataFrame, column: str, target_type: pa.DataType, *,
@@ -275,10 +305,8 @@ def to_arrow(df: DataFrame, column: str, target_type: pa.DataType, *,
              timezone: str = "UTC") -> DataFrame:
     """A ``VariantType`` column -> ``target_type`` (a pyarrow type Spark can hold), as
     Spark's ``try_cast`` (``errors="null"``) or ``cast`` (vs.to_arrow)."""
-    fn = MapColumn(column, "to_arrow", output,
-                   {"target_type": target_type, "errors": errors, "timezone": timezone})
-    return df.mapInArrow(fn, output_schema(df.schema, column, _spark_type_of(target_type),
-                                           output))
+    return _map_column(df, column, "to_arrow", _spark_type_of(target_type), output,
+                       {"target_type": target_type, "errors": errors, "timezone": timezone})
 
 
 def schema_of_variant(df: DataFrame, column: str, *,
@@ -286,8 +314,7 @@ def schema_of_variant(df: DataFrame, column: str, *,
     """A ``VariantType`` column -> its per-row type strings (vs.schema_of_variant)."""
     from pyspark.sql.types import StringType
 
-    fn = MapColumn(column, "schema_of_variant", output)
-    return df.mapInArrow(fn, output_schema(df.schema, column, StringType(), output))
+    return _map_column(df, column, "schema_of_variant", StringType(), output)
 
 
 def schema_of_variant_agg(df: DataFrame, column: str) -> str:
@@ -308,7 +335,8 @@ def variant_explode(df: DataFrame, column: str, *, outer: bool = False) -> DataF
     schema = StructType(fields + [StructField("pos", IntegerType(), True),
                                   StructField("key", StringType(), True),
                                   StructField("value", variant_spark_type(), True)])
-    return df.mapInArrow(ExplodeColumn(column, outer), schema)
+    source, name = _plain_columns(df)
+    return source.mapInArrow(ExplodeColumn(name(column), outer), schema)
 
 
 def to_json(df: DataFrame, column: str, *, output: str | None = None,
@@ -316,8 +344,7 @@ def to_json(df: DataFrame, column: str, *, output: str | None = None,
     """A ``VariantType`` column -> JSON strings (as Spark's to_json)."""
     from pyspark.sql.types import StringType
 
-    fn = MapColumn(column, "to_json", output, {"timezone": timezone})
-    return df.mapInArrow(fn, output_schema(df.schema, column, StringType(), output))
+    return _map_column(df, column, "to_json", StringType(), output, {"timezone": timezone})
 
 
 def shred(df: DataFrame, column: str, schema: str, *, output: str | None = None,
@@ -327,16 +354,15 @@ def shred(df: DataFrame, column: str, schema: str, *, output: str | None = None,
     Spark can hold the shredded form only as a plain struct (docs/interop.md#mapinarrow).
     """
     parsed = vs.ShreddingSchema.parse(schema)
-    fn = MapColumn(column, "shred", output, {"schema": parsed.to_ddl(), "numeric": numeric})
-    spark_type = _spark_type_of(parsed.to_arrow())
-    return df.mapInArrow(fn, output_schema(df.schema, column, spark_type, output))
+    return _map_column(df, column, "shred", _spark_type_of(parsed.to_arrow()), output,
+                       {"schema": parsed.to_ddl(), "numeric": numeric})
 
 
 def unshred(df: DataFrame, column: str, *, output: str | None = None,
             on_conflict: str = "error") -> DataFrame:
     """A shredded struct column -> a ``VariantType`` column."""
-    fn = MapColumn(column, "unshred", output, {"on_conflict": on_conflict})
-    return df.mapInArrow(fn, output_schema(df.schema, column, variant_spark_type(), output))
+    return _map_column(df, column, "unshred", variant_spark_type(), output,
+                       {"on_conflict": on_conflict})
 
 
 # ----------------------------------------------------------------------
@@ -526,14 +552,6 @@ def _sample_fraction(df: DataFrame, sample_rows: int, sample_bytes: int) -> floa
         # On-disk bytes understate the decoded columns: more rows come, never fewer.
         fraction = min(fraction, sample_bytes / size)
     return fraction
-
-
-def _named(name: str) -> Any:
-    """The column ``name`` of a DataFrame, as it is named: Spark reads an unquoted name
-    with a dot as a field of a struct."""
-    from pyspark.sql import functions as F
-
-    return F.col("`" + name.replace("`", "``") + "`")
 
 
 def variant_columns(df: DataFrame) -> list[str]:

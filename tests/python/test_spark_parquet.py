@@ -176,6 +176,19 @@ def test_columns_named_with_dots_are_sampled_and_written(spark, tmp_path):
     assert back.columns == ["k", "event.json", "event.v"]
     rows = sorted(back.selectExpr("k", "to_json(`event.v`) AS v").collect())
     assert [_logical(r.v) for r in rows] == [_logical(d) for d in docs]
+    # The Arrow functions too: PySpark's mapInArrow resolves every column of its
+    # DataFrame by bare name, so theirs cross under plain names.
+    parsed = vs.spark.parse_json(df, "event.json", output="event.p")
+    assert parsed.columns == ["k", "event.json", "event.v", "event.p"]
+    printed = vs.spark.to_json(parsed, "event.p", output="k.text")
+    rows = sorted(printed.select("k", "`k.text`").collect())
+    assert [_logical(r[1]) for r in rows] == [_logical(d) for d in docs]
+    replaced = vs.spark.to_json(df, "event.v")  # in place, between the others
+    assert replaced.columns == ["k", "event.json", "event.v"]
+    assert dict(replaced.dtypes)["event.v"] == "string"
+    exploded = vs.spark.variant_explode(df.filter("k < 5"), "event.v")
+    assert exploded.columns == ["k", "event.json", "pos", "key", "value"]
+    assert exploded.count() == sum(len(json.loads(d)) for d in docs[:5])
 
 
 def test_data_source_reads_paths_of_legacy_files(spark, tmp_path):
