@@ -256,17 +256,16 @@ def _named(name: str) -> Any:
     return F.col("`" + name.replace("`", "``") + "`")
 
 
-def _plain_columns(df: DataFrame) -> tuple[DataFrame, Callable[[str], str]]:
+def _plain_columns(df: DataFrame) -> tuple[DataFrame, dict[str, str]]:
     """``df`` as a mapInArrow function may be run on, and what its batches call each
-    of ``df``'s columns (other names as they are). PySpark's mapInArrow resolves every
-    column of its DataFrame by bare name, and a name with a dot or a backtick does not
-    resolve: the columns then cross under plain names (Spark takes the function's output
-    by position, under the names of the schema it is given)."""
+    of ``df``'s columns. PySpark's mapInArrow resolves every column of its DataFrame by
+    bare name, and a name with a dot or a backtick does not resolve: the columns then
+    cross under plain names (Spark takes the function's output by position, under the
+    names of the schema it is given)."""
     if not any("." in c or "`" in c for c in df.columns):
-        return df, lambda name: name
+        return df, {c: c for c in df.columns}
     plain = {c: f"__varshred_{i}__" for i, c in enumerate(df.columns)}
-    renamed = df.select(*(_named(c).alias(p) for c, p in plain.items()))
-    return renamed, lambda name: plain.get(name, name)
+    return df.select(*(_named(c).alias(p) for c, p in plain.items())), plain
 
 
 def _map_column(df: DataFrame, column: str, op: str, data_type: DataType,
@@ -274,8 +273,9 @@ def _map_column(df: DataFrame, column: str, op: str, data_type: DataType,
     """``df`` with ``column`` replaced by (or ``output`` added as) ``op(column)``, of
     Spark type ``data_type`` (a MapColumn job)."""
     schema = output_schema(df.schema, column, data_type, output)
-    source, name = _plain_columns(df)
-    fn = MapColumn(name(column), op, output and name(output), options or {})
+    source, names = _plain_columns(df)
+    fn = MapColumn(names.get(column, column), op, output and names.get(output, output),
+                   options or {})
     return source.mapInArrow(fn, schema)
 
 
@@ -320,9 +320,8 @@ def schema_of_variant(df: DataFrame, column: str, *,
 def schema_of_variant_agg(df: DataFrame, column: str) -> str:
     """The merged type of a ``VariantType`` column (vs.schema_of_variant_agg): one
     partial type per partition, merged on the driver."""
-    # Under a plain name, as in _sample_stats.
-    partial = (df.select(_named(column).alias("c0"))
-               .mapInArrow(_SchemaAggTask("c0"), "type string").collect())
+    source, names = _plain_columns(df.select(_named(column)))
+    partial = source.mapInArrow(_SchemaAggTask(names[column]), "type string").collect()
     return vs.schema_of_variant_agg([row.type for row in partial])
 
 
@@ -335,8 +334,8 @@ def variant_explode(df: DataFrame, column: str, *, outer: bool = False) -> DataF
     schema = StructType(fields + [StructField("pos", IntegerType(), True),
                                   StructField("key", StringType(), True),
                                   StructField("value", variant_spark_type(), True)])
-    source, name = _plain_columns(df)
-    return source.mapInArrow(ExplodeColumn(name(column), outer), schema)
+    source, names = _plain_columns(df)
+    return source.mapInArrow(ExplodeColumn(names.get(column, column), outer), schema)
 
 
 def to_json(df: DataFrame, column: str, *, output: str | None = None,
@@ -588,23 +587,19 @@ def _sample_stats(df: DataFrame | None, json_columns: Sequence[str], sample_rows
     if stored is not None:
         return _stored_table.sample_stats(stored, variants, json_cols, sample_rows,
                                           sample_bytes)
-    # Sampled under plain names: PySpark's mapInArrow reads a column name with a dot
-    # as a struct and its field (and fails on every other Arrow function of a
-    # DataFrame that has one).
-    names = {f"c{i}": name for i, name in enumerate((*variants, *json_cols))}
-    columns = df.select(*(_named(name).alias(plain) for plain, name in names.items()))
+    columns, names = _plain_columns(df.select(*map(_named, (*variants, *json_cols))))
     fraction = _sample_fraction(columns, sample_rows, sample_bytes)
     if fraction == 0:
         return {c: vs.ShreddingStats() for c in variants + json_cols}
     sampled = columns if fraction >= 1 else columns.sample(fraction=fraction, seed=20261125)
     # The fraction bounds the whole sample; each task also stays within the bounds.
-    plain = list(names)
-    fn = _SampleStats(tuple(plain[:len(variants)]), tuple(plain[len(variants):]),
+    fn = _SampleStats(tuple(names[c] for c in variants), tuple(names[c] for c in json_cols),
                       sample_rows, sample_bytes)
     rows = sampled.mapInArrow(fn, "column string, stats binary").collect()
+    column_of = {plain: name for name, plain in names.items()}
     merged: dict = {}
     for r in rows:
-        s, name = vs.ShreddingStats.from_bytes(r["stats"]), names[r["column"]]
+        s, name = vs.ShreddingStats.from_bytes(r["stats"]), column_of[r["column"]]
         merged[name] = merged[name].merge(s) if name in merged else s
     return merged
 
