@@ -251,7 +251,7 @@ def _projected_columns(nodes: list[dict]) -> tuple[int, list[tuple[str, str]]] |
     relation = nodes[-1]
     columns = [attribute for attribute, in relation["output"]]
     sources = {expression_id(a): a["name"] for a in columns}
-    output = [(a["name"], a["name"]) for a in columns]
+    output: list[tuple[str, str]] = []  # the last projection's (there is one at least)
     for node in reversed(nodes[:-1]):
         if not node["class"].endswith(".Project"):
             continue
