@@ -3,6 +3,7 @@
 table in the README's performance section.
 
     .venv/bin/python bench/python/compare.py [--events 1000000] [--tweets-mb 200]
+    .venv/bin/python bench/python/compare.py --runs 3     # ranges over three runs
     .venv/bin/python bench/python/compare.py --quick      # a smoke run, small inputs
 
 Two data sets: generated events (``varshred demo``'s documents, with drift) and real
@@ -232,7 +233,8 @@ def spark_writer(docs: list[str], work: str, repeat: int, table: list) -> str:
     try:
         spark.conf.set("spark.sql.variant.writeShredding.enabled", "false")
         plain = os.path.join(work, "writer-unshredded")
-        spark.read.text(source).selectExpr("parse_json(value) AS v").write.parquet(plain)
+        (spark.read.text(source).selectExpr("parse_json(value) AS v")
+         .write.mode("overwrite").parquet(plain))
         for key in ("writeShredding.enabled", "inferShreddingSchema"):
             spark.conf.set(f"spark.sql.variant.{key}", "true")
         df = spark.read.parquet(plain)
@@ -278,50 +280,80 @@ def main() -> None:
     ap.add_argument("--slice", type=int, default=300_000,
                     help="events for the in-process part (tweets: a fifteenth of this)")
     ap.add_argument("--repeat", type=int, default=3, help="in-process runs; the best counts")
+    ap.add_argument("--runs", type=int, default=1,
+                    help="whole comparisons in a row; the table gives each figure's range")
     ap.add_argument("--quick", action="store_true", help="small inputs: a smoke run")
     args = ap.parse_args()
     if args.quick:
         args.events, args.tweets_mb, args.slice, args.repeat = 20_000, 5, 10_000, 1
 
     work = tempfile.mkdtemp(prefix="varshred-compare-")
-    table: list[tuple[str, str, str]] = []
+    tables: list[list[tuple[str, str, str]]] = []
     try:
         events = cli.sample_events(args.events)
         tweet_docs = tweets(int(args.tweets_mb * 1e6))
-        inputs = {"events": events, "tweets": tweet_docs}
+        sources = {}
+        for name, docs in {"events": events, "tweets": tweet_docs}.items():
+            sources[name] = os.path.join(work, f"{name}.jsonl")
+            mb = write_lines(sources[name], docs) / 1e6
+            print(f"{name}: {len(docs):,} documents, {mb:.0f} MB", flush=True)
+            sources[name] = (sources[name], f"{len(docs):,} {name} ({mb:.0f} MB)", len(docs))
         # Untimed: both processes once on a small input, so that the OS caches the jars
         # and varshred's JVM class archive exists (its first run on a machine writes it,
         # docs/cluster.md#start-up).
         warm = os.path.join(work, "warm.jsonl")
         write_lines(warm, events[:1000])
         cold("warm", "warm-up", warm, 1000, work, [])
-        outputs = []
-        for name, docs in inputs.items():
-            source = os.path.join(work, f"{name}.jsonl")
-            mb = write_lines(source, docs) / 1e6
-            print(f"{name}: {len(docs):,} documents, {mb:.0f} MB", flush=True)
-            outputs += cold(name, f"{len(docs):,} {name} ({mb:.0f} MB)", source, len(docs),
-                            work, table)
-        # In one process: pyarrow's typed read_json needs one type per field, so the
-        # events here are parquet_write_bench's (the same shape without drift).
-        in_process("events", typed_events(args.slice), work, args.repeat, table)
-        in_process("tweets", tweet_docs[:max(1, args.slice // 15)], work, args.repeat, table)
-        plain = spark_writer(events, work, args.repeat, table)
-        # Parquet input, cold: the table the writer read, rewritten shredded.
-        outputs += cold("table", f"a table of {len(events):,} events (unshredded Parquet)",
-                        plain, len(events), work, table, SPARK_PARQUET_JOB,
-                        "Spark `read.parquet` + write")
-        # Spark reads every output of the cold runs back.
-        counted = subprocess.run([sys.executable, "-c", SPARK_COUNT, *outputs],
-                                 capture_output=True, text=True, check=True).stdout
-        for line, path in zip(counted.splitlines(), outputs):
-            assert line.split()[-1] == str(parquet_rows(path)), line
+        for _ in range(args.runs):
+            tables.append(compare(args, events, tweet_docs, sources, work))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"\n| step (2 cores, {time.strftime('%Y-%m-%d')}) | times | ratio |\n|---|---|---|")
-    for step, times, ratio in table:
-        print(f"| {step} | {times} | {ratio} |")
+    print(f"\n| step (2 cores, {time.strftime('%Y-%m-%d')}, {args.runs} run"
+          f"{'s' if args.runs > 1 else ''}) | times | ratio |\n|---|---|---|")
+    for rows in zip(*tables):
+        print("| " + " | ".join(ranges(list(cells)) for cells in zip(*rows)) + " |")
 
+
+def compare(args: argparse.Namespace, events: list[str], tweet_docs: list[str],
+            sources: dict, work: str) -> list[tuple[str, str, str]]:
+    """One whole comparison: its table, each output checked."""
+    table: list[tuple[str, str, str]] = []
+    outputs = []
+    for name, (source, label, rows) in sources.items():
+        outputs += cold(name, label, source, rows, work, table)
+    # In one process: pyarrow's typed read_json needs one type per field, so the
+    # events here are parquet_write_bench's (the same shape without drift).
+    in_process("events", typed_events(args.slice), work, args.repeat, table)
+    in_process("tweets", tweet_docs[:max(1, args.slice // 15)], work, args.repeat, table)
+    plain = spark_writer(events, work, args.repeat, table)
+    # Parquet input, cold: the table the writer read, rewritten shredded.
+    outputs += cold("table", f"a table of {len(events):,} events (unshredded Parquet)",
+                    plain, len(events), work, table, SPARK_PARQUET_JOB,
+                    "Spark `read.parquet` + write")
+    # Spark reads every output of the cold runs back.
+    counted = subprocess.run([sys.executable, "-c", SPARK_COUNT, *outputs],
+                             capture_output=True, text=True, check=True).stdout
+    for line, path in zip(counted.splitlines(), outputs):
+        assert line.split()[-1] == str(parquet_rows(path)), line
+    return table
+
+
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def ranges(cells: list[str]) -> str:
+    """The same cell of several runs as one: each number the range of its values
+    (``4.38-5.00x``), when the runs print the same words around them."""
+    if len({_NUMBER.sub("#", c) for c in cells}) != 1:
+        return " / ".join(cells)
+    values = [_NUMBER.findall(c) for c in cells]
+    pieces = _NUMBER.split(cells[0])
+    out = pieces[0]
+    for i, piece in enumerate(pieces[1:]):
+        run = sorted((v[i] for v in values), key=lambda n: float(n.replace(",", "")))
+        out += run[0] if run[0] == run[-1] else f"{run[0]}-{run[-1]}"
+        out += piece
+    return out
 
 if __name__ == "__main__":
     main()
