@@ -199,9 +199,10 @@ class _Relation:
 
 def _relation(df: "DataFrame") -> _Relation | None:
     """The files of ``df`` when its plan is one unpartitioned, unbucketed Parquet
-    relation on local files (Spark's own view: ``inputFiles``), under nothing but
-    aliases, views and projections that select, rename or reorder its columns, each at
-    most once (told by expression ids: a column computed anywhere has a new one)."""
+    relation on local files, each listed once by its file index (Spark reads a file
+    listed twice twice), under nothing but aliases, views and projections that select,
+    rename or reorder its columns, each at most once (told by expression ids: a column
+    computed anywhere has a new one)."""
     jdf = getattr(df, "_jdf", None)  # Spark Connect has no JVM plan here
     if jdf is None:
         return None
@@ -228,8 +229,12 @@ def _relation(df: "DataFrame") -> _Relation | None:
         else:  # aliases and views show the relation's columns as they are
             output = [(name, name) for name in df.columns]
             columns = len(output)
-        files = sorted(df.inputFiles())
+        # Every file as often as Spark reads it: read.parquet(p, p) lists each twice.
+        listed = list(relation.location().inputFiles())
     except Exception:  # py4j: a plan of another shape
+        return None
+    files = sorted(set(listed))
+    if len(files) != len(listed):
         return None
     sources = dict(output)
     if len(sources) != len(output) or len(set(sources.values())) != len(output):

@@ -279,6 +279,20 @@ def test_int96_timestamps_are_read_as_spark_reads_them(spark, tmp_path):
     assert [r.t for r in rows[0][:5]] == times
 
 
+def test_a_file_listed_twice_is_left_to_spark(spark, tmp_path):
+    # read.parquet(p, p), or a directory and a file in it: Spark reads such a file once
+    # per listing; the direct path would read it once, so it leaves the table to Spark.
+    src = str(tmp_path / "src")
+    (spark.sql("""SELECT id AS k, parse_json(concat('{"a": ', id, '}')) AS v
+                  FROM range(10)""").coalesce(1).write.parquet(src))
+    part = next(os.path.join(src, f) for f in os.listdir(src) if f.endswith(".parquet"))
+    assert _stored_table.stored_table(spark.read.parquet(src)) is not None
+    for i, df in enumerate((spark.read.parquet(src, src), spark.read.parquet(src, part))):
+        assert _stored_table.stored_table(df) is None
+        out = str(tmp_path / f"out{i}")
+        vs.spark.write(df, out)
+        assert spark.read.parquet(out).count() == df.count() == 20
+
 def test_append_and_overwrite_through_the_direct_path(spark, source, tmp_path):
     df = spark.read.parquet(source)
     out = str(tmp_path / "o")
