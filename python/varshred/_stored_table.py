@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame
 
 _CONFLICT = _kernels.ON_CONFLICT["error"]
+DATETIME_REBASE_MODE = "spark.sql.parquet.datetimeRebaseModeInRead"
 # Rows per batch read for the sample: each batch gives its first rows, so the sample
 # is spread over every row group read at this grain.
 _SAMPLE_BATCH = 4096
@@ -54,6 +55,14 @@ class StoredTable:
     # The file column each field of ``schema`` is read from, when a projection renamed
     # columns; empty: the fields' own names.
     sources: tuple[str, ...] = ()
+    # Whether a file naming no Spark version holds dates or timestamps: Spark reads
+    # those as stored only under spark.sql.parquet.datetimeRebaseModeInRead CORRECTED
+    # (its default); under LEGACY it rebases them, under EXCEPTION it may refuse them.
+    rebased_by_session: bool = False
+
+    def read_as_stored(self, datetime_rebase_mode: str) -> bool:
+        """Whether Spark, under that rebase mode, reads every value as stored."""
+        return not self.rebased_by_session or datetime_rebase_mode.upper() == "CORRECTED"
 
     @property
     def variant_columns(self) -> list[str]:
@@ -66,17 +75,20 @@ class StoredTable:
 
 def file_table(files: Sequence[str]) -> StoredTable | None:
     """Unpartitioned Parquet files as varshred reads them (one schema over all), or None
-    when it cannot: the driver can sample them before Spark is up. INT96 timestamps
-    are read as Spark reads them (:func:`_int96_columns`)."""
+    when it cannot: the driver can sample them before Spark is up. Dates and
+    timestamps are read as Spark reads them (:func:`_datetime_rules`)."""
     try:
         ds = _dataset.Dataset(list(files))
         if len(ds.partition_schema):
             return None
         infos = ds.infos(False, _CONFLICT, _dataset.default_threads(None))
+        rebased_by_session = False
         for i, path in enumerate(ds.paths):
-            int96 = _int96_columns(path)
-            if int96 is None:
+            rules = _datetime_rules(path)
+            if rules is None:
                 return None
+            int96, by_session = rules
+            rebased_by_session |= by_session
             if int96:
                 infos[i] = replace(infos[i], schema=_as_instants(infos[i].schema, int96))
         schema = ds.schema(infos)
@@ -84,29 +96,48 @@ def file_table(files: Sequence[str]) -> StoredTable | None:
         return None
     groups = [(i, g, rows, info.row_group_bytes[g]) for i, info in enumerate(infos)
               for g, rows in enumerate(info.row_group_rows)]
-    return StoredTable(ds.paths, groups, schema, [info.schema for info in infos])
+    return StoredTable(ds.paths, groups, schema, [info.schema for info in infos],
+                       rebased_by_session=rebased_by_session)
 
 
-def _int96_columns(path: str) -> set[str] | None:
-    """The top-level columns of ``path`` stored as INT96 timestamps (Spark's default
-    for TIMESTAMP), which the tasks read as Spark does: microseconds since the epoch in
-    UTC (the reader's ``int96_as_micros``). None when Spark may read them otherwise:
-    an INT96 nested in another column, or a file that Spark 3.1 or later did not write
-    or marked legacy (Spark rebases such values before 1900, or refuses them)."""
+def _datetime_rules(path: str) -> tuple[set[str], bool] | None:
+    """How Spark reads the dates and timestamps of ``path``, told by its footer:
+    the top-level columns stored as INT96 timestamps (Spark's default for TIMESTAMP),
+    which the tasks read as Spark does, microseconds since the epoch in UTC (the
+    reader's ``int96_as_micros``); and whether its DATE and TIMESTAMP columns are read
+    as stored only under the session's rebase mode (a file naming no Spark version).
+    None when Spark may read them otherwise than as stored: dates and timestamps of a
+    file written by Spark before 3.0 or marked legacyDateTime (Spark rebases those
+    before 1582 from the Julian calendar); INT96 nested in another column, or in a
+    file that Spark 3.1 or later did not write or marked legacyINT96 (Spark rebases
+    such values before 1900, or refuses them)."""
     pf = vs.parquet._parquet_file(path)
-    names = {pf.schema.column(i).path for i in range(len(pf.schema))
-             if pf.schema.column(i).physical_type == "INT96"}
-    if not names:
-        return names
+    columns = [pf.schema.column(i) for i in range(len(pf.schema))]
+    int96 = {c.path for c in columns if c.physical_type == "INT96"}
+    dated = any(c.logical_type.type in ("DATE", "TIMESTAMP")
+                or c.converted_type in ("DATE", "TIMESTAMP_MILLIS", "TIMESTAMP_MICROS")
+                for c in columns)
     meta = pf.metadata.metadata or {}
-    version = meta.get(b"org.apache.spark.version", b"").decode("ascii", "replace")
+    version = _spark_version(meta)
+    if dated and version is not None and (
+            version < (3, 0) or b"org.apache.spark.legacyDateTime" in meta):
+        return None
+    if int96 and (version is None or version < (3, 1)
+                  or b"org.apache.spark.legacyINT96" in meta
+                  or any("." in n for n in int96)):
+        return None
+    return int96, dated and version is None
+
+
+def _spark_version(meta: dict) -> tuple[int, int] | None:
+    """(major, minor) of the Spark that wrote a file, by its footer; None when none
+    did; (0, 0) when the version cannot be read (taken as the oldest)."""
+    if b"org.apache.spark.version" not in meta:
+        return None
+    version = meta[b"org.apache.spark.version"].decode("ascii", "replace")
     major, _, rest = version.partition(".")
     minor = rest.partition(".")[0]
-    if (not (major.isdigit() and minor.isdigit()) or (int(major), int(minor)) < (3, 1)
-            or b"org.apache.spark.legacyINT96" in meta
-            or any("." in n for n in names)):
-        return None
-    return names
+    return (int(major), int(minor)) if major.isdigit() and minor.isdigit() else (0, 0)
 
 
 def _as_instants(schema: pa.Schema, names: set[str]) -> pa.Schema:
@@ -123,14 +154,15 @@ def stored_table(df: "DataFrame") -> StoredTable | None:
     varshred reads with the Arrow types Spark gives them; else None."""
     relation = _relation(df)
     table = file_table(relation.files) if relation else None
-    if table is None:
+    if table is None or not table.read_as_stored(
+            df.sparkSession.conf.get(DATETIME_REBASE_MODE, "CORRECTED")):
         return None
     schema = _batch_schema(df, relation, table.file_schemas)
     if schema is None:
         return None
     sources = tuple(relation.sources[f.name] for f in schema)
-    return StoredTable(table.paths, table.row_groups, schema, table.file_schemas,
-                       () if sources == tuple(schema.names) else sources)
+    return replace(table, schema=schema,
+                   sources=() if sources == tuple(schema.names) else sources)
 
 
 # Types Spark reads from Parquet as varshred does, whatever the session's settings
@@ -159,13 +191,17 @@ def likely_stored(table: StoredTable) -> bool:
                or _spark_type(f.type, "UTC") is not None for f in table.schema)
 
 
-def as_spark_reads(table: StoredTable, zone: str) -> StoredTable | None:
+def as_spark_reads(table: StoredTable, zone: str,
+                   datetime_rebase_mode: str = "CORRECTED") -> StoredTable | None:
     """``table`` with the schema Spark's ``read.parquet`` of its files would give under
     the session time zone ``zone``, told from the files alone (no DataFrame: the
     pipeline's Parquet input), or None when it cannot be told. It can when every file
     holds the same columns, each a Variant column annotated VARIANT (Spark reads an
-    unannotated pair as a struct) or of a type _spark_type() maps, and no two names
-    are equal but for case (Spark refuses those)."""
+    unannotated pair as a struct) or of a type _spark_type() maps, no two names are
+    equal but for case (Spark refuses those), and the session's rebase mode leaves
+    dates and timestamps as stored."""
+    if not table.read_as_stored(datetime_rebase_mode):
+        return None
     names = table.schema.names
     if len({n.lower() for n in names}) != len(names):
         return None
@@ -187,7 +223,7 @@ def as_spark_reads(table: StoredTable, zone: str) -> StoredTable | None:
         if any(not columns[v].annotated or columns[v].layout not in ("unshredded", "shredded")
                for v in table.variant_columns):
             return None
-    return StoredTable(table.paths, table.row_groups, pa.schema(fields), table.file_schemas)
+    return replace(table, schema=pa.schema(fields))
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ every row), read back by Spark."""
 
 from __future__ import annotations
 
+import datetime
 import os
 
 import pyarrow as pa
@@ -292,6 +293,51 @@ def test_a_file_listed_twice_is_left_to_spark(spark, tmp_path):
         out = str(tmp_path / f"out{i}")
         vs.spark.write(df, out)
         assert spark.read.parquet(out).count() == df.count() == 20
+
+
+def test_dates_spark_rebases_are_left_to_spark(spark, tmp_path):
+    # Spark rebases dates and timestamps before 1582 (Julian calendar) in files it wrote
+    # in LEGACY mode, and in files naming no Spark version when the session reads in
+    # LEGACY mode; the direct path reads values as stored, so it leaves those to Spark.
+    legacy = str(tmp_path / "legacy")
+    spark.conf.set("spark.sql.parquet.datetimeRebaseModeInWrite", "LEGACY")
+    spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
+    try:
+        spark.sql("""SELECT 1 AS k, parse_json('{"a": 1}') AS v, DATE'1000-01-01' AS d,
+                     TIMESTAMP'1000-01-01 00:00:00' AS t""").write.parquet(legacy)
+    finally:
+        spark.conf.unset("spark.sql.parquet.datetimeRebaseModeInWrite")
+        spark.conf.unset("spark.sql.parquet.outputTimestampType")
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    vs.parquet.write_table(pa.table({
+        "k": pa.array([1], pa.int64()), "v": vs.from_json(pa.array(['{"a": 1}'])),
+        "d": pa.array([datetime.date(1000, 1, 1)], pa.date32()),
+        "t": pa.array([datetime.datetime(1000, 1, 1)], pa.timestamp("us"))}),
+        str(foreign / "part-0.parquet"))
+    mode = _stored_table.DATETIME_REBASE_MODE
+    for i, (path, read_mode) in enumerate([(legacy, "CORRECTED"), (str(foreign), "LEGACY")]):
+        out = str(tmp_path / f"out{i}")
+        spark.conf.set(mode, read_mode)
+        try:
+            df = spark.read.parquet(path)
+            assert _stored_table.stored_table(df) is None
+            spark_read = df.selectExpr("CAST(d AS STRING)", "CAST(t AS STRING)").collect()
+            vs.spark.write(df, out)
+        finally:
+            spark.conf.unset(mode)
+        assert spark.read.parquet(out).selectExpr(
+            "CAST(d AS STRING)", "CAST(t AS STRING)").collect() == spark_read
+    assert spark_read[0][0] != "1000-01-01"  # the foreign file under LEGACY: rebased
+    # The pipeline's reading of the files alone follows the same rules.
+    assert _stored_table.file_table([os.path.join(legacy, f) for f in os.listdir(legacy)
+                                     if f.endswith(".parquet")]) is None
+    table = _stored_table.file_table([str(foreign / "part-0.parquet")])
+    assert _stored_table.as_spark_reads(table, "UTC", "LEGACY") is None
+    assert _stored_table.as_spark_reads(table, "UTC", "EXCEPTION") is None
+    assert _stored_table.as_spark_reads(table, "UTC") is not None
+    assert _stored_table.stored_table(spark.read.parquet(str(foreign))) is not None
+
 
 def test_append_and_overwrite_through_the_direct_path(spark, source, tmp_path):
     df = spark.read.parquet(source)
