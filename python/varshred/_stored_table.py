@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 _CONFLICT = _kernels.ON_CONFLICT["error"]
 DATETIME_REBASE_MODE = "spark.sql.parquet.datetimeRebaseModeInRead"
+INFER_TIMESTAMP_NTZ = "spark.sql.parquet.inferTimestampNTZ.enabled"
 # Rows per batch read for the sample: each batch gives its first rows, so the sample
 # is spread over every row group read at this grain.
 _SAMPLE_BATCH = 4096
@@ -172,13 +173,15 @@ _SAME_IN_SPARK = (pa.types.is_signed_integer, pa.types.is_floating, pa.types.is_
                   pa.types.is_string, pa.types.is_decimal128, pa.types.is_date32)
 
 
-def _spark_type(read: pa.DataType, zone: str) -> pa.DataType | None:
+def _spark_type(read: pa.DataType, zone: str, ntz: bool = True) -> pa.DataType | None:
     """The Arrow type Spark hands over for a column varshred reads as ``read`` (not a
-    Variant), or None when that depends on more than the type."""
+    Variant), or None when that depends on more than the type. ``ntz``: the session's
+    spark.sql.parquet.inferTimestampNTZ.enabled (else local timestamps are Spark's
+    to read: it types them TIMESTAMP)."""
     if read == pa.timestamp("us", tz="UTC"):  # UTC-adjusted: Spark labels the zone
         return pa.timestamp("us", tz=zone)
     if read == pa.timestamp("us"):  # local: TIMESTAMP_NTZ
-        return read
+        return read if ntz else None
     return read if any(same(read) for same in _SAME_IN_SPARK) else None
 
 
@@ -192,16 +195,18 @@ def likely_stored(table: StoredTable) -> bool:
 
 
 def as_spark_reads(table: StoredTable, zone: str,
-                   datetime_rebase_mode: str = "CORRECTED") -> StoredTable | None:
+                   setting: Callable[[str, str], str] = lambda key, default: default
+                   ) -> StoredTable | None:
     """``table`` with the schema Spark's ``read.parquet`` of its files would give under
-    the session time zone ``zone``, told from the files alone (no DataFrame: the
-    pipeline's Parquet input), or None when it cannot be told. It can when every file
-    holds the same columns, each a Variant column annotated VARIANT (Spark reads an
-    unannotated pair as a struct) or of a type _spark_type() maps, no two names are
-    equal but for case (Spark refuses those), and the session's rebase mode leaves
-    dates and timestamps as stored."""
-    if not table.read_as_stored(datetime_rebase_mode):
+    the session time zone ``zone`` and SQL settings (``setting(key, default)``), told
+    from the files alone (no DataFrame: the pipeline's Parquet input), or None when it
+    cannot be told. It can when every file holds the same columns, each a Variant
+    column annotated VARIANT (Spark reads an unannotated pair as a struct) or of a type
+    _spark_type() maps, no two names are equal but for case (Spark refuses those), and
+    the session reads dates and timestamps as stored."""
+    if not table.read_as_stored(setting(DATETIME_REBASE_MODE, "CORRECTED")):
         return None
+    ntz = setting(INFER_TIMESTAMP_NTZ, "true").lower() == "true"
     names = table.schema.names
     if len({n.lower() for n in names}) != len(names):
         return None
@@ -209,7 +214,7 @@ def as_spark_reads(table: StoredTable, zone: str,
     for f in table.schema:
         if _parquet.is_variant_type(f.type):
             fields.append(pa.field(f.name, f.type))
-        elif (t := _spark_type(f.type, zone)) is not None:
+        elif (t := _spark_type(f.type, zone, ntz)) is not None:
             fields.append(pa.field(f.name, t))
         else:
             return None

@@ -372,9 +372,9 @@ class ShredJob:
         zone = _stored_table.sql_setting(  # a SparkContext's: the JVM's zone by default
             spark, "spark.sql.session.timeZone",
             lambda: _stored_table.context(spark)._jvm.java.util.TimeZone.getDefault().getID())
-        rebase = _stored_table.sql_setting(spark, _stored_table.DATETIME_REBASE_MODE,
-                                           lambda: "CORRECTED")
-        return _stored_table.as_spark_reads(table, zone, rebase)
+        return _stored_table.as_spark_reads(
+            table, zone,
+            lambda key, default: _stored_table.sql_setting(spark, key, lambda: default))
 
     def _check_columns(self, source: str, columns: list[str], variants: list[str]) -> None:
         missing = [c for c in self.json_columns if c not in columns]

@@ -191,6 +191,17 @@ def test_the_files_tell_the_schema_spark_reads_or_say_they_cannot(spark, source,
     int96 = str(tmp_path / "int96")
     spark.read.parquet(source).write.parquet(int96)  # Spark's default timestamps: INT96
     assert told(int96).schema.equals(spark_reads(int96))
+    # Local timestamps are TIMESTAMP_NTZ unless the session infers them as TIMESTAMP.
+    key = _stored_table.INFER_TIMESTAMP_NTZ
+    ntz = write("ntz", {"t": plain["ntz"], "v": variant})
+    assert told(ntz).schema.field("t").type == pa.timestamp("us")
+    table = _stored_table.file_table([os.path.join(ntz, "part-0.parquet")])
+    assert _stored_table.as_spark_reads(table, "UTC", {key: "false"}.get) is None
+    spark.conf.set(key, "false")
+    try:
+        assert _stored_table.stored_table(spark.read.parquet(ntz)) is None
+    finally:
+        spark.conf.unset(key)
 
 
 @pytest.mark.parametrize("shredding", [
@@ -333,9 +344,9 @@ def test_dates_spark_rebases_are_left_to_spark(spark, tmp_path):
     assert _stored_table.file_table([os.path.join(legacy, f) for f in os.listdir(legacy)
                                      if f.endswith(".parquet")]) is None
     table = _stored_table.file_table([str(foreign / "part-0.parquet")])
-    assert _stored_table.as_spark_reads(table, "UTC", "LEGACY") is None
-    assert _stored_table.as_spark_reads(table, "UTC", "EXCEPTION") is None
-    assert _stored_table.as_spark_reads(table, "UTC") is not None
+    for mode, told in (("LEGACY", False), ("EXCEPTION", False), ("CORRECTED", True)):
+        setting = {_stored_table.DATETIME_REBASE_MODE: mode}.get
+        assert (_stored_table.as_spark_reads(table, "UTC", setting) is not None) == told
     assert _stored_table.stored_table(spark.read.parquet(str(foreign))) is not None
 
 
