@@ -61,9 +61,11 @@ class StoredTable:
     # (its default); under LEGACY it rebases them, under EXCEPTION it may refuse them.
     rebased_by_session: bool = False
 
-    def read_as_stored(self, datetime_rebase_mode: str) -> bool:
-        """Whether Spark, under that rebase mode, reads every value as stored."""
-        return not self.rebased_by_session or datetime_rebase_mode.upper() == "CORRECTED"
+    def read_as_stored(self, setting: Callable[[str, str], str]) -> bool:
+        """Whether Spark, under the session's SQL settings (``setting(key, default)``,
+        asked only when it matters), reads every date and timestamp as stored."""
+        return (not self.rebased_by_session
+                or setting(DATETIME_REBASE_MODE, "CORRECTED").upper() == "CORRECTED")
 
     @property
     def variant_columns(self) -> list[str]:
@@ -155,8 +157,7 @@ def stored_table(df: "DataFrame") -> StoredTable | None:
     varshred reads with the Arrow types Spark gives them; else None."""
     relation = _relation(df)
     table = file_table(relation.files) if relation else None
-    if table is None or not table.read_as_stored(
-            df.sparkSession.conf.get(DATETIME_REBASE_MODE, "CORRECTED")):
+    if table is None or not table.read_as_stored(df.sparkSession.conf.get):
         return None
     schema = _batch_schema(df, relation, table.file_schemas)
     if schema is None:
@@ -204,7 +205,7 @@ def as_spark_reads(table: StoredTable, zone: str,
     column annotated VARIANT (Spark reads an unannotated pair as a struct) or of a type
     _spark_type() maps, no two names are equal but for case (Spark refuses those), and
     the session reads dates and timestamps as stored."""
-    if not table.read_as_stored(setting(DATETIME_REBASE_MODE, "CORRECTED")):
+    if not table.read_as_stored(setting):
         return None
     ntz = setting(INFER_TIMESTAMP_NTZ, "true").lower() == "true"
     names = table.schema.names
@@ -270,7 +271,7 @@ def _relation(df: "DataFrame") -> _Relation | None:
         else:  # aliases and views show the relation's columns as they are
             output = [(name, name) for name in df.columns]
             columns = len(output)
-        # Every file as often as Spark reads it: read.parquet(p, p) lists each twice.
+        # Each file as often as Spark reads it (read.parquet(p, p): twice).
         listed = list(relation.location().inputFiles())
     except Exception:  # py4j: a plan of another shape
         return None
