@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import numbers
 import operator
 import warnings
 from dataclasses import dataclass
@@ -890,20 +891,30 @@ def _excludes(op: str, lo: Any, hi: Any, literal: Any) -> bool:
 def _as_literal_type(bound: Any, literal: Any) -> Any:
     """A statistics bound cast as variant_get casts a value to the literal's type (a
     decimal 42.5 to bigint is 42; to decimal(3,0), 43), so that the bounds still bound
-    the cast values (the casts are monotone); None when the cast is not known here."""
+    the cast values (the casts are monotone); None when the cast is not known here.
+    NumPy's integers are integers (pa.scalar types them so); its narrower floats are
+    not modelled (a cast to float32 rounds where a double bound does not)."""
     if isinstance(literal, bool) or isinstance(bound, bool):
         return bound
-    if isinstance(literal, int) and isinstance(bound, (float, decimal.Decimal)):
+    if isinstance(literal, numbers.Integral) and isinstance(bound, (float, decimal.Decimal)):
         return math.trunc(bound) if math.isfinite(bound) else None
+    if isinstance(literal, numbers.Real) and not isinstance(literal, (float, numbers.Integral)):
+        return None
     if isinstance(literal, float) and isinstance(bound, (int, decimal.Decimal)):
         return float(bound)
     if isinstance(literal, decimal.Decimal) and isinstance(bound, float):
         return None
     if isinstance(literal, decimal.Decimal) and isinstance(bound, (int, decimal.Decimal)):
         scale = max(0, -int(literal.as_tuple().exponent))
+        # Exact at any width: decimal(38) bounds at scale 38 need 76 digits, the default
+        # context holds 28.
         return decimal.Decimal(bound).quantize(decimal.Decimal(1).scaleb(-scale),
-                                               rounding=decimal.ROUND_HALF_UP)
+                                               rounding=decimal.ROUND_HALF_UP,
+                                               context=_EXACT_DECIMALS)
     return bound
+
+
+_EXACT_DECIMALS = decimal.Context(prec=80, Emax=999, Emin=-999)
 
 
 def is_variant_type(t: pa.DataType) -> bool:

@@ -452,6 +452,56 @@ def test_pruning_casts_the_statistics_as_variant_get_casts_values(tmp_path):
         assert set(rows) <= kept, literal
 
 
+def _rows_matching(v, path, literal):
+    """The rows whose variant_get(path) as the literal's type equals it: no pruning."""
+    cast = vs.variant_get(v, path, pa.scalar(literal).type).to_pylist()
+    return [r for r, x in enumerate(cast) if x is not None and x == literal]
+
+
+def test_pruning_compares_wide_decimals_exactly(tmp_path):
+    """Statistics of a decimal(38,0) leaf beyond 28 digits, cast to a Decimal literal's
+    scale: Python's default context (28 digits) raised InvalidOperation."""
+    import decimal
+
+    path = str(tmp_path / "wide.parquet")
+    v = vs.from_json(pa.array(['{"a": 123456789012345678901234567890}', '{"a": 1}',
+                               '{"a": -99999999999999999999999999999999999999}']))
+    vs.parquet.write_table(pa.table({"v": v}), path, shredding={"v": "a decimal(38,0)"},
+                           row_group_size=1)
+    for text in ("1", "1.0", "1.5", "123456789012345678901234567890.00"):
+        literal = decimal.Decimal(text)
+        rows = _rows_matching(v, "$.a", literal)
+        got = vs.parquet.read_table(path, filter=("$.a", "==", literal))
+        assert vs.to_json(got["v"]).to_pylist() == [vs.to_json(v)[r].as_py() for r in rows]
+        pruned = vs.parquet.prunable_row_groups(path, "v", "$.a", "==", literal)
+        assert not set(rows) & set(pruned), text
+
+
+def test_pruning_takes_numpy_numbers_as_pyarrow_types_them(tmp_path):
+    """A NumPy integer is a bigint literal (pa.scalar types it so): the statistics of a
+    double leaf are truncated as the values are; a float32 one is not modelled (its cast
+    rounds where a double bound does not), so nothing is pruned by it."""
+    import numpy as np
+
+    path = str(tmp_path / "np.parquet")
+    v = vs.from_json(pa.array(['{"a": 0.6}', '{"a": 0.7}', '{"a": 5}', '{"a": 0.1}']),
+                     numbers="double")
+    vs.parquet.write_table(pa.table({"v": v}), path, shredding={"v": "a double"},
+                           row_group_size=2)
+    dec = str(tmp_path / "dec.parquet")
+    w = vs.from_json(pa.array(['{"a": 0.1}', '{"a": 7}']))
+    vs.parquet.write_table(pa.table({"v": w}), dec, shredding={"v": "a decimal(9,1)"},
+                           row_group_size=1)
+    for values, file, literal in [(v, path, np.int64(0)), (v, path, np.int32(5)),
+                                  (v, path, np.float32(0.1)), (w, dec, np.float32(0.1))]:
+        rows = _rows_matching(values, "$.a", literal)
+        assert rows, literal
+        got = vs.parquet.read_table(file, filter=("$.a", "==", literal))
+        assert got.num_rows == len(rows), literal
+        pruned = vs.parquet.prunable_row_groups(file, "v", "$.a", "==", literal)
+        assert not {r // (2 if file == path else 1) for r in rows} & set(pruned), literal
+
+
 def test_listing_goes_through_a_pyarrow_filesystem(drifted):
     """Any pyarrow.fs.FileSystem lists (object stores plug in here); a SubTreeFileSystem
     over the local one stands in for a bucket."""
