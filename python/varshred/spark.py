@@ -1076,7 +1076,7 @@ def _write_report(target: str, files: list, messages: list) -> None:
 
 def _parse_paths(spec: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
-    for item in spec.split(","):
+    for item in _split_top_level(spec):
         item = item.strip()
         if not item:
             continue
@@ -1087,6 +1087,25 @@ def _parse_paths(spec: str) -> list[tuple[str, str]]:
             raise vs.VariantError(f"option paths: {path.strip()!r} is named more than once")
         out.append((path.strip(), type_name.strip()))
     return out
+
+
+def _split_top_level(spec: str) -> list[str]:
+    """``spec`` cut at its commas outside quotes, brackets and parentheses: a path may
+    name any key (``$['a,b']``), a type hold commas (``decimal(9,2)``)."""
+    items, start, depth, quote = [], 0, 0, ""
+    for i, c in enumerate(spec):
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c in "([<":
+            depth += 1
+        elif c in ")]>":
+            depth -= 1
+        elif c == "," and depth == 0:
+            items.append(spec[start:i])
+            start = i + 1
+    return items + [spec[start:]]
 
 
 @dataclass(frozen=True)

@@ -122,3 +122,20 @@ def test_spark_reuses_a_pruned_read_for_the_frames_next_query(spark, dataset):
 def test_bad_prune_option(spark, dataset):
     with pytest.raises(Exception, match="option prune"):
         _frame(spark, dataset, prune="yes").collect()
+
+
+def test_paths_name_decimal_types_and_keys_with_commas(spark, tmp_path):
+    """The paths option is cut at the commas between its items only: ``decimal(9,2)`` and
+    ``$['k,q']`` are one item each (a split at every comma refused them), and a decimal
+    filter prunes by the statistics of wide decimal leaves (beyond Python's 28 digits)."""
+    from varshred.spark import _parse_paths
+
+    assert _parse_paths("id:bigint, a:decimal(9,2),$['k,q']:string") == [
+        ("id", "bigint"), ("a", "decimal(9,2)"), ("$['k,q']", "string")]
+    path = tmp_path / "wide.parquet"
+    _write(path, [{"a": 123456789012345678901234567890, "k,q": "x"}, {"a": 1, "k,q": "y"}],
+           "a decimal(38,0), `k,q` string")
+    vs.spark.register(spark)
+    df = (spark.read.format("varshred").option("prune", "true")
+          .option("variant_paths", "a:decimal(38,2),$['k,q']:string").load(str(path)))
+    assert [tuple(r) for r in df.where("a = 1").collect()] == [(1, "y")]
