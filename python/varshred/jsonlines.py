@@ -60,7 +60,10 @@ def _lines(path: str, block: int = 1 << 24):
     """The non-blank lines of a local file, read in large blocks."""
     with open_file(path) as f:
         rest = b""
+        first = True
         while data := f.read(block):
+            if first:
+                data, first = data.removeprefix(_BOM), False
             lines = (rest + data).split(b"\n")
             rest = lines.pop()
             yield from (line for line in lines if line.strip())
@@ -135,6 +138,7 @@ def _sample_lines(path: str, rows: int | None, nbytes: int | None):
     yield from itertools.islice(ranges(), rows)
 
 
+_BOM = b"\xef\xbb\xbf"
 _MIN_SPLIT = 4 << 20
 _MAX_SPLIT = 128 << 20
 
@@ -172,6 +176,11 @@ def split_blocks(split: Split, block: int = 16 << 20, batch: int | None = None):
     with open_file(split.path) as f:
         blocks = _blocks_at(f, split, block) if f.seekable() else _streamed_blocks(f, block)
         for offset, data in blocks:
+            if offset == 0 and data.size >= len(_BOM) and \
+                    data.slice(0, len(_BOM)).to_pybytes() == _BOM:
+                # A UTF-8 byte order mark opens the file, not its first line: Hadoop's
+                # line reader, and so Spark's text source, drops it.
+                offset, data = len(_BOM), data.slice(len(_BOM))
             if batch:
                 yield from _pieces(offset, data, batch)
             else:

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pytest
 
 import varshred as vs
-from varshred import cli
+from varshred import cli, jsonlines
 from varshred.cli import sample_events
 from varshred.jsonlines import Split, line_error, split_blocks, splits
 from varshred.pipeline import JobError, ShredJob
@@ -197,6 +197,31 @@ def test_compressed_files_are_read_in_pieces_of_whole_lines(tmp_path, rng):
             assert text[offset:offset + len(data)] == data.to_pybytes()
             got += _non_blank_lines(data)
         assert got == [line for line in lines if line.strip()], trial
+
+
+def test_a_byte_order_mark_opens_the_file_not_its_first_line(tmp_path):
+    """Spark's text source (Hadoop's line reader) drops a UTF-8 BOM at a file's start:
+    the tasks' splits, plain and compressed, and the driver's sample do too (the line
+    was invalid JSON, a NULL row under --errors null)."""
+    import gzip
+
+    text = b'\xef\xbb\xbf{"a": 1}\n{"a": 2}\n'
+    plain, packed = tmp_path / "bom.jsonl", tmp_path / "bom.jsonl.gz"
+    plain.write_bytes(text)
+    packed.write_bytes(gzip.compress(text))
+    runs = [(plain, step) for step in (1, 5, len(text))] + [(packed, sys.maxsize)]
+    for path, step in runs:
+        got = []
+        for start in range(0, len(text), step):
+            # A compressed file is one split, read as a stream.
+            end = min(start + step, len(text)) if path == plain else sys.maxsize
+            split = Split(str(path), start, end)
+            for offset, data in split_blocks(split, 4, None):
+                assert text[offset:offset + len(data)] == data.to_pybytes()
+                got += _non_blank_lines(data)
+        assert got == ['{"a": 1}', '{"a": 2}'], (path, step)
+    for path in (plain, packed):
+        assert jsonlines.sample_stats([str(path)], 10).type_counts()["a"] == {"int8": 2}
 
 
 def test_split_sizes_follow_sparks_rule(tmp_path):
