@@ -888,6 +888,11 @@ def _excludes(op: str, lo: Any, hi: Any, literal: Any) -> bool:
         return False  # incomparable types: never skip
 
 
+# Casts of statistics bounds to a Decimal literal's scale, exact at any width: a
+# decimal(38) bound at scale 38 needs 76 digits, Python's default context holds 28.
+_EXACT_DECIMALS = decimal.Context(prec=80, Emax=999, Emin=-999)
+
+
 def _as_literal_type(bound: Any, literal: Any) -> Any:
     """A statistics bound cast as variant_get casts a value to the literal's type (a
     decimal 42.5 to bigint is 42; to decimal(3,0), 43), so that the bounds still bound
@@ -906,15 +911,10 @@ def _as_literal_type(bound: Any, literal: Any) -> Any:
         return None
     if isinstance(literal, decimal.Decimal) and isinstance(bound, (int, decimal.Decimal)):
         scale = max(0, -int(literal.as_tuple().exponent))
-        # Exact at any width: decimal(38) bounds at scale 38 need 76 digits, the default
-        # context holds 28.
         return decimal.Decimal(bound).quantize(decimal.Decimal(1).scaleb(-scale),
                                                rounding=decimal.ROUND_HALF_UP,
                                                context=_EXACT_DECIMALS)
     return bound
-
-
-_EXACT_DECIMALS = decimal.Context(prec=80, Emax=999, Emin=-999)
 
 
 def is_variant_type(t: pa.DataType) -> bool:
