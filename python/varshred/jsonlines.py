@@ -56,19 +56,10 @@ def readable(files: list[str]) -> bool:
     return not any(_fs.without_query(f).endswith(_SPARK_CODECS) for f in files)
 
 
-def _lines(path: str, block: int = 1 << 24):
-    """The non-blank lines of a local file, read in large blocks."""
-    with open_file(path) as f:
-        rest = b""
-        first = True
-        while data := f.read(block):
-            if first:
-                data, first = data.removeprefix(_BOM), False
-            lines = (rest + data).split(b"\n")
-            rest = lines.pop()
-            yield from (line for line in lines if line.strip())
-        if rest.strip():
-            yield rest
+def _lines(split: "Split", block: int):
+    """The non-blank lines that start in ``split``, as the tasks read them."""
+    for _, data in split_blocks(split, block):
+        yield from (line for line in data.to_pybytes().split(b"\n") if line.strip())
 
 
 # Documents parsed at once by the driver-side sample: at most this many, or this many
@@ -120,7 +111,7 @@ def _sample_lines(path: str, rows: int | None, nbytes: int | None):
     so that a file sorted by time or drifting in type is sampled over its whole length
     (a head sample of 1M events once typed a decimal from the first 100k rows only)."""
     if _codec(path):
-        yield from _bounded(_lines(path, 1 << 20), rows, nbytes)
+        yield from _bounded(_lines(Split(path, 0, sys.maxsize), 1 << 20), rows, nbytes)
         return
     size = _fs.size(path)
     k = min(_SAMPLE_WINDOWS, rows or _SAMPLE_WINDOWS)
@@ -130,9 +121,7 @@ def _sample_lines(path: str, rows: int | None, nbytes: int | None):
 
     def ranges():
         for start in range(0, size, window):
-            blocks = split_blocks(Split(path, start, min(start + window, size)), 1 << 20)
-            lines = (line for _, block in blocks
-                     for line in block.to_pybytes().split(b"\n") if line.strip())
+            lines = _lines(Split(path, start, min(start + window, size)), 1 << 20)
             yield from _bounded(lines, per_rows, per_bytes)
 
     yield from itertools.islice(ranges(), rows)
