@@ -292,12 +292,12 @@ def main() -> None:
     try:
         events = cli.sample_events(args.events)
         tweet_docs = tweets(int(args.tweets_mb * 1e6))
-        sources = {}
+        sources = {}  # by name: (file, label, documents)
         for name, docs in {"events": events, "tweets": tweet_docs}.items():
-            sources[name] = os.path.join(work, f"{name}.jsonl")
-            mb = write_lines(sources[name], docs) / 1e6
+            source = os.path.join(work, f"{name}.jsonl")
+            mb = write_lines(source, docs) / 1e6
             print(f"{name}: {len(docs):,} documents, {mb:.0f} MB", flush=True)
-            sources[name] = (sources[name], f"{len(docs):,} {name} ({mb:.0f} MB)", len(docs))
+            sources[name] = (source, f"{len(docs):,} {name} ({mb:.0f} MB)", len(docs))
         # Untimed: both processes once on a small input, so that the OS caches the jars
         # and varshred's JVM class archive exists (its first run on a machine writes it,
         # docs/cluster.md#start-up).
@@ -354,6 +354,7 @@ def ranges(cells: list[str]) -> str:
         out += run[0] if run[0] == run[-1] else f"{run[0]}-{run[-1]}"
         out += piece
     return out
+
 
 if __name__ == "__main__":
     main()
