@@ -111,6 +111,7 @@ cdef extern from "varshred/arrow/shredding_schema.h" namespace "varshred" nogil:
         string ToDdl()
         shared_ptr[CDataType] ToArrow()
         shared_ptr[CDataType] TypedValueArrowType()
+        shared_ptr[CDataType] SqlArrowType()
         cbool has_typed_value()
         cbool Equals(const ShreddingSchema& other)
 

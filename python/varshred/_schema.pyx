@@ -11,8 +11,7 @@ from libcpp.string_view cimport string_view
 from libcpp.utility cimport pair
 from libcpp.vector cimport vector
 
-from varshred._c_arrow cimport CResult, c_decimal128
-from varshred._c_core cimport VariantType
+from varshred._c_arrow cimport CResult
 from varshred._c_kernels cimport (
     ShreddingKind, ShreddingSchema, VariantLayout, VariantStorageType)
 from varshred._capsule cimport export_type, import_type
@@ -79,19 +78,14 @@ def from_arrow(typed_value):
     return wrap_result(result)
 
 
-def scalar_type(str name):
-    """The Arrow type of a Spark scalar type name, read by the same DDL parser as
-    shredding schemas (decimals as decimal128, Spark's DecimalType); None for
-    ``variant``. Raises VariantError for other names, structs and arrays."""
+def sql_type(str name):
+    """The Arrow type of a Spark SQL type name (``bigint``, ``decimal(9,2)``,
+    ``struct<a: int, b: array<string>>``), read by the same DDL parser as shredding
+    schemas (ShreddingSchema::SqlArrowType: decimals as decimal128, Spark's
+    DecimalType); None for ``variant``."""
     cdef CResult[ShreddingSchema] result = _parse(name)
     check_status(result.status())
     cdef ShreddingSchema s = deref(result)
     if s.kind() == ShreddingKind.kValueOnly:
         return None
-    if s.kind() != ShreddingKind.kPrimitive:
-        from varshred.errors import VariantError
-        raise VariantError(f"{name!r} is not a scalar type")
-    if (s.type() == VariantType.kDecimal4 or s.type() == VariantType.kDecimal8
-            or s.type() == VariantType.kDecimal16):
-        return export_type(c_decimal128(s.precision(), s.scale()))
-    return export_type(s.TypedValueArrowType())
+    return export_type(s.SqlArrowType())

@@ -191,12 +191,13 @@ def to_arrow(variants: Any, target_type: str | pa.DataType, *,
     (``errors="raise"``) or ``try_cast`` (``errors="null"``) rules.
 
     ``target_type`` is a pyarrow type (struct, list, large_list, fixed_size_list and
-    map with string keys nest; struct fields are looked up by name) or a Spark scalar
-    type name (``"bigint"``, ``"decimal(9,2)"``). A failed cast is null under
-    ``"null"``, leaving its struct, list or map valid as Spark does; under ``"raise"``
-    it raises :class:`VariantError` naming the row and the path. Besides Spark's types,
-    unsigned integers, other timestamp units (nanoseconds exact), time, date64, uuid
-    and view types round-trip what :func:`from_arrow` makes:
+    map with string keys nest; struct fields are looked up by name) or a Spark type
+    name (``"bigint"``, ``"decimal(9,2)"``, ``"struct<a: int, b: array<string>>"``).
+    A failed cast is null under ``"null"``, leaving its struct, list or map valid as
+    Spark does; under ``"raise"`` it raises :class:`VariantError` naming the row and
+    the path. Besides Spark's types, unsigned integers, other timestamp units
+    (nanoseconds exact), time, date64, uuid and view types round-trip what
+    :func:`from_arrow` makes:
     ``to_arrow(from_arrow(x), x.type) == x``. On shredded input, scalar targets read
     the typed columns directly (as :func:`variant_get`).
     """

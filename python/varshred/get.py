@@ -15,14 +15,15 @@ __all__ = ["variant_get", "arrow_type"]
 
 
 def arrow_type(type_name: str | pa.DataType) -> pa.DataType | None:
-    """The Arrow type of a Spark SQL scalar type name (``"bigint"``, ``"decimal(9,2)"``,
-    ``"timestamp_ntz"`` ...), read by the shredding-schema DDL parser (the names of
-    :meth:`ShreddingSchema.parse`; decimals are ``decimal128``, as Spark's); ``None``
-    for ``"variant"``. A pyarrow type is returned as it is."""
+    """The Arrow type of a Spark SQL type name (``"bigint"``, ``"decimal(9,2)"``,
+    ``"timestamp_ntz"``, ``"struct<a: int, b: array<string>>"`` ...), read by the
+    shredding-schema DDL parser (the names of :meth:`ShreddingSchema.parse`; decimals
+    are ``decimal128``, as Spark's); ``None`` for ``"variant"``. A pyarrow type is
+    returned as it is."""
     if isinstance(type_name, pa.DataType):
         return type_name
     try:
-        return _schema.scalar_type(type_name)
+        return _schema.sql_type(type_name)
     except VariantError as e:
         raise VariantError(f"variant_get type {type_name!r}: {e}") from None
 
@@ -35,10 +36,12 @@ def variant_get(variants: Any, path: str, target_type: str | pa.DataType | None 
 
     With ``target_type`` (a pyarrow type or a Spark type name; the old keyword
     ``type=`` still works, deprecated) values are cast by Spark's ``variant_get``
-    rules. ``errors="null"`` behaves as ``try_variant_get`` and ``"raise"`` raises
-    :class:`VariantError` naming the row; the default is ``"null"`` (unlike
-    ``vs.from_json``) because a path absent or of another type in some rows is the
-    normal case for semi-structured data, not an error in the input. Without
+    rules; a struct, list or map type casts an object or array as :func:`to_arrow`
+    does (Spark's ``variant_get(v, path, 'struct<a: int>')``). ``errors="null"``
+    behaves as ``try_variant_get`` and ``"raise"`` raises :class:`VariantError`
+    naming the row; the default is ``"null"`` (unlike ``vs.from_json``) because a
+    path absent or of another type in some rows is the normal case for
+    semi-structured data, not an error in the input. Without
     ``target_type`` the result is a Variant column. On shredded input
     (``{metadata, value, typed_value}``) the typed columns along the path are read
     directly; only rows whose value sits in a residual ``value`` are decoded.

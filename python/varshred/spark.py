@@ -1080,18 +1080,20 @@ def _parse_paths(spec: str) -> list[tuple[str, str]]:
         item = item.strip()
         if not item:
             continue
-        path, sep, type_name = item.rpartition(":")
-        if not sep:
+        *path_parts, type_name = _split_top_level(item, ":")
+        if not path_parts:
             raise vs.VariantError(f"option paths: expected path:type, got {item!r}")
+        path = ":".join(path_parts)
         if any(p == path.strip() for p, _ in out):
             raise vs.VariantError(f"option paths: {path.strip()!r} is named more than once")
         out.append((path.strip(), type_name.strip()))
     return out
 
 
-def _split_top_level(spec: str) -> list[str]:
-    """``spec`` cut at its commas outside quotes, brackets and parentheses: a path may
-    name any key (``$['a,b']``), a type hold commas (``decimal(9,2)``)."""
+def _split_top_level(spec: str, sep: str = ",") -> list[str]:
+    """``spec`` cut at each ``sep`` outside quotes, brackets and parentheses: a path may
+    name any key (``$['a,b']``), a type hold commas and colons (``decimal(9,2)``,
+    ``struct<a: int>``)."""
     items, start, depth, quote = [], 0, 0, ""
     for i, c in enumerate(spec):
         if quote:
@@ -1102,7 +1104,7 @@ def _split_top_level(spec: str) -> list[str]:
             depth += 1
         elif c in ")]>":
             depth -= 1
-        elif c == "," and depth == 0:
+        elif c == sep and depth == 0:
             items.append(spec[start:i])
             start = i + 1
     return items + [spec[start:]]

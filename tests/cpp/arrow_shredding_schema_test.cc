@@ -170,6 +170,17 @@ TEST(ShreddingSchemaTest, ArrowTypeRoundTrips) {
   EXPECT_TRUE(back.Equals(s)) << back.ToDdl();
 }
 
+// The type variant_get and to_arrow cast to when the DDL names the target.
+TEST(ShreddingSchemaTest, SqlArrowTypeIsWhatSparkHandsToArrow) {
+  VS_ASSIGN_OR_FAIL(
+      auto s, ShreddingSchema::Parse("struct<a: decimal(9,2), b: array<struct<c: int>>, "
+                                     "t: timestamp_ntz, v: variant>"));
+  EXPECT_EQ(s.SqlArrowType()->ToString(),
+            "struct<a: decimal128(9, 2), b: list<item: struct<c: int32>>, t: "
+            "timestamp[us], v: struct<metadata: binary not null, value: binary not "
+            "null>>");
+}
+
 TEST(ShreddingSchemaTest, FromArrowRejectsDisallowedTypes) {
   for (const auto& t : {arrow::uint32(), arrow::fixed_size_binary(4),
                         arrow::timestamp(arrow::TimeUnit::MILLI),

@@ -2,6 +2,8 @@
 #include <arrow/json/from_string.h>
 
 #include "test_util.h"
+#include "varshred/arrow/shred.h"
+#include "varshred/arrow/shredding_schema.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get.h"
 #include "varshred/builder.h"
@@ -93,14 +95,53 @@ TEST(VariantGetTest, CastsToEveryArrowTargetType) {
   }
 }
 
+// Spark's variant_get of `struct<...>`, `array<...>` and `map<string, ...>` targets:
+// the value at the path cast as VariantToArrow casts it, on unshredded and shredded
+// input alike, errors naming the row and the path from the row's top.
+TEST(VariantGetTest, NestedTargetsCastTheValueAtThePathAsToArrow) {
+  auto array =
+      VariantsFromJson({R"({"a": {"x": 1, "y": "s"}})", R"({"a": [1, "2", "z"]})",
+                        R"({"a": 5})", nullptr, R"({"b": 1})"});
+  const auto xz = arrow::struct_(
+      {arrow::field("x", arrow::int32()), arrow::field("z", arrow::utf8())});
+  VS_ASSIGN_OR_FAIL(auto record, VariantGet(*array, P("$.a"), xz));
+  ExpectArray(record, xz, R"([{"x": 1, "z": null}, null, null, null, null])");
+  const auto ints = arrow::list(arrow::int64());
+  VS_ASSIGN_OR_FAIL(auto list, VariantGet(*array, P("$.a"), ints));
+  ExpectArray(list, ints, "[null, [1, 2, null], null, null, null]");
+  const auto map = arrow::map(arrow::utf8(), arrow::utf8());
+  VS_ASSIGN_OR_FAIL(auto entries, VariantGet(*array, P("$.a"), map));
+  ExpectArray(entries, map, R"([[["x", "1"], ["y", "s"]], null, null, null, null])");
+
+  VS_ASSIGN_OR_FAIL(auto schema,
+                    ShreddingSchema::Parse("struct<a: struct<x: int, y: string>>"));
+  VS_ASSIGN_OR_FAIL(auto shredded, Shred(*array, schema));
+  VS_ASSIGN_OR_FAIL(auto from_typed, VariantGet(*shredded, P("$.a"), xz));
+  ExpectArray(from_typed, xz, R"([{"x": 1, "z": null}, null, null, null, null])");
+
+  VariantGetOptions raise;
+  raise.errors = VariantGetErrors::kRaise;
+  auto failed = VariantGet(*array->Slice(0, 2), P("$.a"), ints, raise);
+  ASSERT_TRUE(failed.status().IsInvalid()) << failed.status().ToString();
+  EXPECT_EQ(failed.status().message(),
+            "row 0, path $.a: [INVALID_VARIANT_CAST] The variant value "
+            "`{\"x\":1,\"y\":\"s\"}` (object) cannot be cast into list<item: int64>. Use "
+            "errors=\"null\" (try_variant_get) to get NULL.");
+  auto inner = VariantGet(*array->Slice(1, 1), P("$.a"), ints, raise);
+  ASSERT_TRUE(inner.status().IsInvalid()) << inner.status().ToString();
+  EXPECT_NE(inner.status().message().find("row 0, path $.a[2]: "), std::string::npos)
+      << inner.status().message();
+}
+
 TEST(VariantGetTest, UnsupportedTypesAreTypeErrors) {
   auto array = VariantsFromJson({"1"});
-  EXPECT_TRUE(VariantGet(*array, P("$"), arrow::uint32()).status().IsTypeError());
-  EXPECT_TRUE(VariantGet(*array, P("$"), arrow::timestamp(arrow::TimeUnit::NANO))
+  EXPECT_TRUE(VariantGet(*array, P("$"), arrow::map(arrow::int32(), arrow::int64()))
                   .status()
                   .IsTypeError());
   EXPECT_TRUE(
-      VariantGet(*array, P("$"), arrow::list(arrow::int64())).status().IsTypeError());
+      VariantGet(*array, P("$.a"), arrow::dictionary(arrow::int32(), arrow::utf8()))
+          .status()
+          .IsTypeError());
 }
 
 TEST(VariantGetTest, VariantOutputSharesMetadataAndKeepsVariantNulls) {

@@ -74,9 +74,10 @@ def test_type_names_are_parsed_by_the_shredding_schema_parser(name, expected):
             assert leaf == expected
 
 
-@pytest.mark.parametrize("name", ["bool", "bigintt", "array<int>", "struct<a: int>"])
+@pytest.mark.parametrize("name", ["bool", "bigintt", "array<intt>", "struct<a int, a int>"])
 def test_type_names_spark_does_not_know_are_errors(variants, name):
-    # "bool" is not a Spark type name (BOOLEAN is); arrays and structs are not scalars.
+    # "bool" is not a Spark type name (BOOLEAN is); nor are arrays of unknown types and
+    # structs naming a field twice.
     with pytest.raises(vs.VariantError, match=f"variant_get type '{name}'"):
         vs.variant_get(variants, "$.a", name)
 

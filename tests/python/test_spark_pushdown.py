@@ -139,3 +139,22 @@ def test_paths_name_decimal_types_and_keys_with_commas(spark, tmp_path):
     df = (spark.read.format("varshred").option("prune", "true")
           .option("variant_paths", "a:decimal(38,2),$['k,q']:string").load(str(path)))
     assert [tuple(r) for r in df.where("a = 1").collect()] == [(1, "y")]
+
+
+def test_paths_read_objects_and_arrays_as_structs_and_arrays(spark, tmp_path):
+    """A path's type may be a struct or an array (Spark's variant_get of nested types):
+    the option is cut at the colon outside the type's brackets, not at the last one."""
+    from varshred.spark import _parse_paths
+
+    assert _parse_paths("n:struct<x: int, y: string>,$['a:b']:array<bigint>") == [
+        ("n", "struct<x: int, y: string>"), ("$['a:b']", "array<bigint>")]
+    path = tmp_path / "nested.parquet"
+    _write(path, [{"n": {"x": 1, "y": "s"}, "a:b": [1, "2"]}, {"n": 5, "a:b": []}],
+           "n struct<x: int>")
+    vs.spark.register(spark)
+    df = (spark.read.format("varshred")
+          .option("variant_paths", "n:struct<x: int, y: string>,$['a:b']:array<bigint>")
+          .load(str(path)))
+    rows = [r.asDict(recursive=True) for r in df.collect()]
+    assert rows == [{"n": {"x": 1, "y": "s"}, "$['a:b']": [1, 2]},
+                    {"n": None, "$['a:b']": []}]

@@ -292,3 +292,47 @@ def test_extreme_times_cast_as_spark_does(spark, session_zone):
             got = got.cast(ours_as[type_name])
         assert list(zip(EXTREME_TIMES, got.to_pylist())) == list(zip(EXTREME_TIMES, want)), \
             (session_zone, type_name)
+
+
+NESTED = [("struct<x: int, y: string>", pa.struct([("x", pa.int32()), ("y", pa.string())])),
+          ("array<bigint>", pa.list_(pa.int64())),
+          ("array<struct<x: double>>", pa.list_(pa.struct([("x", pa.float64())]))),
+          ("map<string,string>", pa.map_(pa.string(), pa.string()))]
+
+
+def _plain(v):
+    """A Spark Row / map or a pyarrow struct / map as plain dicts and lists."""
+    if hasattr(v, "asDict"):
+        return {k: _plain(x) for k, x in v.asDict().items()}
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, list) and v and all(isinstance(e, tuple) and len(e) == 2 for e in v):
+        return {k: _plain(x) for k, x in v}  # a pyarrow map
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    return _comparable(v)
+
+
+def test_nested_targets_match_spark(spark, data):
+    """Spark's variant_get of struct, array and map types: the value at the path cast as
+    cast(v as <type>) casts it, failed fields and elements null under try_variant_get."""
+    docs, df = data
+    combos = [(p, ddl, t) for p in ["$", "$.n", "$.arr"] for ddl, t in NESTED]
+    exprs = [f"{_spark_expr('try_variant_get', p, ddl)} as c{k}"
+             for k, (p, ddl, _) in enumerate(combos)]
+    rows = sorted(df.selectExpr("i", *exprs).collect(), key=lambda r: r.i)
+    variants = vs.from_json(docs)
+    shredded = vs.shred(variants, vs.ShreddingSchema.parse(SHREDDING))
+    cast = 0
+    for k, (path, ddl, arrow) in enumerate(combos):
+        want = [_plain(r[f"c{k}"]) for r in rows]
+        cast += sum(w is not None for w in want)
+        targets = [arrow] if ddl.startswith("map") else [arrow, ddl]
+        for source in (variants, shredded):
+            for target in targets:
+                got = [_plain(v) for v in vs.variant_get(source, path, target).to_pylist()]
+                assert got == want, (path, ddl, next(
+                    (docs[i], got[i], want[i]) for i in range(len(docs)) if got[i] != want[i]))
+    assert cast > 300  # objects, arrays and their failed fields, not only nulls
+    with pytest.raises(vs.VariantError, match=r"row \d+, path \$\.n"):
+        vs.variant_get(variants, "$.n", "array<bigint>", errors="raise")

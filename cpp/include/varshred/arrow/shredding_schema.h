@@ -91,6 +91,11 @@ class ShreddingSchema {
   std::shared_ptr<arrow::DataType> ToArrow() const;
   /// \brief The Arrow type of this node's typed_value (null for value-only nodes).
   std::shared_ptr<arrow::DataType> TypedValueArrowType() const;
+  /// \brief The Arrow type of a value of this node's SQL type as Spark hands it to Arrow:
+  /// decimals are decimal128 (Spark's DecimalType), objects structs of nullable fields,
+  /// arrays lists, `variant` the canonical Variant struct. What variant_get and
+  /// to_arrow cast to when given this node's DDL as the target type.
+  std::shared_ptr<arrow::DataType> SqlArrowType() const;
 
   bool Equals(const ShreddingSchema& other) const;
   bool operator==(const ShreddingSchema& other) const { return Equals(other); }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "varshred/arrow/shredding_schema.h"
+#include "varshred/arrow/variant_array.h"
 
 namespace varshred {
 
@@ -218,6 +219,26 @@ std::shared_ptr<arrow::DataType> ShreddingSchema::TypedValueArrowType() const {
     default:
       return nullptr;
   }
+}
+
+std::shared_ptr<arrow::DataType> ShreddingSchema::SqlArrowType() const {
+  switch (kind_) {
+    case Kind::kValueOnly:
+      return VariantStorageType(VariantLayout::kCanonical);
+    case Kind::kObject: {
+      arrow::FieldVector fields;
+      for (const auto& [name, child] : fields_) {
+        fields.push_back(arrow::field(name, child.SqlArrowType()));
+      }
+      return arrow::struct_(std::move(fields));
+    }
+    case Kind::kArray:
+      return arrow::list(element().SqlArrowType());
+    case Kind::kPrimitive:
+      break;
+  }
+  if (IsDecimal(type_)) return arrow::decimal128(precision_, scale_);
+  return TypedValueArrowType();
 }
 
 std::shared_ptr<arrow::DataType> ShreddingSchema::ToArrow() const {

@@ -318,6 +318,16 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantGet(
     const arrow::Array& variants, const VariantPath& path,
     const std::shared_ptr<arrow::DataType>& type, const VariantGetOptions& options,
     arrow::MemoryPool* pool) {
+  if (type != nullptr && !CastTargetForArrowType(*type).ok()) {
+    // Objects, arrays and maps (structs, lists and maps), as Spark's variant_get casts
+    // them: the values at the path, then cast(v as <type>). The first step validated
+    // or built the values, so the cast reads them as they are.
+    ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Array> found,
+                          VariantGet(variants, path, nullptr, options, pool));
+    VariantGetOptions trusted = options;
+    trusted.validate = false;
+    return internal::CastVariants(*found, type, trusted, path, "try_variant_get", pool);
+  }
   ARROW_ASSIGN_OR_RAISE(
       VariantArrayView view,
       VariantArrayView::Make(internal::StorageOf(arrow::MakeArray(variants.data()))));

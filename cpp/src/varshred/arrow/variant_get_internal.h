@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get.h"
@@ -39,6 +40,14 @@ arrow::Result<std::shared_ptr<arrow::Array>> UnshreddedStorage(
 arrow::Result<std::shared_ptr<arrow::Array>> VariantGetShredded(
     const VariantArrayView& view, const VariantPath& path,
     const std::shared_ptr<arrow::DataType>& type, const VariantGetOptions& options,
+    arrow::MemoryPool* pool);
+
+/// VariantToArrow() of values found at `at`: errors name the path from the row's
+/// top (`at` and the steps inside the value) and, in raise mode, `try_name` as the
+/// call that would give NULL instead. VariantGet's nested targets read through it.
+arrow::Result<std::shared_ptr<arrow::Array>> CastVariants(
+    const arrow::Array& variants, const std::shared_ptr<arrow::DataType>& type,
+    const VariantGetOptions& options, const VariantPath& at, std::string_view try_name,
     arrow::MemoryPool* pool);
 
 }  // namespace varshred::internal

@@ -479,8 +479,8 @@ DecoderPtr Times(const std::shared_ptr<arrow::DataType>& type, Context* ctx) {
 
 arrow::Status Unsupported(const arrow::DataType& type, const VariantPath& path,
                           std::string_view why = "") {
-  return arrow::Status::TypeError("to_arrow: cannot cast Variant to ", type.ToString(),
-                                  " at ", path.ToString(), why);
+  return arrow::Status::TypeError("cannot cast Variant to ", type.ToString(), " at ",
+                                  path.ToString(), why);
 }
 
 arrow::Result<DecoderPtr> MakeDecoder(const std::shared_ptr<arrow::DataType>& type,
@@ -670,6 +670,13 @@ arrow::Result<DecoderPtr> MakeDecoder(const std::shared_ptr<arrow::DataType>& ty
 arrow::Result<std::shared_ptr<arrow::Array>> VariantToArrow(
     const arrow::Array& variants, const std::shared_ptr<arrow::DataType>& type,
     const VariantGetOptions& options, arrow::MemoryPool* pool) {
+  return internal::CastVariants(variants, type, options, VariantPath(), "try_cast", pool);
+}
+
+arrow::Result<std::shared_ptr<arrow::Array>> internal::CastVariants(
+    const arrow::Array& variants, const std::shared_ptr<arrow::DataType>& type,
+    const VariantGetOptions& options, const VariantPath& at, std::string_view try_name,
+    arrow::MemoryPool* pool) {
   if (type == nullptr) return arrow::Status::Invalid("to_arrow needs a type");
   std::shared_ptr<arrow::Array> input =
       internal::StorageOf(arrow::MakeArray(variants.data()));
@@ -688,7 +695,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantToArrow(
   }
   ARROW_ASSIGN_OR_RAISE(JsonWriter json, JsonWriter::Make({options.timezone}));
   Context ctx{options.errors, options, std::move(json), {}, {}, pool};
-  ARROW_ASSIGN_OR_RAISE(DecoderPtr decoder, MakeDecoder(type, VariantPath(), &ctx));
+  ARROW_ASSIGN_OR_RAISE(DecoderPtr decoder, MakeDecoder(type, at, &ctx));
   const int64_t n = view.length();
   for (int64_t i = 0; i < n; ++i) {
     if (view.IsNull(i) || view.value_is_null(i)) {
@@ -700,11 +707,12 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantToArrow(
     ctx.metadata = view.metadata(i);
     arrow::Status st = decoder->Append(row);
     if (!st.ok()) {
-      const VariantPath where(
-          std::vector<PathSegment>(ctx.error_path.rbegin(), ctx.error_path.rend()));
+      std::vector<PathSegment> where = at.segments();
+      where.insert(where.end(), ctx.error_path.rbegin(), ctx.error_path.rend());
       return st.WithMessage(
-          "row ", i, ", path ", where.ToString(), ": ", st.message(),
-          st.IsInvalid() ? ". Use errors=\"null\" (try_cast) to get NULL." : "");
+          "row ", i, ", path ", VariantPath(std::move(where)).ToString(), ": ",
+          st.message(), st.IsInvalid() ? ". Use errors=\"null\" (" : "",
+          st.IsInvalid() ? try_name : "", st.IsInvalid() ? ") to get NULL." : "");
     }
   }
   return decoder->Finish();
