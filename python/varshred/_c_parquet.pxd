@@ -53,7 +53,7 @@ cdef extern from "varshred/parquet/writer.h" namespace "varshred" nogil:
 
     CResult[CCompressionType] ParseCompression(string_view name)
 
-    cbool IsVariantType(const CDataType& type)
+    cbool IsVariantColumnType(const CDataType& type)
 
 cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
     cdef enum class VariantColumnLayout "varshred::VariantColumnLayout":

@@ -41,9 +41,10 @@ cdef JsonToVariantOptions _json_options(int numbers, int duplicate_keys, int err
 
 
 def is_variant_type(data_type):
-    """True for a Variant struct: ``metadata`` plus ``value`` and/or ``typed_value``
-    and nothing else (varshred::IsVariantType, the writer's own test)."""
-    return IsVariantType(deref(import_type(data_type)))
+    """True for a Variant struct (``metadata`` plus ``value`` and/or ``typed_value``
+    and nothing else) and for the ``arrow.parquet.variant`` extension over one
+    (varshred::IsVariantColumnType, the writer's own test)."""
+    return IsVariantColumnType(deref(import_type(data_type)))
 
 
 cdef class ParquetFileWriter:

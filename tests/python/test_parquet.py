@@ -378,3 +378,47 @@ def test_write_json_infers_the_same_schema_whatever_its_threads(tmp_path):
     path = str(tmp_path / "expected.parquet")
     vs.parquet.write_json(docs, path, shredding=expected, threads=1)
     assert pq.read_schema(path) == schemas[0]
+
+
+_VARIANT_EXTENSION_SCRIPT = r"""
+import sys
+import pyarrow as pa
+import varshred as vs
+
+class VariantType(pa.ExtensionType):
+    def __init__(self, storage):
+        super().__init__(storage, "arrow.parquet.variant")
+    def __arrow_ext_serialize__(self):
+        return b""
+    @classmethod
+    def __arrow_ext_deserialize__(cls, storage, serialized):
+        return cls(storage)
+
+pa.register_extension_type(VariantType(vs.variant_type()))
+v = vs.from_json(pa.array(['{"a": 1}', None, '{"a": "x"}']))
+column = pa.ExtensionArray.from_storage(VariantType(v.type), v)
+out = sys.argv[1]
+vs.parquet.write_table(pa.table({"v": column}), out + "/plain.parquet")
+vs.parquet.write_table(pa.table({"v": column}), out + "/shredded.parquet",
+                       shredding={"v": "struct<a: bigint>"})
+for name in ("plain", "shredded"):
+    print(vs.to_json(vs.parquet.read_table(f"{out}/{name}.parquet")["v"]).to_pylist())
+nested = pa.StructArray.from_arrays([column], ["v"])
+try:
+    vs.parquet.write_table(pa.table({"s": nested}), out + "/nested.parquet")
+except TypeError as e:
+    print("TypeError", e)
+"""
+
+
+def test_the_variant_extension_type_is_written_as_a_variant_column(tmp_path):
+    """A pyarrow-registered ``arrow.parquet.variant`` column is a Variant column (Parquet
+    C++ took it for its own class and crashed the process); nested in a struct, where
+    varshred writes no Variant, it is a TypeError."""
+    run = subprocess.run([sys.executable, "-c", _VARIANT_EXTENSION_SCRIPT, str(tmp_path)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    lines = run.stdout.splitlines()
+    assert lines[:2] == ["['{\"a\":1}', None, '{\"a\":\"x\"}']"] * 2
+    assert lines[2].startswith("TypeError") and "top-level" in lines[2]
+    assert not (tmp_path / "nested.parquet").exists()

@@ -37,6 +37,13 @@ std::shared_ptr<arrow::DataType> VariantStorageType(
 /// typed_value, matched by name).
 bool IsVariantType(const arrow::DataType& type);
 
+/// \brief The extension name of Variant columns (Arrow C++'s and pyarrow's).
+inline constexpr std::string_view kVariantExtensionName = "arrow.parquet.variant";
+
+/// \brief True for a Variant struct (IsVariantType) and for the arrow.parquet.variant
+/// extension over one: what writers store as a Variant column.
+bool IsVariantColumnType(const arrow::DataType& type);
+
 /// \brief The null slots of an array, read straight from its validity bitmap: without
 /// one, an array is all valid or (the null type) all null. arrow::Array::IsNull looks
 /// up the type on every call for arrays without a bitmap, which costs row loops over

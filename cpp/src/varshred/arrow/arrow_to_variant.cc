@@ -524,7 +524,7 @@ arrow::Result<EncoderPtr> MakeEncoderImpl(const std::shared_ptr<arrow::Array>& a
                                                     return S::OK();
                                                   });
       }
-      if (ext.extension_name() == "arrow.parquet.variant") {
+      if (ext.extension_name() == kVariantExtensionName) {
         ARROW_ASSIGN_OR_RAISE(VariantArrayView view, VariantArrayView::Make(storage));
         if (view.typed_value() != nullptr) {
           return Unsupported(type, path, " (shredded: unshred it first)");

@@ -6,6 +6,7 @@
 #include <arrow/array/array_nested.h>
 #include <arrow/array/util.h>
 #include <arrow/buffer_builder.h>
+#include <arrow/extension_type.h>
 #include <arrow/type.h>
 #include <arrow/util/key_value_metadata.h>
 
@@ -40,6 +41,13 @@ bool IsVariantType(const arrow::DataType& type) {
     }
   }
   return metadata && payload;
+}
+
+bool IsVariantColumnType(const arrow::DataType& type) {
+  if (type.id() != arrow::Type::EXTENSION) return IsVariantType(type);
+  const auto& ext = static_cast<const arrow::ExtensionType&>(type);
+  return ext.extension_name() == kVariantExtensionName &&
+         IsVariantType(*ext.storage_type());
 }
 
 // ----------------------------------------------------------------------

@@ -33,6 +33,7 @@
 #include <random>
 #include <span>
 
+#include "varshred/arrow/extension_internal.h"
 #include "varshred/arrow/json_documents_internal.h"
 #include "varshred/arrow/json_shredder_internal.h"
 #include "varshred/arrow/shredder_internal.h"
@@ -140,6 +141,19 @@ struct ColumnPlanInput {
   ShreddingSchema schema;
 };
 
+// Whether `type` is or holds an extension type named arrow.parquet.variant.
+bool HoldsVariantExtension(const arrow::DataType& type) {
+  if (type.id() == arrow::Type::EXTENSION) {
+    const auto& ext = static_cast<const arrow::ExtensionType&>(type);
+    return ext.extension_name() == kVariantExtensionName ||
+           HoldsVariantExtension(*ext.storage_type());
+  }
+  for (const auto& f : type.fields()) {
+    if (HoldsVariantExtension(*f->type())) return true;
+  }
+  return false;
+}
+
 // Resolves which input columns are Variant and their schemas.
 arrow::Result<std::vector<ColumnPlanInput>> VariantColumns(
     const arrow::Schema& schema,
@@ -151,13 +165,24 @@ arrow::Result<std::vector<ColumnPlanInput>> VariantColumns(
       return arrow::Status::KeyError("shredding names column \"", name,
                                      "\", which the table does not have");
     }
-    if (!IsVariantType(*schema.field(i)->type())) {
+    if (!IsVariantColumnType(*schema.field(i)->type())) {
       return arrow::Status::TypeError("column \"", name, "\" is not a Variant column: ",
                                       schema.field(i)->type()->ToString());
     }
   }
   for (int i = 0; i < schema.num_fields(); ++i) {
-    if (!IsVariantType(*schema.field(i)->type())) continue;
+    const auto& type = *schema.field(i)->type();
+    if (!IsVariantColumnType(type)) {
+      // Parquet C++ takes any type of that name for its own class (a crash): a Variant
+      // is written as a top-level column only.
+      if (HoldsVariantExtension(type)) {
+        return arrow::Status::TypeError(
+            "column \"", schema.field(i)->name(), "\": ", kVariantExtensionName,
+            " is written as a top-level column over a Variant struct only, got ",
+            type.ToString());
+      }
+      continue;
+    }
     auto it = shredding.find(schema.field(i)->name());
     out.push_back({i, it == shredding.end() ? ShreddingSchema::ValueOnly() : it->second});
   }
@@ -981,8 +1006,9 @@ class SharedWriter : public ParquetWriter {
   arrow::Status WriteSlice(const arrow::RecordBatch& slice, bool new_row_group) {
     arrow::ArrayVector inputs;
     for (auto& [field_index, writer] : variants_) {
-      ARROW_ASSIGN_OR_RAISE(auto input,
-                            UnshreddedInput(slice.column(field_index), pool_));
+      ARROW_ASSIGN_OR_RAISE(
+          auto input,
+          UnshreddedInput(internal::StorageOf(slice.column(field_index)), pool_));
       auto st = writer->Shred(input, rows_);
       if (!st.ok()) return InColumn(field_index, st);
       inputs.push_back(std::move(input));
