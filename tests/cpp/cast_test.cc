@@ -555,6 +555,53 @@ TEST(VariantCastTest, MatchesSparkForEverySourceAndTarget) {
   EXPECT_EQ(checked, 92 * 16);
 }
 
+// Recorded from Spark 4.3 (try_variant_get of parse_json): a Variant's decimal is a
+// java BigDecimal there, cast to int, smallint and tinyint through its double value
+// and to bigint exactly; rounding into a smaller scale is half up at every width
+// (doubling the remainder of a scale-38 value overflowed 128 bits: 0.95 gave 0).
+TEST(VariantCastTest, DecimalsCastAsSparksBigDecimalsDo) {
+  const std::string nines38(38, '9');
+  const std::string almost128 = "127" + nines38.substr(3);  // Dec() keeps the pointer
+  const struct {
+    Source source;
+    CastTarget target;
+    std::string_view expected;
+  } cases[] = {
+      {Dec("99999999999999999", 17), {CastTargetType::kInt32}, "1"},
+      {Dec("99999999999999999", 17), {CastTargetType::kInt16}, "1"},
+      {Dec("99999999999999999", 17), {CastTargetType::kInt8}, "1"},
+      {Dec("99999999999999999", 17), {CastTargetType::kInt64}, "0"},
+      {Dec("-99999999999999999", 17), {CastTargetType::kInt32}, "-1"},
+      {Dec("-99999999999999999", 17), {CastTargetType::kInt64}, "0"},
+      {Dec(nines38.c_str(), 37), {CastTargetType::kInt32}, "10"},
+      {Dec(nines38.c_str(), 37), {CastTargetType::kInt64}, "9"},
+      {Dec(almost128.c_str(), 35), {CastTargetType::kInt8}, "!"},
+      {Dec(almost128.c_str(), 35), {CastTargetType::kInt16}, "128"},
+      {Dec(almost128.c_str(), 35), {CastTargetType::kInt64}, "127"},
+      {Dec("2147483647", 0), {CastTargetType::kInt32}, "2147483647"},
+      {Dec("2147483648", 0), {CastTargetType::kInt32}, "!"},
+      {Dec("95000000000000000000000000000000000000", 38), CastTarget::Decimal(1, 0), "1"},
+      {Dec(nines38.c_str(), 38), CastTarget::Decimal(38, 0), "1"},
+      {Dec("60000000000000000000000000000000000001", 38), CastTarget::Decimal(10, 0),
+       "1"},
+      {Dec("-85000000000000000000000000000000000000", 38), CastTarget::Decimal(1, 0),
+       "-1"},
+      {Dec("49999999999999999999999999999999999999", 38), CastTarget::Decimal(1, 0), "0"},
+      {Dec("50000000000000000000000000000000000000", 38), CastTarget::Decimal(1, 0), "1"},
+  };
+  for (const auto& c : cases) {
+    VS_ASSIGN_OR_FAIL(auto caster, VariantCaster::Make(c.target));
+    VariantBuilder b;
+    c.source.build(&b);
+    std::string md, value;
+    VS_ASSERT_OK(b.Finish(&md, &value));
+    const VariantView v =
+        VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), value);
+    EXPECT_EQ(ResultText(caster, v), c.expected)
+        << c.source.label << " -> " << c.target.ToString();
+  }
+}
+
 TEST(VariantCastTest, TargetNamesAreSparks) {
   EXPECT_EQ(CastTarget{CastTargetType::kInt8}.ToString(), "TINYINT");
   EXPECT_EQ(CastTarget::Decimal(38, 10).ToString(), "DECIMAL(38,10)");

@@ -336,3 +336,23 @@ def test_nested_targets_match_spark(spark, data):
     assert cast > 300  # objects, arrays and their failed fields, not only nulls
     with pytest.raises(vs.VariantError, match=r"row \d+, path \$\.n"):
         vs.variant_get(variants, "$.n", "array<bigint>", errors="raise")
+
+
+def test_wide_decimals_cast_to_integers_and_round_as_spark_does(spark):
+    """Spark casts a Variant decimal to int, smallint and tinyint through its double value
+    (bigint exactly), and rounds scale-38 fractions half up (a 128-bit overflow in the
+    rounding gave 0 for 0.95)."""
+    nines = "9" * 38
+    texts = ["0.99999999999999999", "-0.99999999999999999", f"9.{nines[:37]}",
+             f"127.{nines[:35]}", f"-128.{nines[:35]}", f"0.95{'0' * 36}", f"0.{nines}",
+             f"0.6{'0' * 36}1", f"-0.85{'0' * 36}", f"0.5{'0' * 37}", f"0.4{nines[:37]}",
+             "2147483647.5", "32767.99999999999999999"]
+    types = ["tinyint", "smallint", "int", "bigint", "decimal(1,0)", "decimal(38,0)",
+             "decimal(20,1)"]
+    df = spark.createDataFrame([(i, t) for i, t in enumerate(texts)], "i int, j string")
+    exprs = [f"try_variant_get(parse_json(j), '$', '{t}') as c{k}" for k, t in enumerate(types)]
+    rows = sorted(df.selectExpr("i", *exprs).collect(), key=lambda r: r.i)
+    variants = vs.from_json(texts)
+    for k, t in enumerate(types):
+        want = [r[f"c{k}"] for r in rows]
+        assert vs.variant_get(variants, "$", t).to_pylist() == want, t

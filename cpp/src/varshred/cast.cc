@@ -65,7 +65,8 @@ bool Rescale(int128_t unscaled, int scale, int precision, int target_scale,
     const int128_t d = Pow10(scale - target_scale);
     int128_t q = v / d;
     const int128_t r = v % d;
-    if (Abs(r) * 2 >= d) q += v < 0 ? -1 : 1;
+    // |r| >= d - |r| is 2|r| >= d without the doubling, which overflows for d = 10^38.
+    if (Abs(r) >= d - Abs(r)) q += v < 0 ? -1 : 1;
     v = q;
   }
   if (v != 0 && DecimalPrecision(v) > precision) return false;
@@ -274,7 +275,16 @@ CastResult VariantCaster::CastInteger(const VariantView& v, int64_t* out) const 
     case VariantType::kDecimal8:
     case VariantType::kDecimal16: {
       const Decimal d = v.GetDecimal();
-      const int128_t q = d.unscaled / Pow10(d.scale);  // truncates toward zero
+      if (target_.type != CastTargetType::kInt64) {
+        // Spark holds a Variant's decimal as a java BigDecimal, which it casts to int,
+        // smallint and tinyint through its double value (Decimal.roundToInt):
+        // 0.99999999999999999 is 1, 127.99...9 (38 digits) overflows a tinyint.
+        if (!DoubleToInteger(DecimalToDouble(d.unscaled, d.scale), min, max, &r)) {
+          return CastResult::kInvalid;
+        }
+        break;
+      }
+      const int128_t q = d.unscaled / Pow10(d.scale);  // truncates toward zero, exact
       if (q < min || q > max) return CastResult::kInvalid;
       r = static_cast<int64_t>(q);
       break;
