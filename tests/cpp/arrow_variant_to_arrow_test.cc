@@ -78,6 +78,25 @@ TEST(VariantToArrowTest, UnsupportedTargetIsATypeError) {
   EXPECT_NE(st.message().find("$.a"), std::string::npos) << st.ToString();
 }
 
+// Arrow decimals may have a negative scale or a scale above their precision; Variant
+// and Spark decimals may not: a TypeError saying so (the scale wrapped around to 254
+// in a cast target and the error named DECIMAL(5,254)).
+TEST(VariantToArrowTest, DecimalTargetsOutsideVariantsRangeAreTypeErrors) {
+  const auto variants = VariantsFromJson({"1000"});
+  for (const auto& [type, reason] :
+       std::vector<std::pair<std::shared_ptr<arrow::DataType>, std::string>>{
+           {arrow::decimal128(5, -2), "negative scale"},
+           {arrow::decimal32(3, -1), "negative scale"},
+           {arrow::decimal256(40, 2), "at most 38 digits"}}) {
+    for (const auto& st :
+         {VariantToArrow(*variants, type).status(),
+          VariantGet(*variants, *VariantPath::Parse("$"), type).status()}) {
+      EXPECT_TRUE(st.IsTypeError()) << st.ToString();
+      EXPECT_NE(st.message().find(reason), std::string::npos) << st.ToString();
+    }
+  }
+}
+
 TEST(VariantToArrowTest, ShreddedInputGivesTheUnshreddedResult) {
   const std::vector<const char*> docs = {R"({"a": 1, "b": [4]})", R"({"a": "7"})",
                                          R"(12)", nullptr};

@@ -40,6 +40,11 @@ arrow::Result<CastTarget> CastTargetForArrowType(const arrow::DataType& type) {
       return CastTarget{CastTargetType::kDouble};
     case arrow::Type::DECIMAL128: {
       const auto& d = static_cast<const arrow::Decimal128Type&>(type);
+      if (const std::string_view problem = internal::DecimalTargetProblem(d);
+          !problem.empty()) {
+        return arrow::Status::TypeError("variant_get cannot cast to ", type.ToString(),
+                                        " (", problem, ")");
+      }
       return CastTarget::Decimal(static_cast<uint8_t>(d.precision()),
                                  static_cast<uint8_t>(d.scale()));
     }
@@ -65,6 +70,15 @@ arrow::Result<CastTarget> CastTargetForArrowType(const arrow::DataType& type) {
       ": supported types are bool, int8/16/32/64, float, double, decimal128, "
       "string/large_string, date32, timestamp[us] (with or without a time zone), "
       "binary/large_binary");
+}
+
+std::string_view internal::DecimalTargetProblem(const arrow::DecimalType& d) {
+  if (d.scale() < 0) return "a negative scale: Variant and Spark decimals have none";
+  if (d.precision() > kMaxDecimal16Precision) {
+    return "Variant decimals hold at most 38 digits";
+  }
+  if (d.scale() > d.precision()) return "a scale above its precision";
+  return {};
 }
 
 // ----------------------------------------------------------------------

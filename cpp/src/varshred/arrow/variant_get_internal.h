@@ -42,6 +42,10 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantGetShredded(
     const std::shared_ptr<arrow::DataType>& type, const VariantGetOptions& options,
     arrow::MemoryPool* pool);
 
+/// Why a decimal type cannot be a cast target (a negative scale, more than 38 digits,
+/// a scale above the precision), or empty when it can.
+std::string_view DecimalTargetProblem(const arrow::DecimalType& type);
+
 /// VariantToArrow() of values found at `at`: errors name the path from the row's
 /// top (`at` and the steps inside the value) and, in raise mode, `try_name` as the
 /// call that would give NULL instead. VariantGet's nested targets read through it.

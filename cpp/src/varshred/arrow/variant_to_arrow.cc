@@ -486,6 +486,13 @@ arrow::Status Unsupported(const arrow::DataType& type, const VariantPath& path,
 arrow::Result<DecoderPtr> MakeDecoder(const std::shared_ptr<arrow::DataType>& type,
                                       const VariantPath& path, Context* ctx) {
   using T = CastTargetType;
+  if (arrow::is_decimal(type->id())) {
+    const std::string_view problem =
+        internal::DecimalTargetProblem(static_cast<const arrow::DecimalType&>(*type));
+    if (!problem.empty()) {
+      return Unsupported(*type, path, " (" + std::string(problem) + ")");
+    }
+  }
   if (IsVariantType(*type)) {
     if (static_cast<const arrow::StructType&>(*type).GetFieldByName("typed_value") !=
         nullptr) {
@@ -532,9 +539,6 @@ arrow::Result<DecoderPtr> MakeDecoder(const std::shared_ptr<arrow::DataType>& ty
     case arrow::Type::DECIMAL64:
     case arrow::Type::DECIMAL256: {
       const auto& d = static_cast<const arrow::DecimalType&>(*type);
-      if (d.precision() > 38 || d.scale() < 0 || d.scale() > d.precision()) {
-        return Unsupported(*type, path, " (Variant decimals hold at most 38 digits)");
-      }
       ARROW_ASSIGN_OR_RAISE(auto c,
                             Caster(T::kDecimal, *ctx, static_cast<uint8_t>(d.precision()),
                                    static_cast<uint8_t>(d.scale())));
