@@ -197,3 +197,31 @@ def test_variant_explode():
     outer = vs.variant_explode(v, outer=True)
     assert outer.column("row").to_pylist() == [0, 0, 1, 1, 2, 3, 4]
     assert outer.column("pos").to_pylist() == [0, 1, 0, 1, None, None, None]
+
+
+def test_a_null_value_in_a_valid_row_reads_as_variant_null_everywhere():
+    """docs/interop.md: a non-null row whose ``value`` is null reads as Variant null, in
+    every reader (schema_of_variant and untyped variant_get took it for SQL NULL while
+    to_json, unshred and the writer read Variant null); a null ``metadata`` there is the
+    same error everywhere (some readers returned NULL for it)."""
+    v = vs.from_json(pa.array(['{"a":1}', "null", None]))
+    metadata = v.field("metadata")
+    value = pa.array([v.field("value")[0].as_py(), None, b""], pa.binary())
+    fields = [pa.field("metadata", pa.binary()), pa.field("value", pa.binary())]
+    w = pa.StructArray.from_arrays([metadata, value], fields=fields, mask=v.is_null())
+    assert vs.to_json(w).to_pylist() == vs.to_json(v).to_pylist() == ['{"a":1}', "null", None]
+    assert vs.schema_of_variant(w).to_pylist() == ["OBJECT<a: BIGINT>", "VOID", None]
+    assert vs.to_json(vs.variant_get(w, "$")).to_pylist() == ['{"a":1}', "null", None]
+    assert vs.variant_get(w, "$.a", "int").to_pylist() == [1, None, None]
+    assert vs.to_arrow(w, "string").to_pylist() == ['{"a":1}', None, None]
+    assert vs.variant_explode(w, outer=True)["row"].to_pylist() == [0, 1, 2]
+    assert vs.schema_of_variant_agg(w) == "OBJECT<a: BIGINT>"
+
+    no_metadata = pa.StructArray.from_arrays(
+        [pa.array([None], pa.binary()), pa.array([None], pa.binary())], fields=fields)
+    calls = [vs.to_json, vs.schema_of_variant, vs.schema_of_variant_agg,
+             lambda x: vs.variant_get(x, "$"), lambda x: vs.variant_get(x, "$", "int"),
+             lambda x: vs.to_arrow(x, "string"), vs.variant_explode]
+    for call in calls:
+        with pytest.raises(vs.VariantError, match="row 0: .*metadata"):
+            call(no_metadata)

@@ -16,6 +16,8 @@
 #include <string>
 #include <string_view>
 
+#include "varshred/format.h"
+
 namespace varshred {
 
 /// \brief Field order and tagging of an unshredded Variant struct array.
@@ -128,6 +130,11 @@ class VariantArrayView {
   /// True when the `value` child is absent or null at row i.
   bool value_is_null(int64_t i) const { return !value_ || value_.IsNull(i); }
   std::string_view value(int64_t i) const { return value_.Get(i); }
+  /// The value of non-null row i of an unshredded array, a null `value` read as a
+  /// Variant null (docs/interop.md#arrow-layouts): every reader's one rule for it.
+  std::string_view value_or_variant_null(int64_t i) const {
+    return value_is_null(i) ? kNullValue : value_.Get(i);
+  }
 
   bool has_value() const { return static_cast<bool>(value_); }
   /// The `typed_value` child, or null for unshredded arrays.

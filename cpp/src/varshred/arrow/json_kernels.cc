@@ -163,9 +163,7 @@ class VariantPrinter {
     if (shredded_ != nullptr) {
       return shredded_->Print(row, *metadata, metadata_cache_.key_ranks(), out);
     }
-    // docs/shredding.md: a value missing where one is required reads as null.
-    const std::string_view value =
-        view_.value_is_null(row) ? kNullValue : view_.value(row);
+    const std::string_view value = view_.value_or_variant_null(row);
     ValueFacts facts;
     const arrow::Status st = internal::ValidateValue(
         *metadata, metadata_cache_.key_ranks(), value, read_options_, &facts);

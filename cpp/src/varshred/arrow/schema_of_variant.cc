@@ -342,7 +342,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> SchemaOfVariant(const arrow::Array&
   ARROW_RETURN_NOT_OK(out.Reserve(view.length()));
   std::string text;
   for (int64_t i = 0; i < view.length(); ++i) {
-    if (view.IsNull(i) || view.value_is_null(i)) {
+    if (view.IsNull(i)) {
       ARROW_RETURN_NOT_OK(out.AppendNull());
       continue;
     }
@@ -367,7 +367,7 @@ arrow::Status VariantSchemaAccumulator::Add(const arrow::Array& variants) {
       auto array, internal::UnshreddedStorage(variants, arrow::default_memory_pool()));
   ARROW_ASSIGN_OR_RAISE(VariantArrayView view, VariantArrayView::Make(array));
   for (int64_t i = 0; i < view.length(); ++i) {
-    if (view.IsNull(i) || view.value_is_null(i)) continue;
+    if (view.IsNull(i)) continue;
     VariantView row;
     ARROW_RETURN_NOT_OK(internal::RowView(view, i, /*validate=*/true, &row));
     Add(row);

@@ -235,7 +235,7 @@ class Shredder {
     if (view.IsNull(i)) return sink_->NullRow(root);
     const std::string_view metadata_bytes = view.metadata(i);
     // An absent or null value cell in a non-null row reads as Variant null.
-    std::string_view value = view.value_is_null(i) ? kNullValue : view.value(i);
+    std::string_view value = view.value_or_variant_null(i);
     MetadataView metadata;
     if (validate != nullptr) {
       ARROW_ASSIGN_OR_RAISE(metadata, metadata_cache_.Get(metadata_bytes));

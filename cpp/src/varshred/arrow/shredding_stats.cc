@@ -383,7 +383,7 @@ arrow::Status ShreddingStats::Add(const arrow::Array& variants, arrow::MemoryPoo
       continue;
     }
     const std::string_view meta_bytes = view.metadata(row);
-    const std::string_view value = view.value_is_null(row) ? kNullValue : view.value(row);
+    const std::string_view value = view.value_or_variant_null(row);
     if (!options_.validate) {
       scanner.Record(
           *root_,

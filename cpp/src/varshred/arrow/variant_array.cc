@@ -230,11 +230,9 @@ arrow::Result<std::shared_ptr<arrow::Array>> ToLayout(
     } else if (view.metadata_column().IsNull(i)) {
       return arrow::Status::Invalid("row ", i,
                                     ": Variant metadata is null in a non-null row");
-    } else if (view.value_is_null(i)) {
-      // docs/shredding.md: a value missing where one is required reads as null.
-      ARROW_RETURN_NOT_OK(builder.Append(view.metadata(i), kNullValue));
     } else {
-      ARROW_RETURN_NOT_OK(builder.Append(view.metadata(i), view.value(i)));
+      ARROW_RETURN_NOT_OK(
+          builder.Append(view.metadata(i), view.value_or_variant_null(i)));
     }
   }
   return builder.Finish(layout);

@@ -29,7 +29,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantExplode(
   };
   for (int64_t i = 0; i < view.length(); ++i) {
     bool exploded = false;
-    if (!view.IsNull(i) && !view.value_is_null(i)) {
+    if (!view.IsNull(i)) {
       VariantView v;
       ARROW_RETURN_NOT_OK(internal::RowView(view, i, /*validate=*/true, &v));
       const std::string_view metadata = view.metadata(i);

@@ -269,8 +269,12 @@ arrow::Result<std::shared_ptr<arrow::Array>> OutputMetadata(const BinaryColumn& 
 
 arrow::Status RowView(const VariantArrayView& view, int64_t row, bool validate,
                       VariantView* out) {
+  if (view.metadata_column().IsNull(row)) {
+    return arrow::Status::Invalid("row ", row,
+                                  ": Variant metadata is null in a non-null row");
+  }
   const std::string_view md = view.metadata(row);
-  const std::string_view value = view.value(row);
+  const std::string_view value = view.value_or_variant_null(row);
   if (!validate) {
     *out = VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), value);
     return arrow::Status::OK();
@@ -301,7 +305,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> GetVariant(const VariantArrayView& 
   int64_t null_count = 0;
   for (int64_t i = 0; i < n; ++i) {
     std::optional<VariantView> found;
-    if (!view.IsNull(i) && !view.value_is_null(i)) {
+    if (!view.IsNull(i)) {
       VariantView row;
       ARROW_RETURN_NOT_OK(internal::RowView(view, i, validate, &row));
       found = Lookup(row, path);
@@ -358,7 +362,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantGet(
   const int64_t n = view.length();
   ARROW_RETURN_NOT_OK(appender->Reserve(n));
   for (int64_t i = 0; i < n; ++i) {
-    if (view.IsNull(i) || view.value_is_null(i)) {
+    if (view.IsNull(i)) {
       ARROW_RETURN_NOT_OK(appender->AppendNull());
       continue;
     }

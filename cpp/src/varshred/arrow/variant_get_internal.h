@@ -25,9 +25,9 @@ arrow::Result<std::shared_ptr<arrow::Array>> OutputMetadata(const BinaryColumn& 
                                                             int64_t length,
                                                             arrow::MemoryPool* pool);
 
-/// The Variant of row `row` (neither SQL NULL nor a null value), validated when
-/// `validate` (ForReading: unsorted ids accepted). Invalid bytes are an error naming
-/// the row.
+/// The Variant of row `row` (not SQL NULL; a null value child reads as a Variant null)
+/// of an unshredded array, validated when `validate` (ForReading: unsorted ids
+/// accepted). Invalid bytes and a null metadata are errors naming the row.
 arrow::Status RowView(const VariantArrayView& view, int64_t row, bool validate,
                       VariantView* out);
 

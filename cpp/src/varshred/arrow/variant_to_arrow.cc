@@ -702,7 +702,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> internal::CastVariants(
   ARROW_ASSIGN_OR_RAISE(DecoderPtr decoder, MakeDecoder(type, at, &ctx));
   const int64_t n = view.length();
   for (int64_t i = 0; i < n; ++i) {
-    if (view.IsNull(i) || view.value_is_null(i)) {
+    if (view.IsNull(i)) {
       ARROW_RETURN_NOT_OK(decoder->AppendNull());
       continue;
     }
