@@ -103,8 +103,9 @@ def from_json_lines(text: Any, *, numbers: Literal["decimal", "double"] = "decim
 
 def to_json(variants: Any, *, timezone: str = "UTC",
             on_conflict: Literal["error", "typed-wins"] = "error") -> pa.Array | pa.ChunkedArray:
-    """Prints Variant values as JSON text, as Spark's ``to_json`` does (keys sorted,
-    decimals without trailing zeros, timestamps in ``timezone``). SQL NULL rows give
+    """Prints Variant values as JSON text, as Spark's ``to_json`` does (keys in the
+    order the object stores them, which the format requires to be sorted; decimals
+    without trailing zeros, timestamps in ``timezone``). SQL NULL rows give
     null strings. Shredded input prints straight from its typed columns, without
     rebuilding Variant values, exactly as its unshredded values would.
 

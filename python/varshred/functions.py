@@ -52,9 +52,10 @@ def variant_explode(variants: Any, *, outer: bool = False,
     Spark's ``variant_explode`` (``outer=True``: ``variant_explode_outer``).
 
     Returns a table ``row`` (the input row, counted across chunks), ``pos``, ``key``
-    (null for array elements) and ``value`` (Variant, ``layout``). Fields come in key
-    order. Scalars, Variant nulls and SQL NULL rows give nothing, or under ``outer``
-    one row with null ``pos``, ``key`` and ``value``. Shredded input is accepted.
+    (null for array elements) and ``value`` (Variant, ``layout``). Fields come in the
+    order the object stores them (key order, as the format requires). Scalars,
+    Variant nulls and SQL NULL rows give nothing, or under ``outer`` one row with null
+    ``pos``, ``key`` and ``value``. Shredded input is accepted.
     """
     chunks, lengths = _kernels.variant_explode(_arrow_input(variants, "variants"), outer,
                                                choice("layout", layout, _kernels.LAYOUTS))
