@@ -533,19 +533,18 @@ CastResult VariantCaster::CastTimestamp(const VariantView& v, int64_t* out) cons
       return Instant(ntz ? TimestampMicros(v) : tz_.ToUtcMicros(TimestampMicros(v)), out);
     case VariantType::kString: {
       int64_t local;
-      bool has_zone;
-      int32_t zone = 0;
-      if (!ParseTimestamp(v.GetString(), &local, &has_zone, &zone)) {
+      std::string_view zone_text;
+      bool time_only;
+      // A time alone is NULL, not today's (docs/interop.md#variant_get).
+      if (!ParseTimestamp(v.GetString(), &local, &zone_text, &time_only) || time_only) {
         return CastResult::kInvalid;
       }
-      // timestamp_ntz ignores a zone in the text (Spark 4.3).
-      if (ntz) return Instant(local, out);
-      if (!has_zone) return Instant(tz_.ToUtcMicros(local), out);
-      int64_t utc;
-      if (__builtin_sub_overflow(local, int64_t{zone} * kMicrosPerSecond, &utc)) {
-        return CastResult::kInvalid;
-      }
-      return Instant(utc, out);
+      // A zone must name one (Spark's getZoneId), even for timestamp_ntz, which then
+      // ignores it (Spark 4.3).
+      if (zone_text.empty()) return Instant(ntz ? local : tz_.ToUtcMicros(local), out);
+      auto zone = TimeZone::Make(Trim(zone_text));
+      if (!zone.ok()) return CastResult::kInvalid;
+      return Instant(ntz ? local : zone->ToUtcMicros(local), out);
     }
     default:
       break;

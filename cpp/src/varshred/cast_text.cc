@@ -38,9 +38,10 @@ bool ReadDigits(std::string_view s, size_t* i, int min_digits, int max_digits,
   return true;
 }
 
-// Date part of Spark's stringToDate/stringToTimestamp: [+-]yyyy[y..][-m[m][-d[d]]].
-// Leaves *i after the date.
-bool ParseDatePart(std::string_view s, size_t* i, int64_t* days) {
+// Date part of Spark's stringToDate: [+-]yyyy[y..][-m[m][-d[d]]]. Leaves *i after the
+// date and sets *whole when it has a day.
+bool ParseDatePart(std::string_view s, size_t* i, int64_t* days, bool* whole) {
+  *whole = false;
   bool negative = false;
   if (*i < s.size() && (s[*i] == '+' || s[*i] == '-')) negative = s[(*i)++] == '-';
   int64_t year, month = 1, day = 1;
@@ -52,6 +53,7 @@ bool ParseDatePart(std::string_view s, size_t* i, int64_t* days) {
     if (*i < s.size() && s[*i] == '-') {
       ++*i;
       if (!ReadDigits(s, i, 1, 2, &day)) return false;
+      *whole = true;
     }
   }
   if (month < 1 || month > 12 || day < 1 ||
@@ -264,9 +266,11 @@ bool ParseDate(std::string_view s, int32_t* out) {
   s = Trim(s);
   size_t i = 0;
   int64_t days;
-  if (!ParseDatePart(s, &i, &days)) return false;
-  // Spark ignores whatever follows a ' ' or 'T' after the date.
-  if (i < s.size() && s[i] != ' ' && s[i] != 'T') return false;
+  bool whole;
+  if (!ParseDatePart(s, &i, &days, &whole)) return false;
+  // Spark ignores whatever follows a ' ' or 'T' after a whole date; `yyyy` and
+  // `yyyy-[m]m` must be the whole text.
+  if (i < s.size() && (!whole || (s[i] != ' ' && s[i] != 'T'))) return false;
   if (days < std::numeric_limits<int32_t>::min() ||
       days > std::numeric_limits<int32_t>::max()) {
     return false;
@@ -303,15 +307,18 @@ bool ParseZone(std::string_view z, int32_t* offset_seconds) {
     h = num(digits);
     if (i < z.size() && z[i] == ':') {
       ++i;
-      if (!ReadDigits(z, &i, 2, 2, &m)) return false;
+      // Spark reads a lone minute digit at the end as the minutes ("+05:3" is +05:03).
+      const bool lone_minute = n == 2 && i + 1 == z.size();
+      if (!ReadDigits(z, &i, lone_minute ? 1 : 2, 2, &m)) return false;
       if (i < z.size() && z[i] == ':') {
         ++i;
         if (!ReadDigits(z, &i, 2, 2, &sec)) return false;
       }
     }
-  } else if (n == 4) {
+  } else if (n == 4 || n == 6) {
     h = num(digits.substr(0, 2));
     m = num(digits.substr(2, 2));
+    if (n == 6) sec = num(digits.substr(4, 2));
   } else {
     return false;
   }
@@ -320,53 +327,96 @@ bool ParseZone(std::string_view z, int32_t* offset_seconds) {
   return true;
 }
 
-// Spark's stringToTimestamp for the forms above: date, then optionally [ T] and
-// h[h]:m[m][:s[s][.fraction]], then an optional zone. Fractions past microseconds are
-// truncated. `*local` is the wall-clock time; `*has_zone` says whether a zone was
-// given and `*zone_offset` holds it.
-bool ParseTimestamp(std::string_view s, int64_t* local, bool* has_zone,
-                    int32_t* zone_offset) {
+// Spark's stringToTimestamp reads the text as up to nine numeric segments -- year,
+// month, day, hour, minute, second, fraction -- each closed by the separator its place
+// allows ('-' '-' ' '|'T' ':' ':' '.'), so that any prefix of the full form is a
+// timestamp ("2024", "2024-02-29 12", "2024-02-29 12:34:56."). Where the seconds or the
+// fraction end at anything else, the rest of the text is the zone. A text starting with
+// 'T' or holding hh:mm first is a time alone (`*time_only`, the caller's to refuse).
+bool ParseTimestamp(std::string_view s, int64_t* local, std::string_view* zone,
+                    bool* time_only) {
   s = Trim(s);
-  size_t i = 0;
-  int64_t days;
-  if (!ParseDatePart(s, &i, &days)) return false;
-  int64_t micros_of_day = 0;
-  *has_zone = false;
-  if (i < s.size()) {
-    if (s[i] != ' ' && s[i] != 'T') return false;
-    ++i;
-    int64_t h, m, sec = 0, frac = 0;
-    if (!ReadDigits(s, &i, 1, 2, &h)) return false;
-    if (i >= s.size() || s[i] != ':') return false;
-    ++i;
-    if (!ReadDigits(s, &i, 1, 2, &m)) return false;
-    if (i < s.size() && s[i] == ':') {
-      ++i;
-      if (!ReadDigits(s, &i, 1, 2, &sec)) return false;
-      if (i < s.size() && s[i] == '.') {
-        ++i;
-        int n = 0;
-        while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-          if (n < 6) frac = frac * 10 + (s[i] - '0');
-          ++n;
-          ++i;
-        }
-        if (n == 0 || n > 9) return false;
-        for (int k = n; k < 6; ++k) frac *= 10;
-      }
+  *zone = {};
+  *time_only = false;
+  if (s.empty()) return false;
+  int64_t segment[7] = {1, 1, 1, 0, 0, 0, 0};
+  int at = 0;  // the segment being read
+  int64_t value = 0;
+  int digits = 0;
+  int fraction_digits = 0;
+  int sign = 0;
+  size_t j = 0;
+  if (s[0] == '-' || s[0] == '+') {
+    sign = s[0] == '-' ? -1 : 1;
+    j = 1;
+  }
+  // Years take 4 to 6 digits, the fraction any number (past 6 they are dropped), the
+  // others 1 or 2.
+  auto valid = [](int segment_index, int n) {
+    if (segment_index == 0) return n >= 4 && n <= 6;
+    if (segment_index >= 6) return true;
+    return n >= 1 && n <= 2;
+  };
+  auto close = [&](int segment_index) {
+    if (!valid(segment_index, digits)) return false;
+    if (segment_index < 7) segment[segment_index] = value;
+    value = 0;
+    digits = 0;
+    return true;
+  };
+  for (; j < s.size(); ++j) {
+    const char b = s[j];
+    if (b >= '0' && b <= '9') {
+      if (at == 6) ++fraction_digits;
+      if ((at != 6 || digits < 6) && digits < 18) value = value * 10 + (b - '0');
+      ++digits;
+      continue;
     }
-    if (h > 23 || m > 59 || sec > 59) return false;
-    micros_of_day = ((h * 60 + m) * 60 + sec) * kMicrosPerSecond + frac;
-    if (i < s.size()) {
-      std::string_view zone = s.substr(i);
-      if (zone[0] == ' ') zone = Trim(zone);
-      if (!ParseZone(zone, zone_offset)) return false;
-      *has_zone = true;
+    if (j == 0 && b == 'T') {
+      *time_only = true;
+      at = 3;
+    } else if (at < 2) {
+      if (b == '-') {
+        if (!close(at++)) return false;
+      } else if (at == 0 && b == ':' && sign == 0) {
+        *time_only = true;
+        if (!close(3)) return false;
+        at = 4;
+      } else {
+        return false;
+      }
+    } else if (at == 2) {
+      if ((b != ' ' && b != 'T') || !close(at++)) return false;
+    } else if (at == 3 || at == 4) {
+      if (b != ':' || !close(at++)) return false;
+    } else if (at == 5 && b == '.') {
+      if (!close(at++)) return false;
+    } else if (at == 5 || at == 6) {
+      if (!close(at)) return false;
+      at = 7;
+      *zone = s.substr(j);
+      break;
+    } else {
+      return false;
     }
   }
-  // Years of up to seven digits reach past int64 microseconds (years 294247 and
-  // -290308 only partly fit): no timestamp then, as in Spark. 128 bits: the day's start
-  // may lie outside where its time of day is inside.
+  if (!close(at)) return false;
+  if (*time_only) return true;
+  for (int k = fraction_digits; k < 6; ++k) segment[6] *= 10;
+  const int64_t year = sign < 0 ? -segment[0] : segment[0];
+  const int64_t month = segment[1], day = segment[2];
+  if (month < 1 || month > 12 || day < 1 ||
+      day > DaysInMonth(year, static_cast<int>(month)) || segment[3] > 23 ||
+      segment[4] > 59 || segment[5] > 59) {
+    return false;
+  }
+  const int64_t days =
+      DaysFromCivil(year, static_cast<int>(month), static_cast<int>(day));
+  const int64_t micros_of_day =
+      ((segment[3] * 60 + segment[4]) * 60 + segment[5]) * kMicrosPerSecond + segment[6];
+  // Years of six digits reach past int64 microseconds (years 294247 and -290308 only
+  // partly fit): no timestamp then, as in Spark. 128 bits: the day's start may lie
+  // outside where its time of day is inside.
   const int128_t micros = int128_t{days} * kMicrosPerDay + micros_of_day;
   if (micros < std::numeric_limits<int64_t>::min() ||
       micros > std::numeric_limits<int64_t>::max()) {

@@ -32,16 +32,19 @@ bool ParseFloating(std::string_view s, T* out);
 /// [+-]? digits [. digits] [e [+-] digits] (BigDecimal's grammar, not trimmed), rounded
 /// half up to `scale`, within `precision`.
 bool ParseDecimalText(std::string_view s, int precision, int scale, int128_t* out);
-/// [+-]yyyy[y..][-m[m][-d[d]]], trimmed; anything after a ' ' or 'T' is ignored.
+/// [+-]yyyy[y..][-m[m][-d[d]]], trimmed; anything after a ' ' or 'T' following a whole
+/// date is ignored.
 bool ParseDate(std::string_view s, int32_t* out);
 /// Z, UTC, UT, GMT, optionally followed by an offset; or a bare offset +h, +hh,
-/// +hh:mm, +hhmm, +hh:mm:ss. Region ids are not supported.
+/// +hh:m[m], +hhmm, +hh:mm:ss, +hhmmss. Region ids are TimeZone::Make's.
 bool ParseZone(std::string_view z, int32_t* offset_seconds);
-/// A date, then optionally [ T]h[h]:m[m][:s[s][.fraction]], then an optional zone.
-/// `*local` is the wall-clock time in microseconds; `*has_zone` says whether a zone was
-/// given and `*zone_offset` holds it.
-bool ParseTimestamp(std::string_view s, int64_t* local, bool* has_zone,
-                    int32_t* zone_offset);
+/// Spark's stringToTimestamp: [+-]yyyy[-m[m][-d[d][( |T)h[h][:m[m][:s[s][.fraction]]]]]]
+/// then, after the seconds or the fraction, an optional zone. `*local` is the
+/// wall-clock time in microseconds; `*zone` the zone's text as written (empty when
+/// none; may start with spaces), for the caller to resolve; `*time_only` marks a time
+/// without a date (`T12:00`, `12:00:00`), whose `*local` is not set.
+bool ParseTimestamp(std::string_view s, int64_t* local, std::string_view* zone,
+                    bool* time_only);
 
 /// Plain text without trailing fractional zeros: 3.0 -> "3", 1.50 -> "1.5".
 void AppendDecimalString(int128_t unscaled, int scale, std::string* out);

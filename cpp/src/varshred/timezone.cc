@@ -8,7 +8,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
+#include <utility>
 
 #include "calendar_internal.h"
 #include "cast_text_internal.h"
@@ -339,12 +342,65 @@ namespace varshred {
 TimeZone::TimeZone()
     : zone_(std::make_shared<internal::TimeZone>(internal::TimeZone::Fixed(0))) {}
 
+namespace {
+
+// java.time.ZoneId.SHORT_IDS, which Spark applies to session zones and to zones in
+// timestamp text (DateTimeUtils.getZoneId).
+constexpr std::pair<std::string_view, std::string_view> kShortIds[] = {
+    {"ACT", "Australia/Darwin"},
+    {"AET", "Australia/Sydney"},
+    {"AGT", "America/Argentina/Buenos_Aires"},
+    {"ART", "Africa/Cairo"},
+    {"AST", "America/Anchorage"},
+    {"BET", "America/Sao_Paulo"},
+    {"BST", "Asia/Dhaka"},
+    {"CAT", "Africa/Harare"},
+    {"CNT", "America/St_Johns"},
+    {"CST", "America/Chicago"},
+    {"CTT", "Asia/Shanghai"},
+    {"EAT", "Africa/Addis_Ababa"},
+    {"ECT", "Europe/Paris"},
+    {"EST", "-05:00"},
+    {"HST", "-10:00"},
+    {"IET", "America/Indiana/Indianapolis"},
+    {"IST", "Asia/Kolkata"},
+    {"JST", "Asia/Tokyo"},
+    {"MIT", "Pacific/Apia"},
+    {"MST", "-07:00"},
+    {"NET", "Asia/Yerevan"},
+    {"NST", "Pacific/Auckland"},
+    {"PLT", "Asia/Karachi"},
+    {"PNT", "America/Phoenix"},
+    {"PRT", "America/Puerto_Rico"},
+    {"PST", "America/Los_Angeles"},
+    {"SST", "Pacific/Guadalcanal"},
+    {"VST", "Asia/Ho_Chi_Minh"},
+};
+
+}  // namespace
+
 arrow::Result<TimeZone> TimeZone::Make(std::string_view name) {
   TimeZone tz;
+  for (const auto& [id, zone] : kShortIds) {
+    if (name == id) {
+      name = zone;
+      break;
+    }
+  }
   if (name == "Etc/UTC" || name == "Etc/GMT" || name == "Z") return tz;
   int32_t offset = 0;
   if (internal::ParseZone(name, &offset)) {
     tz.zone_ = std::make_shared<internal::TimeZone>(internal::TimeZone::Fixed(offset));
+    return tz;
+  }
+  // Region zones are read from the tz database once per process: timestamp text may
+  // name one in every row.
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const internal::TimeZone>, std::less<>>
+      loaded;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = loaded.find(name); it != loaded.end()) {
+    tz.zone_ = it->second;
     return tz;
   }
   auto zone = internal::TimeZone::Make(name);
@@ -353,6 +409,7 @@ arrow::Result<TimeZone> TimeZone::Make(std::string_view name) {
                                          "': ", zone.status().message());
   }
   tz.zone_ = std::make_shared<internal::TimeZone>(std::move(zone).ValueOrDie());
+  loaded.emplace(std::string(name), tz.zone_);
   return tz;
 }
 
