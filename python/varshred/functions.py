@@ -39,6 +39,8 @@ def schema_of_variant_agg(variants_or_batches: Any) -> str:
     types: list[str] = []
     result = "VOID"
     for item in variants_or_batches:
+        if item is None:  # a SQL NULL row of schema_of_variant's result adds nothing
+            continue
         if isinstance(item, str):
             types.append(item)
         else:

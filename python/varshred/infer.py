@@ -91,8 +91,9 @@ class ShreddingStats:
 def infer_schema(variants: Any, *, column: str | None = None,
                  min_fraction: float = 0.1, max_fields: int = 300,
                  max_depth: int = 31) -> ShreddingSchema:
-    """Infers a shredding schema from a Variant array, a chunked array, or an iterable
-    of arrays / record batches (``column`` names the Variant column of batches).
+    """Infers a shredding schema from a Variant array, a chunked array, a table, a
+    record batch reader, or an iterable of arrays / record batches (``column`` names the
+    Variant column of tables and batches, the first by default).
 
     Fields present in at least ``min_fraction`` of their parent objects are kept; per
     path the type covering the most values under lossless widening wins; the whole
@@ -104,8 +105,14 @@ def infer_schema(variants: Any, *, column: str | None = None,
     shredded layouts exceed what Arrow and Parquet readers take. (The keyword
     ``variants_or_batches=`` is the deprecated spelling of ``variants=``.)"""
     stats = ShreddingStats()
-    items = [variants] if hasattr(variants, "__arrow_c_array__") or \
-        hasattr(variants, "__arrow_c_stream__") else variants
+    if isinstance(variants, (pa.Table, pa.RecordBatch)):
+        variants = variants.column(column if column is not None else 0)
+    elif column is not None and hasattr(variants, "__arrow_c_stream__") and \
+            not isinstance(variants, pa.ChunkedArray):
+        variants = pa.RecordBatchReader.from_stream(variants)  # a stream of batches
+    items = [variants] if not isinstance(variants, pa.RecordBatchReader) and (
+        hasattr(variants, "__arrow_c_array__") or hasattr(variants, "__arrow_c_stream__")) \
+        else variants
     for item in items:
         if isinstance(item, pa.RecordBatch):
             names = [f.name for f in item.schema]

@@ -149,8 +149,11 @@ class ParquetWriter:
         second pass. None for a trusted or unknown column (not validated)."""
         return self._writer.types_written(column)
 
-    def write_table(self, table: pa.Table) -> None:
-        for batch in table.to_batches():
+    def write_table(self, table: "pa.Table | pa.RecordBatch | pa.RecordBatchReader") -> None:
+        """Writes a table's rows; a record batch or a reader of batches is taken too."""
+        batches = [table] if isinstance(table, pa.RecordBatch) else \
+            table if isinstance(table, pa.RecordBatchReader) else table.to_batches()
+        for batch in batches:
             self.write_batch(batch)
 
     def write(self, data: pa.Table | pa.RecordBatch) -> None:
@@ -182,7 +185,8 @@ class ParquetWriter:
 
 def write_table(table: pa.Table, path: str, *, shredding: Mapping[str, Any] | None = None,
                 **options: Any) -> None:
-    """Writes ``table`` to ``path`` (see :class:`ParquetWriter` for the options)."""
+    """Writes ``table`` (a table, a record batch or a reader of batches) to ``path``
+    (see :class:`ParquetWriter` for the options)."""
     with ParquetWriter(path, table.schema, shredding=shredding, **options) as w:
         w.write_table(table)
 

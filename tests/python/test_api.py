@@ -107,3 +107,20 @@ def test_results_are_plain_pyarrow_objects(variants):
     assert isinstance(vs.variant_type(), pa.DataType)
     assert vs.variant_get(variants, "$.t", "date").to_pylist()[0] == datetime.date(2024, 1, 2)
     assert vs.variant_get(variants, "$.a", "decimal(4,1)").to_pylist()[0] == decimal.Decimal("1.0")
+
+
+def test_tables_readers_and_batches_are_taken_where_batches_are(tmp_path):
+    """infer_schema reads a table or a reader of batches by ``column`` (it took them for
+    one Variant column and failed), write_table a record batch or a reader (an
+    AttributeError), schema_of_variant_agg the per-row result of schema_of_variant, SQL
+    NULL rows included (None was refused)."""
+    v = vs.from_json(['{"a":1}', '{"a":"x","b":2}', None])
+    t = pa.table({"id": [1, 2, 3], "v": v})
+    want = vs.infer_schema(t.to_batches(), column="v")
+    for source in (t, t.to_reader(), t.to_batches()[0]):
+        assert vs.infer_schema(source, column="v") == want
+    for i, source in enumerate((t.to_batches()[0], t.to_reader())):
+        vs.parquet.write_table(source, str(tmp_path / f"{i}.parquet"))
+        assert vs.parquet.read_table(str(tmp_path / f"{i}.parquet")).equals(t)
+    assert vs.schema_of_variant_agg(vs.schema_of_variant(v).to_pylist()) == \
+        vs.schema_of_variant_agg(v)
