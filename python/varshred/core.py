@@ -174,15 +174,25 @@ def from_arrow(data: Any, *, layout: Layout = "canonical") -> pa.Array | pa.Chun
     timestamp s/ms/us, ns                       timestamp micros, nanos (no zone: ntz)
     time32, time64                              time (microseconds)
     arrow.uuid, dictionary, null                uuid, the value, Variant null
-    a Variant column                            copied in
+    arrow.parquet.variant, Spark's tagged       copied in (a plain struct of metadata
+    Variant layout                              and value is an ordinary struct)
     ==========================================  =======================================
 
     Other types raise :class:`TypeError` naming the column path (``$.a[0]``); values
     that cannot be represented (a decimal256 past 38 digits, a repeated map key,
     time64[ns] below a microsecond) raise :class:`VariantError` naming the row and path.
     """
-    return _kernels.from_arrow(_arrow_input(data, "data"),
-                               choice("layout", layout, _kernels.LAYOUTS))
+    data = _arrow_input(data, "data")
+    if _is_variant_extension(getattr(data, "type", None)):
+        # A pyarrow type Arrow C++ may not know: handed over as its storage, the plain
+        # struct would read as an object of two binaries. Spark's tagged layout says
+        # what it is.
+        data = to_layout(data, "spark")
+    return _kernels.from_arrow(data, choice("layout", layout, _kernels.LAYOUTS))
+
+
+def _is_variant_extension(t: Any) -> bool:
+    return isinstance(t, pa.BaseExtensionType) and t.extension_name == "arrow.parquet.variant"
 
 
 def to_arrow(variants: Any, target_type: str | pa.DataType, *,

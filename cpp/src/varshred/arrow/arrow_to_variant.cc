@@ -255,6 +255,25 @@ arrow::Status Unsupported(const arrow::DataType& type, const VariantPath& path,
                                   type.ToString(), " has no Variant equivalent", why);
 }
 
+// A field of an arrow.parquet.variant extension type Arrow C++ does not know (a pyarrow
+// type not registered there arrives as its storage, the name kept in the field's
+// metadata).
+bool IsNamedVariantField(const arrow::Field& field) {
+  if (field.metadata() == nullptr || !IsVariantType(*field.type())) return false;
+  auto name = field.metadata()->Get("ARROW:extension:name");
+  return name.ok() && *name == kVariantExtensionName;
+}
+
+// A Variant column nested in the data: its values are copied in.
+arrow::Result<EncoderPtr> VariantField(const std::shared_ptr<arrow::Array>& storage,
+                                       const VariantPath& path) {
+  ARROW_ASSIGN_OR_RAISE(VariantArrayView view, VariantArrayView::Make(storage));
+  if (view.typed_value() != nullptr) {
+    return Unsupported(*storage->type(), path, " (shredded: unshred it first)");
+  }
+  return std::make_unique<VariantEncoder>(storage, std::move(view));
+}
+
 template <typename ArrayType, typename Fn>
 EncoderPtr Typed(const std::shared_ptr<arrow::Array>& array, Fn fn) {
   const auto* a = static_cast<const ArrayType*>(array.get());
@@ -469,19 +488,18 @@ arrow::Result<EncoderPtr> MakeEncoderImpl(const std::shared_ptr<arrow::Array>& a
       });
     }
     case arrow::Type::STRUCT: {
-      if (IsSparkVariantStruct(type)) {
-        ARROW_ASSIGN_OR_RAISE(VariantArrayView view, VariantArrayView::Make(array));
-        if (view.typed_value() != nullptr) {
-          return Unsupported(type, path, " (shredded: unshred it first)");
-        }
-        return std::make_unique<VariantEncoder>(array, std::move(view));
-      }
+      if (IsSparkVariantStruct(type)) return VariantField(array, path);
       const auto& s = static_cast<const arrow::StructArray&>(*array);
       auto encoder = std::make_unique<StructEncoder>(array);
       for (int f = 0; f < type.num_fields(); ++f) {
         const std::string& name = type.field(f)->name();
-        ARROW_ASSIGN_OR_RAISE(EncoderPtr field,
-                              MakeEncoder(s.field(f), path.Child(name), error_path));
+        EncoderPtr field;
+        if (IsNamedVariantField(*type.field(f))) {
+          ARROW_ASSIGN_OR_RAISE(field, VariantField(s.field(f), path.Child(name)));
+        } else {
+          ARROW_ASSIGN_OR_RAISE(field,
+                                MakeEncoder(s.field(f), path.Child(name), error_path));
+        }
         encoder->names.push_back(name);
         encoder->fields.push_back(std::move(field));
       }
@@ -524,13 +542,8 @@ arrow::Result<EncoderPtr> MakeEncoderImpl(const std::shared_ptr<arrow::Array>& a
                                                     return S::OK();
                                                   });
       }
-      if (ext.extension_name() == kVariantExtensionName) {
-        ARROW_ASSIGN_OR_RAISE(VariantArrayView view, VariantArrayView::Make(storage));
-        if (view.typed_value() != nullptr) {
-          return Unsupported(type, path, " (shredded: unshred it first)");
-        }
-        return std::make_unique<VariantEncoder>(storage, std::move(view));
-      }
+      if (ext.extension_name() == kVariantExtensionName)
+        return VariantField(storage, path);
       // Other extensions (arrow.json, arrow.bool8, ...) convert as their storage.
       return MakeEncoder(storage, path, error_path);
     }
