@@ -15,6 +15,7 @@ import pyarrow as pa
 import pytest
 
 import varshred as vs
+from variant_extension import VariantExtensionType
 
 # ----------------------------------------------------------------------------
 # Random Arrow data
@@ -227,26 +228,12 @@ def test_a_null_value_in_a_valid_row_reads_as_variant_null_everywhere():
             call(no_metadata)
 
 
-class _UnregisteredVariantType(pa.ExtensionType):
-    """arrow.parquet.variant as a pyarrow type never registered: Arrow C++ receives its
-    storage, the name only in the schema."""
-
-    def __init__(self, storage):
-        super().__init__(storage, "arrow.parquet.variant")
-
-    def __arrow_ext_serialize__(self):
-        return b""
-
-    @classmethod
-    def __arrow_ext_deserialize__(cls, storage, serialized):
-        return cls(storage)
-
-
 def test_from_arrow_copies_in_an_unregistered_variant_extension_column():
     """The column and a struct field of that type are Variant values, copied in (they
-    read as objects of two base64 binaries)."""
+    read as objects of two base64 binaries). The type is never registered here: Arrow
+    C++ receives its storage, the name only in the schema."""
     v = vs.from_json(pa.array(['{"a":1}', None]))
-    e = pa.ExtensionArray.from_storage(_UnregisteredVariantType(v.type), v)
+    e = pa.ExtensionArray.from_storage(VariantExtensionType(v.type), v)
     assert vs.to_json(vs.from_arrow(e)).to_pylist() == ['{"a":1}', None]
     assert vs.to_json(vs.from_arrow(pa.chunked_array([e]))).to_pylist() == ['{"a":1}', None]
     nested = vs.from_arrow(pa.StructArray.from_arrays([e], ["x"]))

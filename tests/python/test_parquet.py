@@ -384,19 +384,12 @@ _VARIANT_EXTENSION_SCRIPT = r"""
 import sys
 import pyarrow as pa
 import varshred as vs
+sys.path.insert(0, sys.argv[2])
+from variant_extension import VariantExtensionType
 
-class VariantType(pa.ExtensionType):
-    def __init__(self, storage):
-        super().__init__(storage, "arrow.parquet.variant")
-    def __arrow_ext_serialize__(self):
-        return b""
-    @classmethod
-    def __arrow_ext_deserialize__(cls, storage, serialized):
-        return cls(storage)
-
-pa.register_extension_type(VariantType(vs.variant_type()))
+pa.register_extension_type(VariantExtensionType(vs.variant_type()))
 v = vs.from_json(pa.array(['{"a": 1}', None, '{"a": "x"}']))
-column = pa.ExtensionArray.from_storage(VariantType(v.type), v)
+column = pa.ExtensionArray.from_storage(VariantExtensionType(v.type), v)
 out = sys.argv[1]
 vs.parquet.write_table(pa.table({"v": column}), out + "/plain.parquet")
 vs.parquet.write_table(pa.table({"v": column}), out + "/shredded.parquet",
@@ -415,7 +408,8 @@ def test_the_variant_extension_type_is_written_as_a_variant_column(tmp_path):
     """A pyarrow-registered ``arrow.parquet.variant`` column is a Variant column (Parquet
     C++ took it for its own class and crashed the process); nested in a struct, where
     varshred writes no Variant, it is a TypeError."""
-    run = subprocess.run([sys.executable, "-c", _VARIANT_EXTENSION_SCRIPT, str(tmp_path)],
+    run = subprocess.run([sys.executable, "-c", _VARIANT_EXTENSION_SCRIPT, str(tmp_path),
+                          os.path.dirname(__file__)],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     lines = run.stdout.splitlines()
