@@ -327,7 +327,7 @@ bool ParseZone(std::string_view z, int32_t* offset_seconds) {
   return true;
 }
 
-// Spark's stringToTimestamp reads the text as up to nine numeric segments -- year,
+// Spark's stringToTimestamp reads the text as up to seven numeric segments -- year,
 // month, day, hour, minute, second, fraction -- each closed by the separator its place
 // allows ('-' '-' ' '|'T' ':' ':' '.'), so that any prefix of the full form is a
 // timestamp ("2024", "2024-02-29 12", "2024-02-29 12:34:56."). Where the seconds or the

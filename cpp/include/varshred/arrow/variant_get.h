@@ -97,9 +97,10 @@ class CastAppender {
 /// through its storage).
 ///
 /// Every row is looked up with `path`; a null row or a missing path gives null. With
-/// `type` set, the value is cast (CastAppender) and the result has that type; a
-/// struct, list or map `type` casts the value found as VariantToArrow does (Spark's
-/// variant_get of `struct<...>`, `array<...>`, `map<string, ...>`). With
+/// `type` set, the value is cast (CastAppender) and the result has that type; a type
+/// CastAppender does not take -- a struct, list or map (Spark's variant_get of
+/// `struct<...>`, `array<...>`, `map<string, ...>`) or another of VariantToArrow's --
+/// casts the value found as VariantToArrow does. With
 /// `type` null, the result is a canonical Variant struct array
 /// (VariantStorageType(kCanonical)) whose rows are the sub-values: a variant null at
 /// the path stays a variant null (as in Spark). The sub-value bytes are copied; the
