@@ -111,7 +111,8 @@ def to_json(variants: Any, *, timezone: str = "UTC",
 
     Args:
         timezone: zone for timestamps with time zone: ``"UTC"``, a fixed offset such
-            as ``"+05:30"``, or an IANA name (``"America/Los_Angeles"``).
+            as ``"+05:30"``, an IANA name (``"America/Los_Angeles"``) or a Java short
+            id (``"PST"``), as Spark's session zone.
         on_conflict: shredded input the spec calls invalid, as in :func:`unshred`.
     """
     return _kernels.to_json(_arrow_input(variants, "variants"), timezone,

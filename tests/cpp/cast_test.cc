@@ -787,6 +787,7 @@ TEST(VariantCastTest, FloatingToStringIsTheJsonText) {
 TEST(VariantCastTest, TimestampTextFollowsSparksGrammar) {
   VS_ASSIGN_OR_FAIL(auto to_ts, VariantCaster::Make({CastTargetType::kTimestamp}));
   VS_ASSIGN_OR_FAIL(auto to_date, VariantCaster::Make({CastTargetType::kDate}));
+  VS_ASSIGN_OR_FAIL(auto to_int, VariantCaster::Make({CastTargetType::kInt32}));
   const struct {
     const VariantCaster& caster;
     const char* text;
@@ -806,6 +807,19 @@ TEST(VariantCastTest, TimestampTextFollowsSparksGrammar) {
       {to_ts, "2024-02 12:00", "!"},
       {to_ts, "2024-02-29 12:34:56 Mars/Olympus", "!"},
       {to_ts, "12:34:56", "!"},  // a time alone: NULL on purpose (docs/interop.md)
+      {to_ts, "2021-03-04\x7f", "1614816000000000"},  // DEL is trimmed
+      {to_ts, "2021-03-04T05:06:07+1:2", "1614830647000000"},
+      {to_ts, "2021-03-04T05:06:07+18:00", "1614769567000000"},
+      {to_ts, "2021-03-04T05:06:07+18:01", "!"},  // past Java's +-18:00
+      {to_ts, "2021-03-04T05:06:07UTC-18:00:01", "!"},
+      {to_ts, "294247-01-10 12:00:00+11:00", "9223372026000000000"},
+      {to_ts, "-290308-12-21 12:00:00-08:00", "-9223372036800000000"},
+      {to_ts, "294247-01-10 12:00:00", "!"},
+      {to_int, "12\x7f", "12"},
+      {to_date,
+       "\x7f"
+       "2021-03-04",
+       "18690"},
       {to_date, "2024-02-29T12", "19782"},
       {to_date, "2024-02-29 anything", "19782"},
       {to_date, "2024", "19723"},

@@ -238,3 +238,15 @@ def test_from_arrow_copies_in_an_unregistered_variant_extension_column():
     assert vs.to_json(vs.from_arrow(pa.chunked_array([e]))).to_pylist() == ['{"a":1}', None]
     nested = vs.from_arrow(pa.StructArray.from_arrays([e], ["x"]))
     assert vs.to_json(nested).to_pylist() == ['{"x":{"a":1}}', '{"x":null}']
+
+
+def test_session_zones_take_javas_short_ids_as_spark_does():
+    """Spark resolves its session zone with java.time's SHORT_IDS (PST, CTT, EST...):
+    the writer's and the casts' zones resolve them alike (the writer refused "PST")."""
+    instant = vs.from_python([datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)])
+    for short, region in [("PST", "America/Los_Angeles"), ("CTT", "Asia/Shanghai"),
+                          ("EST", "-05:00")]:
+        assert vs.to_json(instant, timezone=short).to_pylist() == \
+            vs.to_json(instant, timezone=region).to_pylist()
+        assert vs.variant_get(instant, "$", "string", timezone=short).to_pylist() == \
+            vs.variant_get(instant, "$", "string", timezone=region).to_pylist()

@@ -36,6 +36,9 @@ class TimeZone {
   /// overlap the earlier offset; in a gap the time moves later by the gap's length.
   /// nullopt when that instant is past the range of int64 microseconds.
   std::optional<int64_t> ToUtcMicros(int64_t local_micros) const;
+  /// ToUtcMicros() of `local_seconds` plus `micros` (0..999999), for wall-clock times
+  /// themselves past the range of int64 microseconds whose instant is inside it.
+  std::optional<int64_t> ToUtcMicros(int64_t local_seconds, int32_t micros) const;
 
  private:
   std::shared_ptr<const internal::TimeZone> zone_;

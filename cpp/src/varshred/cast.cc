@@ -532,19 +532,26 @@ CastResult VariantCaster::CastTimestamp(const VariantView& v, int64_t* out) cons
     case VariantType::kTimestampNtzNanos:
       return Instant(ntz ? TimestampMicros(v) : tz_.ToUtcMicros(TimestampMicros(v)), out);
     case VariantType::kString: {
-      int64_t local;
+      int64_t seconds;
+      int32_t micros;
       std::string_view zone_text;
       bool time_only;
       // A time alone is NULL, not today's (docs/interop.md#variant_get).
-      if (!ParseTimestamp(v.GetString(), &local, &zone_text, &time_only) || time_only) {
+      if (!ParseTimestamp(v.GetString(), &seconds, &micros, &zone_text, &time_only) ||
+          time_only) {
         return CastResult::kInvalid;
       }
       // A zone must name one (Spark's getZoneId), even for timestamp_ntz, which then
       // ignores it (Spark 4.3).
-      if (zone_text.empty()) return Instant(ntz ? local : tz_.ToUtcMicros(local), out);
-      auto zone = TimeZone::Make(Trim(zone_text));
-      if (!zone.ok()) return CastResult::kInvalid;
-      return Instant(ntz ? local : zone->ToUtcMicros(local), out);
+      const TimeZone* zone = &tz_;
+      arrow::Result<TimeZone> named;
+      if (!zone_text.empty()) {
+        named = TimeZone::Make(Trim(zone_text));
+        if (!named.ok()) return CastResult::kInvalid;
+        zone = &*named;
+      }
+      static const TimeZone kUtc;  // timestamp_ntz keeps the wall-clock time
+      return Instant((ntz ? &kUtc : zone)->ToUtcMicros(seconds, micros), out);
     }
     default:
       break;

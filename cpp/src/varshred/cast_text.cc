@@ -16,7 +16,9 @@ namespace varshred::internal {
 
 namespace {
 
-bool IsSpace(char c) { return static_cast<unsigned char>(c) <= 0x20; }
+// What Spark's casts trim from text: ASCII whitespace and control characters, DEL
+// included (Character.isWhitespace || isISOControl, byte by byte).
+bool IsSpace(char c) { return static_cast<unsigned char>(c) <= 0x20 || c == 0x7f; }
 
 void AppendTwo(int v, std::string* out) {
   out->push_back(static_cast<char>('0' + v / 10));
@@ -279,8 +281,10 @@ bool ParseDate(std::string_view s, int32_t* out) {
   return true;
 }
 
-// Zone suffix: Z, UTC, UT, GMT, optionally followed by an offset; or a bare offset
-// +h, +hh, +hh:mm, +hhmm, +hh:mm:ss. Region ids are not supported.
+// Spark's getZoneId for everything but region ids: Z, UTC, UT, GMT, optionally
+// followed by an offset; or a bare offset in Java's ZoneOffset forms (+h, +hh, +hh:mm,
+// +hhmm, +hh:mm:ss, +hhmmss, at most 18:00), after Spark pads a one-digit hour before a
+// colon and a one-digit minute at the end (+5:3 is +05:03).
 bool ParseZone(std::string_view z, int32_t* offset_seconds) {
   if (z == "Z" || z == "UTC" || z == "UT" || z == "GMT") return *offset_seconds = 0, true;
   for (std::string_view prefix : {"UTC", "GMT", "UT"}) {
@@ -307,8 +311,7 @@ bool ParseZone(std::string_view z, int32_t* offset_seconds) {
     h = num(digits);
     if (i < z.size() && z[i] == ':') {
       ++i;
-      // Spark reads a lone minute digit at the end as the minutes ("+05:3" is +05:03).
-      const bool lone_minute = n == 2 && i + 1 == z.size();
+      const bool lone_minute = i + 1 == z.size();
       if (!ReadDigits(z, &i, lone_minute ? 1 : 2, 2, &m)) return false;
       if (i < z.size() && z[i] == ':') {
         ++i;
@@ -322,8 +325,9 @@ bool ParseZone(std::string_view z, int32_t* offset_seconds) {
   } else {
     return false;
   }
-  if (i != z.size() || h > 18 || m > 59 || sec > 59) return false;
-  *offset_seconds = static_cast<int32_t>(sign * (h * 3600 + m * 60 + sec));
+  const int64_t total = h * 3600 + m * 60 + sec;
+  if (i != z.size() || m > 59 || sec > 59 || total > 18 * 3600) return false;
+  *offset_seconds = static_cast<int32_t>(sign * total);
   return true;
 }
 
@@ -333,8 +337,8 @@ bool ParseZone(std::string_view z, int32_t* offset_seconds) {
 // timestamp ("2024", "2024-02-29 12", "2024-02-29 12:34:56."). Where the seconds or the
 // fraction end at anything else, the rest of the text is the zone. A text starting with
 // 'T' or holding hh:mm first is a time alone (`*time_only`, the caller's to refuse).
-bool ParseTimestamp(std::string_view s, int64_t* local, std::string_view* zone,
-                    bool* time_only) {
+bool ParseTimestamp(std::string_view s, int64_t* local_seconds, int32_t* micros,
+                    std::string_view* zone, bool* time_only) {
   s = Trim(s);
   *zone = {};
   *time_only = false;
@@ -410,19 +414,13 @@ bool ParseTimestamp(std::string_view s, int64_t* local, std::string_view* zone,
       segment[4] > 59 || segment[5] > 59) {
     return false;
   }
+  // Seconds: six-digit years reach past int64 microseconds, which only the instant,
+  // once the zone applies, must fit (as Spark checks it).
   const int64_t days =
       DaysFromCivil(year, static_cast<int>(month), static_cast<int>(day));
-  const int64_t micros_of_day =
-      ((segment[3] * 60 + segment[4]) * 60 + segment[5]) * kMicrosPerSecond + segment[6];
-  // Years of six digits reach past int64 microseconds (years 294247 and -290308 only
-  // partly fit): no timestamp then, as in Spark. 128 bits: the day's start may lie
-  // outside where its time of day is inside.
-  const int128_t micros = int128_t{days} * kMicrosPerDay + micros_of_day;
-  if (micros < std::numeric_limits<int64_t>::min() ||
-      micros > std::numeric_limits<int64_t>::max()) {
-    return false;
-  }
-  *local = static_cast<int64_t>(micros);
+  *local_seconds =
+      days * kSecondsPerDay + (segment[3] * 60 + segment[4]) * 60 + segment[5];
+  *micros = static_cast<int32_t>(segment[6]);
   return true;
 }
 

@@ -16,7 +16,7 @@
 
 namespace varshred::internal {
 
-/// Strips the bytes <= 0x20 at both ends (UTF8String.trimAll).
+/// Strips the bytes <= 0x20 and DEL (0x7f) at both ends (UTF8String.trimAll).
 std::string_view Trim(std::string_view s);
 /// Whether `a` equals the lower-case ASCII `b`, ignoring the case of `a`.
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
@@ -39,12 +39,12 @@ bool ParseDate(std::string_view s, int32_t* out);
 /// +hh:m[m], +hhmm, +hh:mm:ss, +hhmmss. Region ids are TimeZone::Make's.
 bool ParseZone(std::string_view z, int32_t* offset_seconds);
 /// Spark's stringToTimestamp: [+-]yyyy[-m[m][-d[d][( |T)h[h][:m[m][:s[s][.fraction]]]]]]
-/// then, after the seconds or the fraction, an optional zone. `*local` is the
-/// wall-clock time in microseconds; `*zone` the zone's text as written (empty when
-/// none; may start with spaces), for the caller to resolve; `*time_only` marks a time
-/// without a date (`T12:00`, `12:00:00`), whose `*local` is not set.
-bool ParseTimestamp(std::string_view s, int64_t* local, std::string_view* zone,
-                    bool* time_only);
+/// then, after the seconds or the fraction, an optional zone. The wall-clock time is
+/// `*local_seconds` since 1970-01-01 plus `*micros`; `*zone` the zone's text as written
+/// (empty when none; may start with spaces), for the caller to resolve; `*time_only`
+/// marks a time without a date (`T12:00`, `12:00:00`), whose time is not set.
+bool ParseTimestamp(std::string_view s, int64_t* local_seconds, int32_t* micros,
+                    std::string_view* zone, bool* time_only);
 
 /// Plain text without trailing fractional zeros: 3.0 -> "3", 1.50 -> "1.5".
 void AppendDecimalString(int128_t unscaled, int scale, std::string* out);

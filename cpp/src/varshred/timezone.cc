@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -271,79 +272,6 @@ arrow::Result<TimeZone> TimeZone::FromTzif(std::string_view data, std::string_vi
 
 namespace {
 
-// Java's ZoneOffset.of forms: +h, +hh, +hh:mm, +hhmm, +hh:mm:ss, +hhmmss (max 18:00).
-bool ParseFixedOffset(std::string_view s, int32_t* out) {
-  if (s.size() < 2 || (s[0] != '+' && s[0] != '-')) return false;
-  const bool negative = s[0] == '-';
-  s.remove_prefix(1);
-  for (char ch : s) {
-    if (ch != ':' && (ch < '0' || ch > '9')) return false;
-  }
-  auto two = [&](size_t i) { return (s[i] - '0') * 10 + (s[i + 1] - '0'); };
-  int h = 0, m = 0, sec = 0;
-  if (s.size() == 1 && s[0] != ':') {
-    h = s[0] - '0';
-  } else if (s.size() == 2) {
-    h = two(0);
-  } else if (s.size() == 5 && s[2] == ':') {
-    h = two(0), m = two(3);
-  } else if (s.size() == 4 && s.find(':') == std::string_view::npos) {
-    h = two(0), m = two(2);
-  } else if (s.size() == 8 && s[2] == ':' && s[5] == ':') {
-    h = two(0), m = two(3), sec = two(6);
-  } else if (s.size() == 6 && s.find(':') == std::string_view::npos) {
-    h = two(0), m = two(2), sec = two(4);
-  } else {
-    return false;
-  }
-  if (h > 18 || m > 59 || sec > 59 || (h == 18 && (m | sec) != 0)) return false;
-  const int32_t total = h * 3600 + m * 60 + sec;
-  *out = negative ? -total : total;
-  return true;
-}
-
-}  // namespace
-
-arrow::Result<TimeZone> TimeZone::Make(std::string_view name) {
-  if (name == "UTC" || name == "Z" || name == "GMT" || name == "UT") return Fixed(0);
-  int32_t offset = 0;
-  if (ParseFixedOffset(name, &offset)) return Fixed(offset);
-  for (std::string_view prefix : {"UTC", "GMT", "UT"}) {
-    if (name.size() > prefix.size() && name.substr(0, prefix.size()) == prefix &&
-        ParseFixedOffset(name.substr(prefix.size()), &offset)) {
-      return Fixed(offset);
-    }
-  }
-  // An IANA name: letters, digits, '_', '-', '+', '/', and no path tricks.
-  bool valid =
-      !name.empty() && name[0] != '/' && name.find("..") == std::string_view::npos;
-  for (char ch : name) {
-    valid = valid && ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
-                      (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == '+' ||
-                      ch == '/');
-  }
-  if (!valid) return arrow::Status::Invalid("unknown time zone \"", name, "\"");
-  const char* dir = std::getenv("TZDIR");
-  const std::string path =
-      std::string(dir && *dir ? dir : "/usr/share/zoneinfo") + "/" + std::string(name);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return arrow::Status::Invalid("unknown time zone \"", name, "\" (no ", path, ")");
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return FromTzif(ss.str(), name);
-}
-
-}  // namespace varshred::internal
-
-namespace varshred {
-
-TimeZone::TimeZone()
-    : zone_(std::make_shared<internal::TimeZone>(internal::TimeZone::Fixed(0))) {}
-
-namespace {
-
 // java.time.ZoneId.SHORT_IDS, which Spark applies to session zones and to zones in
 // timestamp text (DateTimeUtils.getZoneId).
 constexpr std::pair<std::string_view, std::string_view> kShortIds[] = {
@@ -380,13 +308,44 @@ constexpr std::pair<std::string_view, std::string_view> kShortIds[] = {
 }  // namespace
 
 arrow::Result<TimeZone> TimeZone::Make(std::string_view name) {
-  TimeZone tz;
   for (const auto& [id, zone] : kShortIds) {
     if (name == id) {
       name = zone;
       break;
     }
   }
+  int32_t offset = 0;
+  if (ParseZone(name, &offset)) return Fixed(offset);
+  // An IANA name: letters, digits, '_', '-', '+', '/', and no path tricks.
+  bool valid =
+      !name.empty() && name[0] != '/' && name.find("..") == std::string_view::npos;
+  for (char ch : name) {
+    valid = valid && ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+                      (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == '+' ||
+                      ch == '/');
+  }
+  if (!valid) return arrow::Status::Invalid("unknown time zone \"", name, "\"");
+  const char* dir = std::getenv("TZDIR");
+  const std::string path =
+      std::string(dir && *dir ? dir : "/usr/share/zoneinfo") + "/" + std::string(name);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return arrow::Status::Invalid("unknown time zone \"", name, "\" (no ", path, ")");
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return FromTzif(ss.str(), name);
+}
+
+}  // namespace varshred::internal
+
+namespace varshred {
+
+TimeZone::TimeZone()
+    : zone_(std::make_shared<internal::TimeZone>(internal::TimeZone::Fixed(0))) {}
+
+arrow::Result<TimeZone> TimeZone::Make(std::string_view name) {
+  TimeZone tz;
   if (name == "Etc/UTC" || name == "Etc/GMT" || name == "Z") return tz;
   int32_t offset = 0;
   if (internal::ParseZone(name, &offset)) {
@@ -427,7 +386,12 @@ std::optional<int64_t> TimeZone::ToLocalMicros(int64_t utc_micros) const {
 }
 
 std::optional<int64_t> TimeZone::ToUtcMicros(int64_t local_micros) const {
-  const int64_t local = internal::FloorDiv(local_micros, internal::kMicrosPerSecond);
+  return ToUtcMicros(
+      internal::FloorDiv(local_micros, internal::kMicrosPerSecond),
+      static_cast<int32_t>(internal::FloorMod(local_micros, internal::kMicrosPerSecond)));
+}
+
+std::optional<int64_t> TimeZone::ToUtcMicros(int64_t local, int32_t micros) const {
   // Offsets stay within +-18 h, so the instants of `local` lie within 18 h of it and
   // at most one transition matters: the offsets before and after that window.
   constexpr int64_t kWindow = 18 * 3600;
@@ -438,12 +402,13 @@ std::optional<int64_t> TimeZone::ToUtcMicros(int64_t local_micros) const {
       OffsetAt(local - after) == after) {
     offset = after;
   }
-  int64_t utc;
-  if (__builtin_sub_overflow(local_micros, int64_t{offset} * internal::kMicrosPerSecond,
-                             &utc)) {
+  // 128 bits: the second of the first representable instant starts before it.
+  const int128_t utc = int128_t{local - offset} * internal::kMicrosPerSecond + micros;
+  if (utc < std::numeric_limits<int64_t>::min() ||
+      utc > std::numeric_limits<int64_t>::max()) {
     return std::nullopt;
   }
-  return utc;
+  return static_cast<int64_t>(utc);
 }
 
 }  // namespace varshred
