@@ -1183,6 +1183,12 @@ class _PathReader(DataSourceReader):
             raise vs.VariantError(f'option prune: "true" or "false", got {prune!r}')
         self.prune = prune == "true"
         self.types = {f.name: f.dataType for f in schema.fields} if schema else {}
+        # Each path is read as the Arrow type Spark expects for its column (Variant in
+        # Spark's layout, maps, which varshred's DDL names lack), not from its DDL.
+        from pyspark.sql.pandas.types import to_arrow_type
+
+        self.arrow_types = {name: to_arrow_type(t, timezone="UTC")
+                            for name, t in self.types.items()}
         self.pushed: list[_Pushed] = []
 
     def pushFilters(self, filters):
@@ -1247,8 +1253,8 @@ class _PathReader(DataSourceReader):
         if not partition.row_groups:
             return
         column = self.column or _variant_column(partition.path)
-        table = vpq.read_paths(partition.path, column, dict(self.paths),
-                               row_groups=partition.row_groups)
+        types = {p: self.arrow_types.get(p, t) for p, t in self.paths}
+        table = vpq.read_paths(partition.path, column, types, row_groups=partition.row_groups)
         for batch in table.to_batches():
             yield for_spark(batch)
 

@@ -158,3 +158,27 @@ def test_paths_read_objects_and_arrays_as_structs_and_arrays(spark, tmp_path):
     rows = [r.asDict(recursive=True) for r in df.collect()]
     assert rows == [{"n": {"x": 1, "y": "s"}, "$['a:b']": [1, 2]},
                     {"n": None, "$['a:b']": []}]
+
+
+def test_paths_read_variants_and_maps_as_spark_types_them(spark, tmp_path):
+    """A path typed variant (alone or inside a struct or array) comes back in Spark's
+    Variant layout, and a map in Spark's map type: the reader reads each path as the Arrow
+    type of its Spark column (DATA_SOURCE_RETURN_SCHEMA_MISMATCH and an unknown 'map'
+    DDL before). The values are Spark's own try_variant_get's of the same file."""
+    path = tmp_path / "variants.parquet"
+    _write(path, [{"n": {"x": 1, "k": "s"}, "m": {"x": [1, "a"]}, "arr": [{"a": 1}, 2],
+                   "mp": {"k": 1, "j": "2"}},
+                  {"n": 5, "m": 7, "arr": [], "mp": None}],
+           "n struct<x: int>")
+    vs.spark.register(spark)
+    paths = "n:variant,m:struct<x: variant>,arr:array<variant>,mp:map<string,bigint>"
+    ours = (spark.read.format("varshred").option("variant_paths", paths).load(str(path))
+            .selectExpr("to_json(n)", "to_json(m.x)", "transform(arr, e -> to_json(e))",
+                        "mp"))
+    spark_own = spark.read.parquet(str(path)).selectExpr(
+        "to_json(try_variant_get(v, '$.n', 'variant'))",
+        "to_json(try_variant_get(v, '$.m', 'struct<x: variant>').x)",
+        "transform(try_variant_get(v, '$.arr', 'array<variant>'), e -> to_json(e))",
+        "try_variant_get(v, '$.mp', 'map<string,bigint>')")
+    assert [tuple(r) for r in ours.collect()] == [tuple(r) for r in spark_own.collect()]
+    assert ours.collect()[0][3] == {"k": 1, "j": 2}
