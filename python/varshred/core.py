@@ -209,10 +209,10 @@ def to_arrow(variants: Any, target_type: str | pa.DataType, *,
     Spark does; under ``"raise"`` it raises :class:`VariantError` naming the row and
     the path. Besides Spark's types, unsigned integers, other timestamp units
     (nanoseconds exact), time, date64, uuid and view types round-trip what
-    :func:`from_arrow` makes:
-    ``to_arrow(from_arrow(x), x.type) == x`` (decimals of negative scale, which
-    Variant lacks, excepted: a ``TypeError`` as a target). On shredded input, scalar targets read
-    the typed columns directly (as :func:`variant_get`).
+    :func:`from_arrow` makes: ``to_arrow(from_arrow(x), x.type) == x`` (but for
+    decimals of negative scale, which Variant lacks: a ``TypeError`` as a target). On
+    shredded input, scalar targets read the typed columns directly (as
+    :func:`variant_get`).
     """
     from varshred.get import arrow_type
 
