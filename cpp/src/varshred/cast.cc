@@ -544,11 +544,11 @@ CastResult VariantCaster::CastTimestamp(const VariantView& v, int64_t* out) cons
       // A zone must name one (Spark's getZoneId), even for timestamp_ntz, which then
       // ignores it (Spark 4.3).
       const TimeZone* zone = &tz_;
-      arrow::Result<TimeZone> named;
+      std::optional<TimeZone> named;  // not an arrow::Result: its default allocates
       if (!zone_text.empty()) {
-        named = TimeZone::Make(Trim(zone_text));
-        if (!named.ok()) return CastResult::kInvalid;
-        zone = &*named;
+        auto made = TimeZone::Make(Trim(zone_text));
+        if (!made.ok()) return CastResult::kInvalid;
+        zone = &named.emplace(std::move(made).ValueOrDie());
       }
       static const TimeZone kUtc;  // timestamp_ntz keeps the wall-clock time
       return Instant((ntz ? &kUtc : zone)->ToUtcMicros(seconds, micros), out);
