@@ -682,14 +682,17 @@ def _path_columns(path: str, column: str, segments: list,
 def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
                errors: Literal["null", "raise"] = "null", filter: Any = None,
                threads: int | None = None, readahead: int | None = None,
-               filesystem: Any = None, row_groups: Sequence[int] | None = None) -> pa.Table:
+               filesystem: Any = None, row_groups: Sequence[int] | None = None,
+               timezone: str = "UTC") -> pa.Table:
     """One Arrow column per ``{path: type}`` entry (types as Spark names or pyarrow
     types; ``None`` for Variant), reading only the column chunks each path needs: its
     typed_value leaf and the value columns on the way. Rows whose value did not land in
     the typed column are read from the residual values. Columns in the legacy draft
     layout are rebuilt whole first (their leaves do not map onto paths). Paths are
     read as :func:`variant_get` reads them (``$`` may be left out: ``"a.b"``), and
-    ``errors`` is variant_get's, with its default ``"null"`` for the same reason.
+    ``errors`` and ``timezone`` (the session zone of casts between timestamps, dates
+    and strings) are variant_get's, ``errors`` with its default ``"null"`` for the
+    same reason.
 
     ``path`` may be a file, directory, glob or list (docs/datasets.md); files without
     ``column`` give nulls. ``filter``, ``threads`` and ``readahead`` as
@@ -706,8 +709,8 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
                              f"has {len(files)}")
         if not row_groups:  # every row group pruned
             return pa.schema(list(types.items())).empty_table()
-        return pa.table(_paths_of_file(files[0], column, paths, errors, list(row_groups),
-                                       filesystem=filesystem))
+        return pa.table(_paths_of_file(files[0], column, paths, errors, timezone,
+                                       list(row_groups), filesystem=filesystem))
     threads = _dataset.default_threads(threads)
     ds = _dataset.Dataset(path, filesystem=filesystem)
     infos = ds.infos(False, _kernels.ON_CONFLICT["error"], threads)
@@ -726,7 +729,8 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
         names = infos[unit.file].schema.names
         rgs = list(unit.row_groups)
         if column in names:
-            out = _paths_of_file(file, column, paths, errors, rgs, footers, ds.filesystem)
+            out = _paths_of_file(file, column, paths, errors, timezone, rgs, footers,
+                                 ds.filesystem)
         else:
             out = {p: pa.nulls(unit.rows, t) for p, t in types.items()}
         table = pa.table(out) if out else None
@@ -740,7 +744,8 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
                     m = pa.repeat(False, unit.rows)
                 else:
                     values = _paths_of_file(file, c.column, {c.path: pa.scalar(c.literal).type},
-                                            "null", rgs, footers, ds.filesystem)[c.path]
+                                            "null", timezone, rgs, footers,
+                                            ds.filesystem)[c.path]
                     m = _dataset.compare(values, c)
             elif c.column in part:
                 value = pa.scalar(part[c.column], ds.partition_schema.field(c.column).type)
@@ -762,7 +767,8 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
 
 
 def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str,
-                   row_groups: list[int] | None = None, footers: dict | None = None,
+                   timezone: str, row_groups: list[int] | None = None,
+                   footers: dict | None = None,
                    filesystem: Any = None) -> dict:
     """read_paths of one file (of ``row_groups`` when given): {path: values}.
     ``footers`` keeps each file's columns and leaf index for the scan's next units."""
@@ -777,7 +783,7 @@ def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str
                                  row_groups, filesystem)
         legacy = reader.read_all()[column]
     if legacy is not None:
-        return {p: variant_get(legacy, _full_path(p), t, errors=errors)
+        return {p: variant_get(legacy, _full_path(p), t, errors=errors, timezone=timezone)
                 for p, t in paths.items()}
     # One read of the leaves every path needs: the metadata and the value columns the
     # paths share are decoded once.
@@ -788,7 +794,8 @@ def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str
         # Shredded or not, variant_get reads the typed leaf directly and decodes the
         # residual values only for rows that need them.
         try:
-            out[p] = variant_get(partial, _full_path(p), type_name, errors=errors)
+            out[p] = variant_get(partial, _full_path(p), type_name, errors=errors,
+                                 timezone=timezone)
         except VariantError as e:  # bad data in the file ("row 3, $.a: ..."): say where
             raise VariantError(f"{path}: column {column!r}, {e}") from None
     return out

@@ -279,6 +279,13 @@ def _map_column(df: DataFrame, column: str, op: str, data_type: DataType,
     return source.mapInArrow(fn, schema)
 
 
+def _session_zone(df: DataFrame, timezone: str | None) -> str:
+    """``timezone``, or the zone Spark's own casts of ``df`` use: its session's."""
+    if timezone is not None:
+        return timezone
+    return df.sparkSession.conf.get("spark.sql.session.timeZone") or "UTC"
+
+
 def _spark_type_of(arrow_type: pa.DataType) -> DataType:
     from pyspark.sql.pandas.types import from_arrow_type
 
@@ -302,11 +309,13 @@ def from_arrow(df: DataFrame, column: str, *, output: str | None = None) -> Data
 
 def to_arrow(df: DataFrame, column: str, target_type: pa.DataType, *,
              output: str | None = None, errors: str = "null",
-             timezone: str = "UTC") -> DataFrame:
+             timezone: str | None = None) -> DataFrame:
     """A ``VariantType`` column -> ``target_type`` (a pyarrow type Spark can hold), as
-    Spark's ``try_cast`` (``errors="null"``) or ``cast`` (vs.to_arrow)."""
+    Spark's ``try_cast`` (``errors="null"``) or ``cast`` (vs.to_arrow), in ``timezone``
+    (default: the session's ``spark.sql.session.timeZone``, as Spark's casts)."""
     return _map_column(df, column, "to_arrow", _spark_type_of(target_type), output,
-                       {"target_type": target_type, "errors": errors, "timezone": timezone})
+                       {"target_type": target_type, "errors": errors,
+                        "timezone": _session_zone(df, timezone)})
 
 
 def schema_of_variant(df: DataFrame, column: str, *,
@@ -339,11 +348,13 @@ def variant_explode(df: DataFrame, column: str, *, outer: bool = False) -> DataF
 
 
 def to_json(df: DataFrame, column: str, *, output: str | None = None,
-            timezone: str = "UTC") -> DataFrame:
-    """A ``VariantType`` column -> JSON strings (as Spark's to_json)."""
+            timezone: str | None = None) -> DataFrame:
+    """A ``VariantType`` column -> JSON strings (as Spark's to_json: timestamps in
+    ``timezone``, by default the session's ``spark.sql.session.timeZone``)."""
     from pyspark.sql.types import StringType
 
-    return _map_column(df, column, "to_json", StringType(), output, {"timezone": timezone})
+    return _map_column(df, column, "to_json", StringType(), output,
+                       {"timezone": _session_zone(df, timezone)})
 
 
 def shred(df: DataFrame, column: str, schema: str, *, output: str | None = None,
@@ -1168,12 +1179,20 @@ class _PathReader(DataSourceReader):
     128 MB as Spark's ``spark.sql.files.maxPartitionBytes``). With ``prune`` "true",
     filters on the path columns (``=``, ``<``, ``<=``, ``>``, ``>=``, ``IN``) skip the
     files and row groups that ``vs.parquet.prunable_row_groups`` proves hold no matching
-    row; Spark still filters the rows read."""
+    row; Spark still filters the rows read. ``timezone`` (default UTC) is the session
+    zone of the casts between timestamps, dates and strings: a data source reader is
+    given no session, so Spark's ``spark.sql.session.timeZone`` cannot be read here."""
 
     def __init__(self, options: dict, paths: list[tuple[str, str]], schema: Any = None):
         self.path = _absolute(options.get("path") or "")
         self.column = options.get("column")
         self.paths = paths
+        self.timezone = options.get("timezone", "UTC")
+        try:  # a bad name fails the query's planning, not each task
+            vs.variant_get(vs.from_json(pa.array([], pa.string())), "$", "timestamp",
+                           timezone=self.timezone)
+        except (NotImplementedError, ValueError) as e:
+            raise vs.VariantError(f"option timezone: {e}") from None
         self.max_bytes = int(options.get("max_partition_bytes", 128 << 20))
         # Opt-in: Spark 4.3 keeps the read planned under one query's filters on the
         # loaded DataFrame and reuses it for a later query of that DataFrame that has no
@@ -1254,7 +1273,8 @@ class _PathReader(DataSourceReader):
             return
         column = self.column or _variant_column(partition.path)
         types = {p: self.arrow_types.get(p, t) for p, t in self.paths}
-        table = vpq.read_paths(partition.path, column, types, row_groups=partition.row_groups)
+        table = vpq.read_paths(partition.path, column, types, row_groups=partition.row_groups,
+                               timezone=self.timezone)
         for batch in table.to_batches():
             yield for_spark(batch)
 

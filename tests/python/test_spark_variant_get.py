@@ -413,3 +413,45 @@ def test_timestamp_and_date_text_casts_as_spark_does(spark, session_zone):
                if got[i] != want[i] and not (got[i] is None and texts[i].startswith(("T", "12:")))]
         assert not bad, (t, bad[:10])
         assert sum(w is not None for w in want) > 50, t
+
+
+def test_path_reader_and_spark_functions_take_the_session_zone(spark, session_zone,
+                                                               tmp_path):
+    """read_paths and format("varshred") cast in the zone they are given, and
+    vs.spark.to_json / to_arrow in the DataFrame's session zone, as Spark's
+    try_variant_get, to_json and try_cast do (all cast in UTC before)."""
+    vs.spark.register(spark)
+    df = spark.sql(
+        "select i, to_variant_object(named_struct('ts', a, 's', b, 'd', c)) as v from values"
+        " (0, timestamp'2024-01-15 08:00:00', '2024-07-01 12:30:00', date'2024-03-10'),"
+        " (1, timestamp'2024-11-03 09:30:00', '2024-11-03 01:30:00', date'1969-12-31')"
+        " as t(i, a, b, c)").cache()
+    rows = sorted(df.collect(), key=lambda r: r.i)
+    variants = pa.StructArray.from_arrays(
+        [pa.array([bytes(r.v.metadata) for r in rows], pa.binary()),
+         pa.array([bytes(r.v.value) for r in rows], pa.binary())], ["metadata", "value"])
+    out = str(tmp_path / "zones.parquet")
+    vs.parquet.write_table(pa.table({"v": variants}), out)
+    paths = {"ts": "string", "s": "timestamp", "d": "timestamp"}
+    want = sorted(df.selectExpr("i", *(f"{_spark_expr('try_variant_get', '$.' + p, t)} as {p}"
+                                       for p, t in paths.items())).collect(),
+                  key=lambda r: r.i)
+    read = vs.parquet.read_paths(out, "v", paths, timezone=session_zone)
+    for p, t in paths.items():
+        assert _ours(read[p], t) == [r[p] for r in want], (p, t)
+    source = (spark.read.format("varshred").option("timezone", session_zone)
+              .option("variant_paths", ",".join(f"{p}:{t}" for p, t in paths.items()))
+              .load(out).selectExpr("ts", "unix_micros(s) as s", "unix_micros(d) as d")
+              .collect())
+    assert sorted(tuple(r) for r in source) == sorted((r.ts, r.s, r.d) for r in want)
+    spark_json = [r.j for r in df.orderBy("i").selectExpr("to_json(v) as j").collect()]
+    ours = vs.spark.to_json(df.orderBy("i"), "v").select("v").collect()
+    assert [r.v for r in ours] == spark_json
+    cast = vs.spark.to_arrow(df.orderBy("i"), "v",
+                             pa.struct([("s", pa.timestamp("us", tz="UTC"))]))
+    assert ([r.v.s for r in cast.collect()]
+            == [r.s for r in df.orderBy("i").selectExpr("try_cast(v as struct<s: timestamp>) as c")
+                .selectExpr("c.s as s").collect()])
+    with pytest.raises(Exception, match="option timezone"):
+        spark.read.format("varshred").option("timezone", "Mars/Olympus") \
+            .option("variant_paths", "s:timestamp").load(out).collect()
