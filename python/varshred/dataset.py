@@ -227,9 +227,11 @@ def compare(values: pa.Array | pa.ChunkedArray, cond: Condition) -> pa.Array:
 
     try:
         scalar = pa.scalar(cond.literal)
-        if values.type != scalar.type and not pa.types.is_null(values.type):
-            scalar = scalar.cast(values.type)
-        mask = pc.call_function(_COMPARE[cond.op], [values, scalar])
+        try:  # numbers of any two types compare as numbers (an int64 column < 1.5)
+            mask = pc.call_function(_COMPARE[cond.op], [values, scalar])
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
+            # Other types: the literal as the column's type ("2026-11-23" as a date).
+            mask = pc.call_function(_COMPARE[cond.op], [values, scalar.cast(values.type)])
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as e:
         raise ValueError(f"filter {cond}: cannot compare {values.type} with "
                          f"{cond.literal!r} ({e})") from None
@@ -324,14 +326,15 @@ class Dataset:
 
     def _partition_schema(self) -> pa.Schema:
         """One field per partition key (in order of appearance): int64 when every
-        non-null value of the key parses as an integer, else string."""
+        non-null value of the key parses as an integer that fits it, else string."""
         values: dict[str, list] = {}
         for e in self.entries:
             for k, v in e.partition:
                 values.setdefault(k, []).append(v)
         fields = []
         for k, vs in values.items():
-            ints = all(v is None or re.fullmatch(r"[+-]?\d+", v) for v in vs)
+            ints = all(v is None or (re.fullmatch(r"[+-]?\d+", v) and -2**63 <= int(v) < 2**63)
+                       for v in vs)
             fields.append(pa.field(k, pa.int64() if ints and any(vs) else pa.string()))
         return pa.schema(fields)
 
@@ -428,6 +431,8 @@ class Dataset:
         shredding)."""
         part = self.partition_values(unit.file)
         n = unit.rows if table is None else table.num_rows
+        if not schema.names:
+            return without_columns(n)
         cols = []
         for f in schema:
             if f.name in part:
@@ -440,6 +445,21 @@ class Dataset:
         if not as_stored:
             return pa.Table.from_arrays(cols, schema=schema)
         return pa.Table.from_arrays(cols, names=schema.names)
+
+
+def without_columns(rows: int) -> pa.Table:
+    """A table of ``rows`` rows and no columns (``columns=[]``: a count)."""
+    return pa.table({"rows": pa.nulls(rows)}).select([])
+
+
+def concat(tables: list[pa.Table], schema: pa.Schema) -> pa.Table:
+    """The tables one after another; pyarrow's concat_tables drops the rows of tables
+    without columns."""
+    if not tables:
+        return schema.empty_table()
+    if not schema.names:
+        return without_columns(sum(t.num_rows for t in tables))
+    return pa.concat_tables(tables)
 
 
 def _describe(source: Any) -> str:

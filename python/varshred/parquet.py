@@ -511,8 +511,7 @@ def read_table(path: Any, columns: list[str] | None = None, *, shredded: bool = 
     :func:`iter_batches`'."""
     schema, tables = _scan(path, columns, 65536, shredded, on_conflict, filter, threads,
                            readahead, filesystem)
-    tables = [t for t in tables if t.num_rows]
-    return pa.concat_tables(tables) if tables else schema.empty_table()
+    return _dataset.concat([t for t in tables if t.num_rows], schema)
 
 
 def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: bool,
@@ -529,7 +528,7 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
     threads = _dataset.default_threads(threads)
     ds = _dataset.Dataset(source, filesystem=filesystem)
     infos = ds.infos(shredded, conflict, threads)
-    conditions = _dataset.parse_filter(filter, _variant_columns(infos))
+    conditions = _conditions(ds, infos, filter)
     needed = None if columns is None else list(dict.fromkeys(
         list(columns) + [c.column for c in conditions]))
     read_schema = ds.schema(infos, needed)
@@ -544,7 +543,8 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
             table = table.filter(_row_mask(table, conditions))
         if read_schema.names != out_schema.names:
             table = table.select(out_schema.names)
-        table = table.replace_schema_metadata(out_schema.metadata)
+        if out_schema.names:  # (pyarrow drops the rows of a table without columns)
+            table = table.replace_schema_metadata(out_schema.metadata)
         return table if transform is None else transform(table, out_schema)
 
     def open_unit(unit: _dataset.Unit):
@@ -589,6 +589,12 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
 def _variant_columns(infos: list) -> list[str]:
     return list(dict.fromkeys(n for i in infos for n in i.schema.names
                               if n in i.variant_columns))
+
+
+def _conditions(ds: _dataset.Dataset, infos: list, filter: Any) -> list:
+    """The scan's filter conditions; none for a dataset without files, whose columns
+    are unknown and which has no row to filter (an empty partition of a job)."""
+    return _dataset.parse_filter(filter, _variant_columns(infos)) if ds.paths else []
 
 
 def _row_mask(table: pa.Table, conditions: list) -> pa.Array:
@@ -716,7 +722,7 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
     infos = ds.infos(False, _kernels.ON_CONFLICT["error"], threads)
     if not any(column in i.schema.names for i in infos) and ds.paths:
         raise KeyError(f"{_dataset._describe(path)}: no column named {column!r}")
-    conditions = _dataset.parse_filter(filter, _variant_columns(infos))
+    conditions = _conditions(ds, infos, filter)
     for c in conditions:
         if c.path is None and c.column not in ds.partition_schema.names:
             ds.schema(infos, [c.column])  # a plain column: check that it exists
@@ -761,9 +767,7 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
 
     tables = [t for t in _dataset.ordered_map(read_unit, ds.units(infos, conditions, threads), threads,
                                               readahead) if t.num_rows]
-    if tables:
-        return pa.concat_tables(tables)
-    return pa.schema([(p, t) for p, t in types.items()]).empty_table()
+    return _dataset.concat(tables, pa.schema([(p, t) for p, t in types.items()]))
 
 
 def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str,
@@ -850,6 +854,10 @@ def _prunable_file(path: str, column: str, variant_path: str, op: str,
         raise
     if any(isinstance(s, int) for s in segments):
         return []  # statistics of list elements do not bound a single element
+    if any(c.name == column and c.layout == "legacy" for c in _inspect_file(path, filesystem)):
+        return []  # the legacy draft's leaves do not map onto paths
+    if pa.types.is_boolean(pa.scalar(literal).type):
+        literal = bool(literal)  # NumPy's bool_ is no bool, and would compare as 1 or 0
     cols = _path_columns(path, column, segments, filesystem=filesystem)
     if cols.typed_leaf is None:
         return []  # not shredded that far, or an object at the end: no single typed leaf

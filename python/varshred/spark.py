@@ -1248,7 +1248,9 @@ class _PathReader(DataSourceReader):
 
     def partitions(self):
         out = []
-        for path in _part_files(self.path):
+        # Every visible file, as spark.read.parquet and vs.parquet read a directory (the
+        # writer's own parts end in .parquet; other writers' need not).
+        for path in _fs.list_files(self.path):
             md = None
             run: list[int] = []
             size = 0

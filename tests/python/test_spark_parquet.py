@@ -211,3 +211,17 @@ def test_data_source_reads_paths_of_legacy_files(spark, tmp_path):
     with pytest.raises(Exception, match="more than once"):
         (spark.read.format("varshred").option("variant_paths", "a:bigint,a:string")
          .load(str(tmp_path / "legacy")).collect())
+
+
+def test_path_reader_reads_every_visible_file(spark, tmp_path):
+    """Other writers' part files need not end in .parquet: spark.read.parquet reads
+    them, and so does format("varshred") (it read only the .parquet ones, silently)."""
+    vs.spark.register(spark)
+    for name, a in [("part-00000.parquet", 1), ("part-00001", 2), ("part-00002.PARQUET", 3)]:
+        vs.parquet.write_table(pa.table({"v": vs.from_python([{"a": a}])}),
+                               str(tmp_path / name))
+    (tmp_path / "_SUCCESS").write_text("")
+    assert spark.read.parquet(str(tmp_path)).count() == 3
+    rows = (spark.read.format("varshred").option("variant_paths", "a:bigint")
+            .load(str(tmp_path)).collect())
+    assert sorted(r.a for r in rows) == [1, 2, 3]
