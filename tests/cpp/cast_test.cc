@@ -781,6 +781,43 @@ TEST(VariantCastTest, FloatingToStringIsTheJsonText) {
   }
 }
 
+// Nanosecond timestamps (DuckDB writes them; Spark cannot read them) keep every digit
+// as strings, as to_json prints them: the cast had floored them to microseconds.
+TEST(VariantCastTest, NanosecondTimestampsToStringKeepTheirDigits) {
+  CastOptions options;
+  options.timezone = "Asia/Kolkata";
+  VS_ASSIGN_OR_FAIL(auto to_string,
+                    VariantCaster::Make({CastTargetType::kString}, options));
+  const int64_t nanos = 1'577'872'800'123'456'789;  // 2020-01-01 10:00:00.123456789 UTC
+  const struct {
+    std::function<void(VariantBuilder*)> build;
+    std::string want;
+  } cases[] = {
+      {[&](VariantBuilder* b) { b->AppendTimestampNanos(nanos); },
+       "2020-01-01 15:30:00.123456789"},
+      {[&](VariantBuilder* b) { b->AppendTimestampNtzNanos(nanos); },
+       "2020-01-01 10:00:00.123456789"},
+      {[&](VariantBuilder* b) { b->AppendTimestampNtzNanos(-1); },
+       "1969-12-31 23:59:59.999999999"},
+      {[&](VariantBuilder* b) { b->AppendTimestampNtzNanos(1'500'000'000); },
+       "1970-01-01 00:00:01.5"},
+      {[&](VariantBuilder* b) { b->AppendTimestampMicros(nanos / 1000); },
+       "2020-01-01 15:30:00.123456"},
+  };
+  for (const auto& c : cases) {
+    VariantBuilder b;
+    c.build(&b);
+    std::string md, value;
+    ASSERT_TRUE(b.Finish(&md, &value).ok());
+    std::string cast;
+    ASSERT_EQ(
+        to_string.CastString(
+            VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), value), &cast),
+        CastResult::kOk);
+    EXPECT_EQ(cast, c.want);
+  }
+}
+
 // Recorded from Spark 4.3 (try_variant_get, session zone UTC): its grammar takes any
 // prefix of the full form, a trailing '.', region and short zone ids, and refuses a
 // zone right after the minutes or a time after a year or a year-month.

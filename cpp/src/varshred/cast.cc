@@ -448,16 +448,19 @@ CastResult VariantCaster::CastString(const VariantView& v, std::string* out) con
       AppendDate(v.GetDate(), out);
       return CastResult::kOk;
     case VariantType::kTimestampMicros:
-    case VariantType::kTimestampNanos: {
-      // In seconds: the zone's offset may not fit beside an instant near either end.
-      const SplitTime t = SplitSeconds(TimestampMicros(v), kMicrosPerSecond);
-      AppendTimestamp(t.seconds + tz_.OffsetAt(t.seconds), t.fraction, 6, out);
-      return CastResult::kOk;
-    }
+    case VariantType::kTimestampNanos:
     case VariantType::kTimestampNtzMicros:
     case VariantType::kTimestampNtzNanos: {
-      const SplitTime t = SplitSeconds(TimestampMicros(v), kMicrosPerSecond);
-      AppendTimestamp(t.seconds, t.fraction, 6, out);
+      // Every digit the value holds, as to_json prints it. In seconds: the zone's
+      // offset may not fit beside an instant near either end.
+      const bool nanos =
+          t == VariantType::kTimestampNanos || t == VariantType::kTimestampNtzNanos;
+      const SplitTime split =
+          SplitSeconds(v.GetTimeValue(), nanos ? 1'000'000'000 : kMicrosPerSecond);
+      const bool with_zone =
+          t == VariantType::kTimestampMicros || t == VariantType::kTimestampNanos;
+      const int64_t offset = with_zone ? tz_.OffsetAt(split.seconds) : 0;
+      AppendTimestamp(split.seconds + offset, split.fraction, nanos ? 9 : 6, out);
       return CastResult::kOk;
     }
     case VariantType::kTimeNtzMicros: {
