@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 import pyarrow as pa
@@ -16,16 +17,77 @@ __all__ = ["variant_get", "arrow_type"]
 
 def arrow_type(type_name: str | pa.DataType) -> pa.DataType | None:
     """The Arrow type of a Spark SQL type name (``"bigint"``, ``"decimal(9,2)"``,
-    ``"timestamp_ntz"``, ``"struct<a: int, b: array<string>>"`` ...), read by the
-    shredding-schema DDL parser (the names of :meth:`ShreddingSchema.parse`; decimals
-    are ``decimal128``, as Spark's); ``None`` for ``"variant"``. A pyarrow type is
-    returned as it is."""
+    ``"timestamp_ntz"``, ``"struct<a: int, b: array<string>>"``,
+    ``"map<string, int>"`` ...), read by the shredding-schema DDL parser (the names of
+    :meth:`ShreddingSchema.parse`; decimals are ``decimal128``, as Spark's); ``None``
+    for ``"variant"``. A pyarrow type is returned as it is."""
     if isinstance(type_name, pa.DataType):
         return type_name
     try:
-        return _schema.sql_type(type_name)
+        parsed = _schema.sql_type(_maps_as_entry_lists(type_name))
     except VariantError as e:
         raise VariantError(f"variant_get type {type_name!r}: {e}") from None
+    return None if parsed is None else _entry_lists_as_maps(parsed)
+
+
+# Shredding schemas have no maps (an object's keys are its fields): the DDL parser reads
+# each map<K, V> as a list of entries of these two fields, turned back into a map after.
+_MAP_KEY, _MAP_VALUE = "__varshred_map_key__", "__varshred_map_value__"
+
+
+def _maps_as_entry_lists(ddl: str) -> str:
+    """``ddl`` with every ``map<K, V>`` outside backquoted names spelled as a list of
+    key/value structs."""
+    out, i, quoted = [], 0, False
+    while i < len(ddl):
+        c = ddl[i]
+        quoted ^= c == "`"  # a doubled `` inside a name toggles twice
+        word = None if quoted else re.match(r"map\s*<", ddl[i:], re.IGNORECASE)
+        if word and (i == 0 or not (ddl[i - 1].isalnum() or ddl[i - 1] == "_")):
+            start = end = i + word.end()
+            depth = 1
+            while end < len(ddl) and depth:
+                quoted ^= ddl[end] == "`"
+                depth += 0 if quoted else {"<": 1, ">": -1}.get(ddl[end], 0)
+                end += 1
+            parts = _split_top_level(ddl[start:end - 1])
+            if depth or len(parts) != 2:
+                raise VariantError("map takes two types, <key, value>")
+            key, value = (_maps_as_entry_lists(p) for p in parts)
+            out.append(f"array<struct<{_MAP_KEY}: {key}, {_MAP_VALUE}: {value}>>")
+            i = end
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _entry_lists_as_maps(t: pa.DataType) -> pa.DataType:
+    if pa.types.is_list(t):
+        item = t.value_type
+        if pa.types.is_struct(item) and [f.name for f in item] == [_MAP_KEY, _MAP_VALUE]:
+            return pa.map_(_entry_lists_as_maps(item.field(0).type),
+                           _entry_lists_as_maps(item.field(1).type))
+        return pa.list_(t.value_field.with_type(_entry_lists_as_maps(item)))
+    if pa.types.is_struct(t):
+        return pa.struct([f.with_type(_entry_lists_as_maps(f.type)) for f in t])
+    return t
+
+
+def _split_top_level(text: str) -> list[str]:
+    """``text`` cut at each comma outside brackets, parentheses and backquotes."""
+    items, start, depth, quoted = [], 0, 0, False
+    for i, c in enumerate(text):
+        if c == "`":
+            quoted = not quoted
+        elif not quoted and c in "<(":
+            depth += 1
+        elif not quoted and c in ">)":
+            depth -= 1
+        elif not quoted and c == "," and depth == 0:
+            items.append(text[start:i])
+            start = i + 1
+    return items + [text[start:]]
 
 
 @renamed(type="target_type")
