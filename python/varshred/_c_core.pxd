@@ -46,6 +46,7 @@ cdef extern from "varshred/format.h" namespace "varshred" nogil:
         kArray
     string_view VariantTypeName(VariantType type)
     const uint8_t kMaxPrimitiveTypeId
+    const int kMaxParquetSchemaDepth
 
 cdef extern from "varshred/value.h" namespace "varshred" nogil:
     VariantType TypeFromHeader(uint8_t header)

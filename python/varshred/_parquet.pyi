@@ -7,6 +7,8 @@ import pyarrow as pa
 
 from varshred._schema import ShreddingSchemaHandle
 
+SCHEMA_DEPTH_LIMIT: int
+
 def is_variant_type(data_type: pa.DataType) -> bool: ...
 
 class ParquetFileWriter:

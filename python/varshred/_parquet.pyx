@@ -19,7 +19,8 @@ import threading as _threading
 
 from varshred._c_arrow cimport *
 from varshred._c_core cimport (
-    DuplicateKeyPolicy, JsonNumbers, TypeFromHeader, VariantTypeName, kMaxPrimitiveTypeId)
+    DuplicateKeyPolicy, JsonNumbers, TypeFromHeader, VariantTypeName, kMaxParquetSchemaDepth,
+    kMaxPrimitiveTypeId)
 from varshred._c_kernels cimport (
     ConflictPolicy, JsonErrorPolicy, JsonToVariantOptions, NumericShredding,
     ShreddingSchema)
@@ -28,9 +29,13 @@ from varshred._filesystem cimport unwrap_filesystem
 from varshred._capsule cimport (
     export_chunked, export_reader, import_batch, import_chunks, import_schema,
     import_type)
+
 from varshred._schema cimport ShreddingSchemaHandle
 from varshred._status cimport check_status
 from varshred.errors import VariantError
+
+# The deepest Parquet schema varshred reads (pyarrow's and Parquet C++'s default: 100).
+SCHEMA_DEPTH_LIMIT = kMaxParquetSchemaDepth
 
 cdef JsonToVariantOptions _json_options(int numbers, int duplicate_keys, int errors):
     cdef JsonToVariantOptions options

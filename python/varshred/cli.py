@@ -27,7 +27,6 @@ from typing import Iterator
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 import varshred as vs
 from varshred import _kernels
@@ -148,7 +147,7 @@ def _inspect_files(files: list[str]) -> int:
     for path in files:
         try:  # a corrupt file may fail at any step: report it, never a traceback
             infos = vs.parquet.inspect(path)
-            print(f"{path}  ({pq.ParquetFile(path).metadata.num_rows} rows)")
+            print(f"{path}  ({vs.parquet._parquet_file(path).metadata.num_rows} rows)")
             for info in infos:
                 if not info.is_variant:
                     continue

@@ -27,6 +27,7 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 
 from varshred import _fs
+from varshred.errors import VariantError
 
 
 __all__ = ["files", "Dataset"]
@@ -260,6 +261,10 @@ class FileInfo:
     row_group_rows: list[int]  # rows per row group
     row_group_bytes: list[int]  # uncompressed bytes per row group (all columns)
     variant_columns: set       # names of the file's Variant columns
+    # Whether a column nests as deep as Arrow's C data interface imports (64 levels): a
+    # column as stored then cannot cross into pyarrow, only rebuilt. Judged from the
+    # Parquet leaf paths, which nest lists one level deeper than Arrow: never too low.
+    too_deep_to_import: bool = False
 
 
 @dataclass(frozen=True)
@@ -462,6 +467,11 @@ def concat(tables: list[pa.Table], schema: pa.Schema) -> pa.Table:
     return pa.concat_tables(tables)
 
 
+# Arrow's C data interface imports types nested at most this deep (pyarrow's import of
+# a shredded column goes through it); other writers shred deeper than varshred does.
+IMPORT_DEPTH = 64
+
+
 def _describe(source: Any) -> str:
     return os.fspath(source) if isinstance(source, (str, os.PathLike)) else str(
         [os.fspath(s) for s in source])
@@ -473,12 +483,18 @@ def _file_info(path: str, shredded: bool, on_conflict: int,
     from varshred.parquet import _parquet_file
 
     md = _parquet_file(path, filesystem).metadata  # the footer checked by varshred first
+    too_deep = any(len(md.schema.column(i).path.split(".")) >= IMPORT_DEPTH - 1
+                   for i in range(md.num_columns))  # a batch's struct adds a level
     try:
         reader = _parquet.reader(path, None, shredded, 1, on_conflict, None, filesystem)
     except pa.ArrowException as e:
+        if shredded and too_deep:
+            raise VariantError(f"{path}: its shredded columns nest deeper than pyarrow "
+                               f"imports ({IMPORT_DEPTH} levels, Arrow's C data "
+                               f"interface): read them with shredded=False") from None
         raise _status.from_arrow_error(e) from None
     schema = reader.schema  # Variant columns are Variant structs here, in every layout
     variants = {f.name for f in schema if _parquet.is_variant_type(f.type)}
     groups = [md.row_group(g) for g in range(md.num_row_groups)]
     return FileInfo(schema, [g.num_rows for g in groups],
-                    [g.total_byte_size for g in groups], variants)
+                    [g.total_byte_size for g in groups], variants, too_deep)

@@ -334,7 +334,7 @@ def _parquet_file(path: str, filesystem: Any = None) -> pq.ParquetFile:
     accessors abort the process on a corrupt footer instead of raising."""
     _parquet.check_footer(*_fs.location(path, filesystem))
     fs, inner = _fs.resolve(path, filesystem)
-    return pq.ParquetFile(inner, filesystem=fs)
+    return pq.ParquetFile(inner, filesystem=fs, schema_depth_limit=_parquet.SCHEMA_DEPTH_LIMIT)
 
 
 def inspect(path: Any, *, filesystem: Any = None
@@ -552,7 +552,9 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
         names = [n for n in read_schema.names if n in infos[unit.file].schema.names]
         if not names:
             return None
-        return _parquet.reader(path, names, shredded or as_stored, batch_size, conflict,
+        # A column too deep to import as stored is rebuilt: the transform reads either.
+        stored = as_stored and not infos[unit.file].too_deep_to_import
+        return _parquet.reader(path, names, shredded or stored, batch_size, conflict,
                                list(unit.row_groups), ds.filesystem)
 
     def read_unit(unit: _dataset.Unit) -> list:  # on a worker thread
@@ -777,22 +779,25 @@ def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str
     """read_paths of one file (of ``row_groups`` when given): {path: values}.
     ``footers`` keeps each file's columns and leaf index for the scan's next units."""
     out = {}
-    legacy = None
     footers = {} if footers is None else footers
     if path not in footers:  # two threads may both read it: the same value
         footers[path] = (_inspect_file(path, filesystem), _leaf_index(path, filesystem))
     infos, leaf_index = footers[path]
-    if any(c.name == column and c.layout == "legacy" for c in infos):
+    leaves: list[int] = []
+    if not any(c.name == column and c.layout == "legacy" for c in infos):
+        # One read of the leaves every path needs: the metadata and the value columns
+        # the paths share are decoded once.
+        leaves = sorted({leaf for p in paths for leaf in
+                         _path_columns(path, column, _segments(p), leaf_index).leaves})
+    by_leaf = {i: p for p, i in leaf_index.items()}
+    if not leaves or max(len(by_leaf[i]) for i in leaves) >= _dataset.IMPORT_DEPTH:
+        # The legacy draft's leaves do not map onto paths, and a partial column deeper
+        # than pyarrow imports cannot cross into Python: the column, rebuilt, can.
         reader = _parquet.reader(path, [column], False, 65536, _kernels.ON_CONFLICT["error"],
                                  row_groups, filesystem)
-        legacy = reader.read_all()[column]
-    if legacy is not None:
-        return {p: variant_get(legacy, _full_path(p), t, errors=errors, timezone=timezone)
+        whole = reader.read_all()[column]
+        return {p: variant_get(whole, _full_path(p), t, errors=errors, timezone=timezone)
                 for p, t in paths.items()}
-    # One read of the leaves every path needs: the metadata and the value columns the
-    # paths share are decoded once.
-    leaves = sorted({leaf for p in paths
-                     for leaf in _path_columns(path, column, _segments(p), leaf_index).leaves})
     partial = _parquet.read_leaves(path, leaves, row_groups, filesystem)
     for p, type_name in paths.items():
         # Shredded or not, variant_get reads the typed leaf directly and decodes the

@@ -20,7 +20,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 
-import pyarrow.parquet as pq
 
 import varshred as vs
 from varshred import _fs, _jvm, _pyspark_daemon, _stored_table, jsonlines
@@ -341,9 +340,8 @@ class ShredJob:
 
     def _check_parquet(self, files: list[str]) -> None:
         for f in files:
-            try:
-                fs, inner = _fs.resolve(f)
-                pq.read_metadata(inner, filesystem=fs)
+            try:  # varshred checks the footer before pyarrow reads it
+                vs.parquet._parquet_file(f)
             except Exception as e:  # pyarrow raises several kinds for bad footers
                 raise JobError(f"{f}: not a readable Parquet file: {e}") from None
 

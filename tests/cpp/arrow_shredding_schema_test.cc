@@ -71,13 +71,13 @@ TEST(ShreddingSchemaTest, NestingStopsAtTheShreddingLimit) {
     for (int i = 0; i < n; ++i) out += open;
     return out + leaf + std::string(n, '>');
   };
-  VS_EXPECT_OK(ShreddingSchema::Parse(nested("array<", 31, "int")).status());
+  VS_EXPECT_OK(ShreddingSchema::Parse(nested("array<", 30, "int")).status());
   for (const auto& ddl :
-       {nested("array<", 32, "int"), nested("array<", 30000, "int"),
+       {nested("array<", 31, "int"), nested("array<", 30000, "int"),
         nested("struct<a: ", 10000, "int"), "a " + nested("array<", 30000, "int")}) {
     auto r = ShreddingSchema::Parse(ddl);
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.status().message().find("nesting deeper than the limit of 31 at column"),
+    EXPECT_NE(r.status().message().find("nesting deeper than the limit of 30 at column"),
               std::string::npos)
         << r.status().ToString();
   }
@@ -85,13 +85,13 @@ TEST(ShreddingSchemaTest, NestingStopsAtTheShreddingLimit) {
   for (int i = 0; i < 30000; ++i) deep_path += ".a";
   auto paths = ShreddingSchema::FromPaths({{deep_path, "int"}});
   ASSERT_FALSE(paths.ok());
-  EXPECT_NE(paths.status().message().find("nesting deeper than the limit of 31"),
+  EXPECT_NE(paths.status().message().find("nesting deeper than the limit of 30"),
             std::string::npos)
       << paths.status().ToString();
-  // The path's own segments count: 2 segments + 30 arrays is 32 levels.
-  EXPECT_FALSE(ShreddingSchema::FromPaths({{"a.b", nested("array<", 30, "int")}}).ok());
+  // The path's own segments count: 2 segments + 29 arrays is 31 levels.
+  EXPECT_FALSE(ShreddingSchema::FromPaths({{"a.b", nested("array<", 29, "int")}}).ok());
   VS_EXPECT_OK(
-      ShreddingSchema::FromPaths({{"a.b", nested("array<", 29, "int")}}).status());
+      ShreddingSchema::FromPaths({{"a.b", nested("array<", 28, "int")}}).status());
 
   std::shared_ptr<arrow::DataType> typed = arrow::int32();
   for (int i = 0; i < 30000; ++i) {
@@ -100,7 +100,7 @@ TEST(ShreddingSchemaTest, NestingStopsAtTheShreddingLimit) {
   }
   auto from_arrow = ShreddingSchema::FromArrow(*typed);
   ASSERT_FALSE(from_arrow.ok());
-  EXPECT_NE(from_arrow.status().message().find("nested deeper than the limit of 31"),
+  EXPECT_NE(from_arrow.status().message().find("nested deeper than the limit of 30"),
             std::string::npos)
       << from_arrow.status().ToString();
 }

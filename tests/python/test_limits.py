@@ -32,17 +32,17 @@ def nested_json(depth: int) -> str:
     "a " + "array<" * 30000 + "int" + ">" * 30000,
 ])
 def test_deep_shredding_ddl_is_an_error_not_a_stack_overflow(ddl):
-    with pytest.raises(vs.VariantError, match=r"nesting deeper than the limit of 31 at column"):
+    with pytest.raises(vs.VariantError, match=r"nesting deeper than the limit of 30 at column"):
         vs.ShreddingSchema.parse(ddl)
 
 
-SHREDDING_DEPTH = 31  # typed levels whose layout Arrow (64) and Parquet (100) readers take
+SHREDDING_DEPTH = 30  # typed levels whose layout Arrow (64) and Parquet (100) readers take
 
 
 def test_shredding_ddl_depth_stops_where_readers_stop():
     ok = "array<" * SHREDDING_DEPTH + "int" + ">" * SHREDDING_DEPTH
     assert vs.ShreddingSchema.parse(ok).to_ddl() == ok
-    with pytest.raises(vs.VariantError, match="limit of 31"):
+    with pytest.raises(vs.VariantError, match="limit of 30"):
         vs.ShreddingSchema.parse("array<" + ok + ">")
 
 
@@ -50,22 +50,26 @@ def test_deepest_shredding_schema_writes_a_file_that_reads_back(tmp_path):
     """The deepest schema the parser takes, and one inferred from deeper values, give
     files that varshred, pyarrow and the Arrow C data interface read back."""
     doc = "[" * 40 + "1" + "]" * 40
-    v = vs.from_json([doc, "[" * 3 + '"x"' + "]" * 3])
+    v = vs.from_json([doc, "[" * 3 + '"x"' + "]" * 3, '{"a":' * 40 + "1" + "}" * 40])
     for schema in ("array<" * SHREDDING_DEPTH + "bigint" + ">" * SHREDDING_DEPTH,
+                   "struct<a: " * SHREDDING_DEPTH + "bigint" + ">" * SHREDDING_DEPTH,
                    vs.infer_schema(v)):
         path = str(tmp_path / "deep.parquet")
         vs.parquet.write_table(pa.table({"v": v}), path, shredding={"v": schema})
         assert vs.to_json(vs.parquet.read_table(path).column("v")).to_pylist() == \
             vs.to_json(v).to_pylist()
+        # As stored, through Arrow's C data interface (31 levels passed its 64).
+        stored = vs.parquet.read_table(path, shredded=True).column("v")
+        assert vs.to_json(stored).to_pylist() == vs.to_json(v).to_pylist()
         vs.unshred(vs.shred(v, vs.ShreddingSchema.parse(schema) if isinstance(schema, str)
                             else schema))
 
 
 def test_deep_shredding_paths_and_arrow_types_are_errors():
-    with pytest.raises(vs.VariantError, match=r"shredding path .*limit of 31"):
+    with pytest.raises(vs.VariantError, match=r"shredding path .*limit of 30"):
         vs.ShreddingSchema.from_paths([(".".join(["a"] * 30000), "int")])
-    with pytest.raises(vs.VariantError, match=r"shredding path .*limit of 31"):
-        vs.ShreddingSchema.from_paths([("a.b", "array<" * 30 + "int" + ">" * 30)])
+    with pytest.raises(vs.VariantError, match=r"shredding path .*limit of 30"):
+        vs.ShreddingSchema.from_paths([("a.b", "array<" * 29 + "int" + ">" * 29)])
     # Arrow's C data interface stops at 64 levels before varshred's own limit (the C++
     # suite covers FromArrow past 500).
     t = pa.int32()
@@ -77,7 +81,7 @@ def test_deep_shredding_paths_and_arrow_types_are_errors():
 
 def test_deep_shredding_option_names_the_column(tmp_path):
     v = vs.from_json(['{"a": 1}'])
-    with pytest.raises(vs.VariantError, match=r"^shredding\['v'\]: .*limit of 31 at column"):
+    with pytest.raises(vs.VariantError, match=r"^shredding\['v'\]: .*limit of 30 at column"):
         vs.parquet.write_table(pa.table({"v": v}), str(tmp_path / "x.parquet"),
                                shredding={"v": "array<" * 30000 + "int" + ">" * 30000})
 
@@ -313,9 +317,9 @@ def test_unknown_compression_lists_the_valid_names(tmp_path):
 
 
 @pytest.mark.parametrize("schema, message", [
-    ("array<" * 30000 + "int" + ">" * 30000, r"^--schema: .*limit of 31 at column"),
+    ("array<" * 30000 + "int" + ">" * 30000, r"^--schema: .*limit of 30 at column"),
     ('{"v": "' + "array<" * 30000 + "int" + ">" * 30000 + '"}',
-     r"^--schema: column 'v': .*limit of 31 at column"),
+     r"^--schema: column 'v': .*limit of 30 at column"),
     ('{"v": "infer"}', r"^--schema: column 'v': .*unknown type 'infer'"),
     ("{" * 30000, r"^--schema: not a JSON object"),
 ])
@@ -324,3 +328,35 @@ def test_shred_job_checks_every_schema_before_starting(tmp_path, schema, message
 
     with pytest.raises(JobError, match=message):
         ShredJob(str(tmp_path / "in.jsonl"), str(tmp_path / "out"), schema=schema).run()
+
+
+def _deep_shredded_objects(levels: int) -> pa.StructArray:
+    """One row {"a": {"a": ... 1}} shredded `levels` objects deep, as Spark's and
+    DuckDB's writers shred a value as deep as it nests (varshred's stops at 30)."""
+    typed = pa.array([1], pa.int64())
+    for _ in range(levels):
+        field = pa.StructArray.from_arrays([pa.array([None], pa.binary()), typed],
+                                           ["value", "typed_value"])
+        typed = pa.StructArray.from_arrays([field], ["a"])
+    return pa.StructArray.from_arrays(
+        [pa.array([b"\x01\x01\x00\x01a"]), pa.array([None], pa.binary()), typed],
+        ["metadata", "value", "typed_value"])
+
+
+def test_files_shredded_deeper_than_varshred_writes_are_read(tmp_path):
+    """60 object levels: a Parquet schema past Parquet C++'s default depth of 100 (the
+    file was refused) and Arrow types past the C data interface's 64 (read_paths and
+    to-json, which import columns as stored, failed)."""
+    path = str(tmp_path / "deep.parquet")
+    pq.write_table(pa.table({"v": _deep_shredded_objects(60)}), path)
+    want = '{"a":' * 60 + "1" + "}" * 60
+    assert vs.to_json(vs.parquet.read_table(path)["v"]).to_pylist() == [want]
+    assert vs.parquet.inspect(path)[0].layout == "shredded"
+    got = vs.parquet.read_paths(path, "v", {"a": "string", "$" + ".a" * 60: "int"})
+    assert got.to_pylist() == [{"a": want[5:-1], "$" + ".a" * 60: 1}]
+    with pytest.raises(vs.VariantError, match="read them with shredded=False"):
+        vs.parquet.read_table(path, shredded=True)
+    out = subprocess.run([sys.executable, "-m", "varshred", "to-json", path],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [want]  # a lone Variant column prints its values

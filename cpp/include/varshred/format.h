@@ -138,9 +138,15 @@ constexpr int kMaxNestingDepth = 500;
 constexpr uint64_t kMaxValueSize = uint64_t{128} << 20;
 /// The deepest nesting of objects and arrays a shredding schema types. Each typed level
 /// adds two levels to the shredded Arrow type and up to three to the Parquet group, and
-/// readers stop there: Arrow's C data interface at 64 levels, Parquet C++ at 100. Values
-/// nested deeper are kept whole in the residual `value` of the deepest typed level.
-constexpr int kMaxShreddingDepth = 31;
+/// readers stop there: Arrow's C data interface at 64 levels (a column of a record
+/// batch, below the batch's own struct, its Variant struct and its leaf, has room for
+/// 30 typed levels), Parquet C++ at 100 by default. Values nested deeper are kept whole
+/// in the residual `value` of the deepest typed level.
+constexpr int kMaxShreddingDepth = 30;
+/// The deepest Parquet schema varshred reads (Parquet C++ stops at 100 by default):
+/// other writers shred deeper than varshred does (Spark and DuckDB follow a value's
+/// nesting), up to three Parquet levels per array level, below the column's group.
+constexpr int kMaxParquetSchemaDepth = 3 * kMaxNestingDepth + 2;
 
 constexpr int kMaxDecimal4Precision = 9;
 constexpr int kMaxDecimal8Precision = 18;

@@ -9,6 +9,7 @@
 #include <parquet/exception.h>
 #include <parquet/file_reader.h>
 #include <parquet/metadata.h>
+#include <parquet/properties.h>
 #include <parquet/schema.h>
 #include <parquet/statistics.h>
 
@@ -16,6 +17,7 @@
 
 #include "varshred/arrow/legacy.h"
 #include "varshred/arrow/variant_array.h"
+#include "varshred/format.h"
 #include "varshred/parquet/catch_internal.h"
 #include "varshred/parquet/filesystem.h"
 
@@ -44,7 +46,9 @@ arrow::Result<std::unique_ptr<pq::arrow::FileReader>> OpenFile(
     return arrow::Status(st.code(), message);
   }
   pq::arrow::FileReaderBuilder builder;
-  auto opened = builder.Open(*file);
+  pq::ReaderProperties file_properties;
+  file_properties.set_schema_depth_limit(kMaxParquetSchemaDepth);
+  auto opened = builder.Open(*file, file_properties);
   std::unique_ptr<pq::arrow::FileReader> reader;
   if (opened.ok()) {
     pq::ArrowReaderProperties properties;
