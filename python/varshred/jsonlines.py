@@ -114,6 +114,8 @@ def _sample_lines(path: str, rows: int | None, nbytes: int | None):
         yield from _bounded(_lines(Split(path, 0, sys.maxsize), 1 << 20), rows, nbytes)
         return
     size = _fs.size(path)
+    if size == 0:
+        return
     k = min(_SAMPLE_WINDOWS, rows or _SAMPLE_WINDOWS)
     window = -(-size // k)
     per_rows = -(-rows // k) if rows else None
@@ -382,6 +384,15 @@ class WriteSplits:
         size = _fs.size(target) if writer is not None else 0
         return {"file": target if writer is not None else None, "rows": rows, "bytes": size,
                 "nulled": nulled, "ddl": ddl}
+
+    def write_empty(self) -> dict:
+        """A part file of no rows, for a job whose input holds none: Spark and DuckDB
+        read the output's schema from it, as from Spark's own write of no rows."""
+        target = _fs.join(self.staging, "part-00000-empty.parquet")
+        vs.parquet.ParquetWriter(target, pa.schema([(self.column, vs.variant_type())]),
+                                 compression=self.compression).close()
+        return {"file": target, "rows": 0, "bytes": _fs.size(target), "nulled": 0,
+                "ddl": "none"}
 
     def _open(self, target: str, schema: pa.Schema, ddl: str) -> "vs.parquet.ParquetWriter":
         return vs.parquet.ParquetWriter(target, schema, shredding={self.column: ddl},

@@ -300,14 +300,21 @@ class ShredJob:
     spark_conf: dict = field(default_factory=dict)
     log: Callable[[str], None] = print
 
+    def _shredding(self) -> "str | dict[str, str]":
+        """``schema`` as the writers take it: a word, one DDL, or ``{column: DDL}``."""
+        if not self.schema.lstrip().startswith("{"):
+            return self.schema
+        try:
+            columns = json.loads(self.schema)
+        except (ValueError, RecursionError) as e:
+            raise JobError(f"--schema: not a JSON object {{column: DDL}}: {e}") from None
+        if not isinstance(columns, dict):
+            raise JobError("--schema: not a JSON object {column: DDL}")
+        return columns
+
     def _check_arguments(self) -> None:
-        if self.schema.lstrip().startswith("{"):
-            try:  # {column: DDL}: checked here so that bad DDL never reaches the tasks
-                columns = json.loads(self.schema)
-            except (ValueError, RecursionError) as e:
-                raise JobError(f"--schema: not a JSON object {{column: DDL}}: {e}") from None
-            if not isinstance(columns, dict):
-                raise JobError("--schema: not a JSON object {column: DDL}")
+        if isinstance(columns := self._shredding(), dict):
+            # {column: DDL}: checked here so that bad DDL never reaches the tasks
             for column, ddl in columns.items():
                 if not isinstance(ddl, str):
                     raise JobError(f"--schema: column {column!r}: the DDL must be a string")
@@ -330,12 +337,14 @@ class ShredJob:
     def _input_format(self, files: list[str]) -> str:
         if self.input_format != "auto":
             return self.input_format
-        if files and all(_is_parquet(f) for f in files):
+        bad = next((f for f in files if not _is_parquet(f)), None)
+        if files and bad is None:
             return "parquet"
-        if any(_fs.without_query(f).endswith(".parquet") for f in files):
-            bad = next(f for f in files
-                       if _fs.without_query(f).endswith(".parquet") and not _is_parquet(f))
-            raise JobError(f"{bad}: not a Parquet file (no PAR1 magic)")
+        named = [f for f in files if _fs.without_query(f).endswith(".parquet")]
+        if bad != files[0] or named:  # Parquet files among others: Spark would fail too
+            bad = next((f for f in named if not _is_parquet(f)), bad)
+            raise JobError(f"{bad}: not a Parquet file (no PAR1 magic), in an input "
+                           f"holding Parquet files")
         return "json"
 
     def _check_parquet(self, files: list[str]) -> None:
@@ -448,7 +457,15 @@ class ShredJob:
             df, json_columns = None, list(self.json_columns)
         else:
             df, json_columns = self._frame(spark, fmt)
-        schema = self.schema
+        schema = self._shredding()
+        if isinstance(schema, dict):
+            shredded = ([self.column] if direct else
+                        list(stored.variant_columns) + json_columns if stored is not None
+                        else vs.spark.variant_columns(df) + json_columns)
+            unknown = sorted(set(schema) - set(shredded))
+            if unknown:
+                raise JobError(f"--schema: no Variant or JSON column {unknown[0]!r} to shred "
+                               f"(the columns: {shredded})")
         try:
             with _Progress(spark, self.progress):
                 if schema == "infer":
@@ -476,7 +493,7 @@ class ShredJob:
                     self.log(f"[2/3] shredding schema: {schema}")
                 t = time.time()
                 if direct:
-                    ddl = schema[self.column] if isinstance(schema, dict) else schema
+                    ddl = schema.get(self.column, "none") if isinstance(schema, dict) else schema
                     summary = self._write_lines(spark, files, ddl)
                 elif stored is not None:
                     summary = vs.spark._write(spark, self.output, stored=stored,
@@ -554,6 +571,8 @@ class ShredJob:
                                                           max(len(splits), 1))
                            .mapPartitions(task.over_ids).collect())
             written = [r for r in results if r["file"]]
+            if not written and not existing:
+                written = [task.write_empty()]
             final = vs.spark.publish(
                 [r["file"] for r in written], self.output, overwrite=self.mode == "overwrite",
                 manifest=[{"rows": r["rows"], "shredding": {self.column: r["ddl"]}}

@@ -257,6 +257,9 @@ def test_bad_arguments_fail_before_spark_starts(tmp_path):
     fake.write_text("not parquet at all")
     (tmp_path / "exists").mkdir()
     (tmp_path / "exists" / "part.parquet").write_bytes(b"x")
+    (tmp_path / "mixed").mkdir()
+    vs.parquet.write_json(['{"a": 1}'], str(tmp_path / "mixed" / "part-0.parquet"))
+    (tmp_path / "mixed" / "readme.txt").write_text("notes")
     cases = [
         (["shred", str(src), str(tmp_path / "o"), "--schema", "id bigintt"],
          "--schema: shredding schema: unknown type 'bigintt' at column 4"),
@@ -265,6 +268,9 @@ def test_bad_arguments_fail_before_spark_starts(tmp_path):
          "no such file or directory"),
         (["shred", str(src), str(tmp_path / "exists")], "already exists"),
         (["inspect", str(fake)], str(fake)),
+        # A stray file beside Parquet files (a traceback before).
+        (["shred", str(tmp_path / "mixed"), str(tmp_path / "o")],
+         "readme.txt: not a Parquet file"),
         (["to-json", str(fake), str(tmp_path / "x.json")], str(fake)),
     ]
     for argv, expected in cases:
@@ -643,3 +649,34 @@ def test_local_contexts_start_their_python_daemon_ahead_of_the_jvm(tmp_path, cas
                             env={**os.environ, "PYTHONHASHSEED": seed}).stdout.strip()
     assert workers == [[served, daemon, "seen", int(hashed), str(tmp_path)]] * 2
     assert ended
+
+
+def test_inputs_without_rows_write_an_empty_readable_file(spark, tmp_path):
+    """An empty file sampled for inference failed the job (range() of step 0); a job of
+    no rows wrote no part file, which Spark cannot read ("unable to infer schema")."""
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "empty.jsonl").write_bytes(b"")
+    (src / "blank.jsonl").write_text("\n   \n")
+    out = str(tmp_path / "out")
+    summary = ShredJob(str(src), out, log=lambda _: None).run(spark)
+    assert summary.rows == 0
+    df = spark.read.parquet(out)
+    assert df.schema["data"].dataType.typeName() == "variant" and df.count() == 0
+    (src / "rows.jsonl").write_text('{"a": 1}\n')  # an empty file beside others
+    assert ShredJob(str(src), str(tmp_path / "out2"), log=lambda _: None).run(spark).rows == 1
+
+
+def test_schema_per_column_for_json_lines(spark, tmp_path):
+    """--schema '{column: DDL}' for JSON lines (its DDL was the whole JSON text)."""
+    src = tmp_path / "e.jsonl"
+    _write_lines(src, [json.dumps({"a": i}) for i in range(10)], blank_lines=False)
+    out = str(tmp_path / "out")
+    summary = ShredJob(str(src), out, schema='{"data": "a bigint"}',
+                       log=lambda _: None).run(spark)
+    assert summary.rows == 10 and summary.schemas["data"] == "a bigint"
+    assert len(vs.parquet.read_paths(out, "data", {"a": "bigint"})) == 10
+    with pytest.raises(JobError, match="no Variant or JSON column 'nope'"):
+        ShredJob(str(src), str(tmp_path / "o2"), schema='{"nope": "a bigint"}',
+                 log=lambda _: None).run(spark)
+    assert not os.path.exists(tmp_path / "o2")
