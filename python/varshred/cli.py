@@ -195,13 +195,16 @@ def json_lines(table: pa.Table, schema: pa.Schema) -> list:
                                       True)
     texts = []
     for is_variant, col in zip(variant, table.columns):
-        if is_variant:
-            texts.append(pc.fill_null(
-                _kernels.to_json(col, "UTC", _kernels.ON_CONFLICT["error"], True), "null"))
-        else:
-            texts.append(pa.array([json.dumps(v, default=str, ensure_ascii=False,
-                                              separators=(",", ":"))
-                                   for v in col.to_pylist()], pa.string()))
+        if not is_variant:
+            try:  # printed as its Variant is (Spark's cast to variant): valid JSON
+                col = vs.from_arrow(col)
+            except TypeError:  # a type Variant cannot hold (a duration): Python's text
+                texts.append(pa.array([json.dumps(v, default=str, ensure_ascii=False,
+                                                  separators=(",", ":"))
+                                       for v in col.to_pylist()], pa.string()))
+                continue
+        texts.append(pc.fill_null(
+            _kernels.to_json(col, "UTC", _kernels.ON_CONFLICT["error"], True), "null"))
     parts: list = []
     for i, (f, text) in enumerate(zip(schema, texts)):
         parts += [("{" if i == 0 else ",") + json.dumps(f.name, ensure_ascii=False) + ":",
@@ -229,11 +232,12 @@ def cmd_get(args) -> int:
         # Reads only the column chunks the path needs (typed leaf, residuals).
         values = vs.parquet.read_paths(source, column, {args.path: args.type},
                                        threads=args.threads).column(0)
-        if args.type is None:
-            values = vs.to_json(values)
+        # One JSON value per line, whatever the text holds (a string's newlines are
+        # escaped); a missing path or SQL NULL is null.
+        texts = vs.to_json(values if args.type is None else vs.from_arrow(values))
         out = sys.stdout
-        for v in values.to_pylist():
-            out.write(f"{v}\n")
+        for v in texts.to_pylist():
+            out.write("null\n" if v is None else f"{v}\n")
     return 0
 
 
@@ -395,10 +399,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=None,
                    help="files and row groups decoded in parallel (default: the CPU count)")
     p.set_defaults(fn=cmd_to_json)
-    p = sub.add_parser("get", help="one path of every row")
+    p = sub.add_parser("get", help="one path of every row, a JSON value per line")
     p.add_argument("input", help="Parquet file, directory or glob; - for standard input")
-    p.add_argument("path")
-    p.add_argument("--type", default=None)
+    p.add_argument("path", help="a Spark path: $.a.b, $.a[0], $['k']")
+    p.add_argument("--type", default=None,
+                   help="cast to this Spark type (try_variant_get); default: the Variant")
     p.add_argument("--column", default=None)
     p.add_argument("--threads", type=int, default=None)
     p.set_defaults(fn=cmd_get)

@@ -316,7 +316,7 @@ def test_cli_dash_is_stdin_and_stdout(drifted, tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.decode().splitlines() == _docs(0, 300)
     r = _run_cli("get", "-", "$.user.name", "--type", "string", stdin=one.read_bytes())
-    assert r.stdout.decode().split() == [f"u{i % 7}" for i in range(300)]
+    assert r.stdout.decode().split() == [f'"u{i % 7}"' for i in range(300)]  # JSON values
     r = _run_cli("get", str(drifted / "part-*"), "$.id", "--threads", "2")
     assert r.stdout.decode().split()[299:302] == ["299", '"s0"', '"s1"']
     r = _run_cli("inspect", str(drifted))
@@ -626,3 +626,28 @@ def test_plain_filters_compare_numbers_of_any_type(tmp_path):
     assert _ids(vs.parquet.read_table(tmp_path, filter=("hour", "<", 1.5))) == [0, 1]
     assert _ids(vs.parquet.read_table(tmp_path, filter=("n", "<", 15.5))) == [0, 1]
     assert _ids(vs.parquet.read_table(tmp_path, filter=("n", "<", 2**40))) == [0, 1, 2]
+
+
+def test_cli_prints_valid_json_for_every_column_and_row(tmp_path):
+    """to-json printed plain columns with Python's json.dumps (bare NaN, bytes as
+    b'..', decimals as strings, maps as pairs); get printed None and split strings
+    holding newlines over several lines."""
+    import decimal
+
+    table = pa.table({
+        "v": vs.from_python([{"s": "a\nb", "n": 1}, {"n": 2}, None]),
+        "f": pa.array([float("nan"), 1.5, None]),
+        "bin": pa.array([b"\x00\xff", None, b""]),
+        "dec": pa.array([decimal.Decimal("1.25")] * 3),
+        "m": pa.array([[("k", 1)], None, []], pa.map_(pa.string(), pa.int64()))})
+    path = str(tmp_path / "x.parquet")
+    vs.parquet.write_table(table, path)
+    r = _run_cli("to-json", path)
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in r.stdout.decode().splitlines()]
+    assert rows[0] == {"v": {"n": 1, "s": "a\nb"}, "f": "NaN", "bin": "AP8=",
+                       "dec": 1.25, "m": {"k": 1}}
+    assert rows[2] == {"v": None, "f": None, "bin": "", "dec": 1.25, "m": {}}
+    r = _run_cli("get", path, "$.s", "--type", "string")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.decode().splitlines() == ['"a\\nb"', "null", "null"]

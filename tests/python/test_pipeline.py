@@ -416,7 +416,7 @@ def test_commands_on_spark_shredded_files(spark, tmp_path, capsys):
     assert sorted(map(_canonical, back)) == sorted(map(_canonical, docs))
 
     assert cli.main(["get", src, "$.kind", "--type", "string"]) == 0
-    kinds = capsys.readouterr().out.split()
+    kinds = [json.loads(k) for k in capsys.readouterr().out.split()]  # a JSON value per line
     assert sorted(kinds) == sorted(json.loads(d)["kind"] for d in docs)
 
 
