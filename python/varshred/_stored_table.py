@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -433,10 +434,12 @@ def task_groups(table: StoredTable, tasks: int, max_bytes: int) -> list[list[tup
 
 
 def _read(table: StoredTable, groups: Sequence[tuple], columns: list[str] | None,
-          batch_size: int, check_values: bool = True) -> Iterator[pa.RecordBatch]:
+          batch_size: int, check_values: bool = True,
+          where: list | None = None) -> Iterator[pa.RecordBatch]:
     """Batches of ``groups`` ((file, row group, ...)) in order, in ``table.schema``
     (only ``columns`` when given). Without ``check_values``, the Variant values of
-    unshredded columns come back unvalidated: only for a writer that validates them."""
+    unshredded columns come back unvalidated: only for a writer that validates them.
+    ``where`` is set to [file, row group, its row that starts the batch] before each."""
     names = columns or table.schema.names
     schema = pa.schema([table.schema.field(n) for n in names])
     sources = [table.source(n) for n in names]
@@ -445,10 +448,14 @@ def _read(table: StoredTable, groups: Sequence[tuple], columns: list[str] | None
         try:
             reader = _parquet.reader(path, sources, False, batch_size, _CONFLICT, [group],
                                      None, True, check_values)
+            first = 0
             for batch in reader:
                 # UTC instants relabelled with Spark's zone (INT96 ones are unlabelled).
                 arrays = [c if c.type == f.type else c.cast(f.type)
                           for c, f in zip(batch.columns, schema)]
+                if where is not None:
+                    where[:] = [path, group, first]
+                first += batch.num_rows
                 yield pa.RecordBatch.from_arrays(arrays, schema=schema)
         except pa.ArrowException as e:
             error = _status.from_arrow_error(e)
@@ -469,6 +476,12 @@ def _named_on_failure(table: StoredTable, groups: Sequence[tuple], columns: list
         raise
 
 
+def _shift_row(message: str, offset: int) -> str:
+    """``message``'s first "row N" as row N + ``offset``."""
+    return re.sub(r"\brow (\d+)", lambda m: f"row {int(m.group(1)) + offset}", message,
+                  count=1)
+
+
 class WriteRuns:
     """A Python RDD task: writes the row groups of its runs through the varshred data
     source's writer (``varshred.spark._ArrowWriter``), one commit message per run."""
@@ -480,9 +493,18 @@ class WriteRuns:
         for i in ids:
             # The writer validates every Variant value it shreds, so the reader need not
             # (a seventh of a task).
-            with _named_on_failure(self.table, self.runs[i], None, 65536):
-                message = self.writer.write(_read(self.table, self.runs[i], None, 65536,
-                                                  check_values=False))
+            where: list = []
+            try:
+                with _named_on_failure(self.table, self.runs[i], None, 65536):
+                    message = self.writer.write(_read(self.table, self.runs[i], None, 65536,
+                                                      check_values=False, where=where))
+            except vs.VariantError as e:
+                if not where or not str(e).startswith("column "):
+                    raise
+                # A JSON column's bad text: its row in the batch, as the file's row.
+                path, group, first = where
+                raise vs.VariantError(f"{path}, row group {group}, "
+                                      f"{_shift_row(str(e), first)}") from None
             yield message
 
 

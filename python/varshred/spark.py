@@ -788,18 +788,24 @@ def _write(spark: SparkSession, path: str, *, df: DataFrame | None = None,
         options = {"shredding": shredding, "json_columns": ",".join(json_columns),
                    "errors": errors, "compression": compression, "report_to": report_to,
                    "collect_stats": str(bool(collect_stats)).lower()}
-        if stored is not None:
-            writer = _ArrowWriter({**options, "path": path}, overwrite=mode == "overwrite")
-            try:
-                messages = _stored_table.write(spark, stored, writer)
-            except BaseException:
-                writer.abort([])
-                raise
-            writer.commit(messages)
-        else:
-            register(spark)
-            (df.write.format("varshred").options(**options)
-             .mode("append" if mode == "error" else mode).save(path))
+        created = not _fs.exists(path)
+        try:
+            if stored is not None:
+                writer = _ArrowWriter({**options, "path": path}, overwrite=mode == "overwrite")
+                try:
+                    messages = _stored_table.write(spark, stored, writer)
+                except BaseException:
+                    writer.abort([])
+                    raise
+                writer.commit(messages)
+            else:
+                register(spark)
+                (df.write.format("varshred").options(**options)
+                 .mode("append" if mode == "error" else mode).save(path))
+        except BaseException:
+            if created:  # leave no trace of a failed job
+                _fs.remove_tree(path)
+            raise
         with open(report_to, encoding="utf-8") as f:
             report = json.load(f)
     import base64
@@ -898,7 +904,10 @@ class _ArrowWriter(DataSourceArrowWriter):
                 batch = batch.set_column(i, f, _valid_children(batch.column(i)))
         for name in self.json_columns:
             text = batch.column(name)
-            v = vs.from_json(text, errors=self.errors)
+            try:
+                v = vs.from_json(text, errors=self.errors)
+            except vs.VariantError as e:  # "row 7: ..." of the batch
+                raise vs.VariantError(f"column {name!r}, {e}") from None
             if self.errors == "null":
                 nulled[name] = nulled.get(name, 0) + v.null_count - text.null_count
             batch = _put_column(batch, name, v)

@@ -680,3 +680,21 @@ def test_schema_per_column_for_json_lines(spark, tmp_path):
         ShredJob(str(src), str(tmp_path / "o2"), schema='{"nope": "a bigint"}',
                  log=lambda _: None).run(spark)
     assert not os.path.exists(tmp_path / "o2")
+
+
+def test_bad_json_in_a_parquet_column_names_file_row_group_column_and_row(spark, tmp_path):
+    """The error said 'row 7: invalid JSON' (the row in a batch, no file or column) and
+    the failed job left an empty output directory."""
+    import pyarrow.parquet as pq
+
+    raw = ['{"a": %d}' % i for i in range(1200)]
+    raw[1007] = "{bad"
+    src = tmp_path / "in"
+    src.mkdir()
+    pq.write_table(pa.table({"id": pa.array(range(len(raw))), "raw": raw}),
+                   str(src / "part-0.parquet"), row_group_size=500)
+    out = tmp_path / "out"
+    with pytest.raises(JobError, match=r"part-0\.parquet, row group 2, column 'raw', row 7: "
+                                       r"invalid JSON"):
+        ShredJob(str(src), str(out), json_columns=["raw"], log=lambda _: None).run(spark)
+    assert not out.exists()
