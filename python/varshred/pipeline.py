@@ -355,11 +355,11 @@ class ShredJob:
                 raise JobError(f"{f}: not a readable Parquet file: {e}") from None
 
     def _frame(self, spark, fmt: str):
-        from pyspark.sql import functions as F
-
         if fmt == "json":
-            text = spark.read.text(self.input)
-            return (text.where(F.length(F.trim(text["value"])) > 0)
+            # The tasks' own rules (jsonlines): lines end at '\n' only (a CR before it is
+            # JSON whitespace), and a line of JSON whitespace alone is no row.
+            text = spark.read.option("lineSep", "\n").text(self.input)
+            return (text.where(text["value"].rlike("[^ \t\r\n]"))
                     .withColumnRenamed("value", self.column)), [self.column]
         df = (_read_parquet_files(spark, self._files) if _remote(self.input)
               else spark.read.parquet(self.input))

@@ -698,3 +698,20 @@ def test_bad_json_in_a_parquet_column_names_file_row_group_column_and_row(spark,
                                        r"invalid JSON"):
         ShredJob(str(src), str(out), json_columns=["raw"], log=lambda _: None).run(spark)
     assert not out.exists()
+
+
+def test_files_spark_decompresses_follow_the_tasks_line_rules(spark, tmp_path):
+    """A .deflate file is read by Spark's text source: a line of tabs was a row (an
+    error, or a NULL under --errors null), and so was each piece of a line cut at a
+    lone CR; the tasks' rule for plain and gzip files holds for it too."""
+    import zlib
+
+    text = b'{"a":1}\n\t\n{"a":2}\r\n{"a":3}\n'
+    src = tmp_path / "t.jsonl.deflate"
+    src.write_bytes(zlib.compress(text))
+    plain = tmp_path / "t.jsonl"
+    plain.write_bytes(text)
+    for path in (src, plain):
+        out = str(tmp_path / f"out-{path.name}")
+        assert ShredJob(str(path), out, log=lambda _: None).run(spark).rows == 3
+        assert sorted(_spark_json(spark, out, "data")) == ['{"a":1}', '{"a":2}', '{"a":3}']
