@@ -274,6 +274,11 @@ class _Progress:
                       flush=True)
 
 
+# The master URLs Spark 4 takes (SparkContext refuses others with a JVM stack dump).
+_MASTER_URL = re.compile(r"local(\[(\*|\d+)(,\s*\d+)?\])?|local-cluster\[[\d,\s]+\]|yarn"
+                         r"|(spark|k8s)://\S+")
+
+
 @dataclass
 class ShredJob:
     """``varshred shred``: JSON lines or Parquet files -> a shredded Parquet dataset.
@@ -313,6 +318,9 @@ class ShredJob:
         return columns
 
     def _check_arguments(self) -> None:
+        if self.master is not None and not _MASTER_URL.fullmatch(self.master.strip()):
+            raise JobError(f"--master: {self.master!r} is not a Spark master URL (local, "
+                           f"local[N], local[*], spark://HOST:PORT, yarn, k8s://HOST:PORT)")
         if isinstance(columns := self._shredding(), dict):
             # {column: DDL}: checked here so that bad DDL never reaches the tasks
             for column, ddl in columns.items():
@@ -422,10 +430,13 @@ class ShredJob:
             # The tasks' own reads of JSON lines, and of a table as stored, are a job of
             # Python RDD tasks alone: it needs a SparkContext, not a SparkSession, which
             # is made only when Spark is to read the input.
-            if (direct or table is not None) and not self.remote:
-                return spark_context(self.master, conf=self.spark_conf, fast_start=lean)
-            return spark_session(self.master, conf=self.spark_conf, remote=self.remote,
-                                 fast_start=lean)
+            try:
+                if (direct or table is not None) and not self.remote:
+                    return spark_context(self.master, conf=self.spark_conf, fast_start=lean)
+                return spark_session(self.master, conf=self.spark_conf, remote=self.remote,
+                                     fast_start=lean)
+            except Exception as e:  # a bad --conf value: Spark's message, not a traceback
+                raise JobError(f"Spark did not start: {_error_line(e)}") from None
 
         sample = None
         if spark is None and self.schema == "infer" and (direct or self._can_sample(table)):

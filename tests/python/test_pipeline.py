@@ -264,6 +264,9 @@ def test_bad_arguments_fail_before_spark_starts(tmp_path):
         (["shred", str(src), str(tmp_path / "o"), "--schema", "id bigintt"],
          "--schema: shredding schema: unknown type 'bigintt' at column 4"),
         (["shred", str(fake), str(tmp_path / "o")], f"{fake}: not a Parquet file"),
+        # A JVM stack dump and a traceback before.
+        (["shred", str(src), str(tmp_path / "o"), "--master", "bogus://x"],
+         "--master: 'bogus://x' is not a Spark master URL"),
         (["shred", str(tmp_path / "missing.jsonl"), str(tmp_path / "o")],
          "no such file or directory"),
         (["shred", str(src), str(tmp_path / "exists")], "already exists"),
