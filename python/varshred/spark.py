@@ -1006,7 +1006,7 @@ SUCCESS = "_SUCCESS"
 def publish(staged: Sequence[str], path: str, overwrite: bool,
             manifest: Sequence[dict] = ()) -> list[str]:
     """The job commit: moves the tasks' staged files into ``path`` (after removing the
-    Parquet files already there when ``overwrite``); returns the final names. Local
+    visible files already there when ``overwrite``); returns the final names. Local
     paths and URIs alike: a rename where the store has one, else a server-side copy
     that makes each file appear whole (docs/storage.md#commit).
 
@@ -1023,8 +1023,8 @@ def publish(staged: Sequence[str], path: str, overwrite: bool,
                     for f in (_part_files(path) if _fs.exists(path) else [])]
     if _fs.exists(marker):
         _fs.remove(marker)
-    if overwrite:
-        for f in _part_files(path):
+    if overwrite:  # every visible file, as Spark's overwrite replaces the directory
+        for f in _fs.list_files(path) if _fs.exists(path) else []:
             _fs.remove(f)
     _fs.makedirs(path)
     files = []

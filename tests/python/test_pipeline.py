@@ -297,8 +297,10 @@ def test_save_modes(spark, tmp_path):
     assert run("ignore") is None
     assert run("append").rows == 100
     assert len(_spark_json(spark, out, "data")) == 200
+    (tmp_path / "out" / "notes.txt").write_text("x")  # Spark's overwrite removes it too
     assert run("overwrite").rows == 100
     assert len(_spark_json(spark, out, "data")) == 100
+    assert not (tmp_path / "out" / "notes.txt").exists()
 
 
 def test_success_manifest_lists_the_complete_output(spark, tmp_path, capsys):
