@@ -339,6 +339,8 @@ class ShredJob:
             vs.spark._explicit_shredding(self.schema)  # the output is for Spark
         except vs.VariantError as e:
             raise JobError(f"--schema: {e}") from None
+        if self.sample_rows < 0:
+            raise JobError(f"--sample-rows: 0 (all) or more, got {self.sample_rows}")
         if self.errors not in ("raise", "null"):
             raise JobError(f"--errors: 'raise' or 'null', got {self.errors!r}")
 

@@ -264,6 +264,8 @@ def test_bad_arguments_fail_before_spark_starts(tmp_path):
         (["shred", str(src), str(tmp_path / "o"), "--schema", "id bigintt"],
          "--schema: shredding schema: unknown type 'bigintt' at column 4"),
         (["shred", str(fake), str(tmp_path / "o")], f"{fake}: not a Parquet file"),
+        (["shred", str(src), str(tmp_path / "o"), "--sample-rows", "-5"],
+         "--sample-rows: 0 (all) or more, got -5"),
         # A JVM stack dump and a traceback before.
         (["shred", str(src), str(tmp_path / "o"), "--master", "bogus://x"],
          "--master: 'bogus://x' is not a Spark master URL"),
