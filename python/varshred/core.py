@@ -233,11 +233,20 @@ def to_python(variants: Any) -> list[Any]:
     ``datetime``, time ``datetime.time``, uuid ``uuid.UUID``, binary ``bytes``, float
     and double ``float``.
 
+    Shredded input (``{metadata, value, typed_value}``) is rebuilt first, as
+    :func:`unshred` rebuilds it.
+
     Lossy: nanosecond timestamps are truncated to microseconds (Python's ``datetime``
     resolution), and dates or timestamps outside years 1-9999 raise
     :class:`VariantError`.
     """
-    return _pyobject.to_python(_arrow_input(variants, "variants"))
+    data = _arrow_input(variants, "variants")
+    t = getattr(data, "type", None)
+    if isinstance(t, pa.StructType) and t.get_field_index("typed_value") >= 0:
+        from varshred.shredding import unshred
+
+        data = unshred(data)
+    return _pyobject.to_python(data)
 
 
 def validate(variants: Any, *, max_depth: int = 500, max_size: int = 128 << 20,

@@ -118,13 +118,14 @@ def test_truncated_and_random_bytes_never_crash():
                 assert str(e).startswith("row 0: ")
 
 
-def test_shredded_input_prints_as_json_but_to_python_says_unshred_first():
+def test_shredded_input_reads_as_json_and_as_python():
+    """to_python asked for unshred() first, where to_json read shredded input itself."""
     shredded = pa.StructArray.from_arrays(
         [pa.array([b"\x01\x00\x00"]), pa.array([None], pa.binary()), pa.array([5])],
         names=["metadata", "value", "typed_value"])
     assert vs.to_json(shredded).to_pylist() == ["5"]
-    with pytest.raises(vs.VariantError, match="unshred it first"):
-        vs.to_python(shredded)
+    assert vs.to_python(shredded) == [5]
+    assert vs.to_python(pa.chunked_array([shredded])) == [5]
 
 
 def test_from_python_unsupported_type_names_row_and_path():
