@@ -166,7 +166,7 @@ def split_blocks(split: Split, block: int = 16 << 20, batch: int | None = None):
     pieces of about that many bytes of whole lines (slices, no copy)."""
     with open_file(split.path) as f:
         blocks = _blocks_at(f, split, block) if f.seekable() else _streamed_blocks(f, block)
-        for offset, data in blocks:
+        for offset, data in _naming(split.path, blocks):
             if offset == 0 and data.size >= len(_BOM) and \
                     data.slice(0, len(_BOM)).to_pybytes() == _BOM:
                 # A UTF-8 byte order mark opens the file, not its first line: Hadoop's
@@ -176,6 +176,15 @@ def split_blocks(split: Split, block: int = 16 << 20, batch: int | None = None):
                 yield from _pieces(offset, data, batch)
             else:
                 yield offset, data
+
+
+def _naming(path: str, blocks):
+    """``blocks``, a failed read (a truncated or corrupt compressed file: bad input, a
+    VariantError as bad JSON is) named by its file."""
+    try:
+        yield from blocks
+    except (OSError, pa.ArrowException) as e:
+        raise vs.VariantError(f"{path}: {e}") from None
 
 
 def _pieces(offset: int, data: pa.Buffer, size: int):

@@ -722,3 +722,18 @@ def test_files_spark_decompresses_follow_the_tasks_line_rules(spark, tmp_path):
         out = str(tmp_path / f"out-{path.name}")
         assert ShredJob(str(path), out, log=lambda _: None).run(spark).rows == 3
         assert sorted(_spark_json(spark, out, "data")) == ['{"a":1}', '{"a":2}', '{"a":3}']
+
+
+def test_a_truncated_compressed_file_is_named(spark, tmp_path):
+    """'Truncated compressed stream' named no file, in the driver's sample and in the
+    tasks alike."""
+    import gzip
+
+    data = gzip.compress(b'{"a": 1}\n' * 20000)
+    src = tmp_path / "cut.jsonl.gz"
+    src.write_bytes(data[:len(data) // 2])
+    for schema in ("infer", "a bigint"):
+        out = tmp_path / f"out-{schema[0]}"
+        with pytest.raises(JobError, match=r"cut\.jsonl\.gz: .*[Tt]runcated"):
+            ShredJob(str(src), str(out), schema=schema, log=lambda _: None).run(spark)
+        assert not out.exists()
