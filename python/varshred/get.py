@@ -50,7 +50,7 @@ def _maps_as_entry_lists(ddl: str) -> str:
                 quoted ^= ddl[end] == "`"
                 depth += 0 if quoted else {"<": 1, ">": -1}.get(ddl[end], 0)
                 end += 1
-            parts = _split_top_level(ddl[start:end - 1])
+            parts = split_top_level(ddl[start:end - 1])
             if depth or len(parts) != 2:
                 raise VariantError("map takes two types, <key, value>")
             key, value = (_maps_as_entry_lists(p) for p in parts)
@@ -74,17 +74,21 @@ def _entry_lists_as_maps(t: pa.DataType) -> pa.DataType:
     return t
 
 
-def _split_top_level(text: str) -> list[str]:
-    """``text`` cut at each comma outside brackets, parentheses and backquotes."""
-    items, start, depth, quoted = [], 0, 0, False
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """``text`` cut at each ``sep`` outside quotes (``'``, ``"``, backquotes) and
+    brackets: a path may name any key (``$['a,b']``), a type hold commas and colons
+    (``decimal(9,2)``, ``struct<`a,b`: int>``)."""
+    items, start, depth, quote = [], 0, 0, ""
     for i, c in enumerate(text):
-        if c == "`":
-            quoted = not quoted
-        elif not quoted and c in "<(":
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"`":
+            quote = c
+        elif c in "([<":
             depth += 1
-        elif not quoted and c in ">)":
+        elif c in ")]>":
             depth -= 1
-        elif not quoted and c == "," and depth == 0:
+        elif c == sep and depth == 0:
             items.append(text[start:i])
             start = i + 1
     return items + [text[start:]]

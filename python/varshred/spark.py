@@ -23,6 +23,7 @@ import pyarrow as pa
 
 import varshred as vs
 from varshred import _fs, _stored_table
+from varshred.get import split_top_level
 from varshred.jsonlines import DEFAULT_SAMPLE_BYTES
 
 if TYPE_CHECKING:  # pyspark is imported only when used
@@ -1096,11 +1097,11 @@ def _write_report(target: str, files: list, messages: list) -> None:
 
 def _parse_paths(spec: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
-    for item in _split_top_level(spec):
+    for item in split_top_level(spec):
         item = item.strip()
         if not item:
             continue
-        *path_parts, type_name = _split_top_level(item, ":")
+        *path_parts, type_name = split_top_level(item, ":")
         if not path_parts:
             raise vs.VariantError(f"option paths: expected path:type, got {item!r}")
         path = ":".join(path_parts)
@@ -1108,26 +1109,6 @@ def _parse_paths(spec: str) -> list[tuple[str, str]]:
             raise vs.VariantError(f"option paths: {path.strip()!r} is named more than once")
         out.append((path.strip(), type_name.strip()))
     return out
-
-
-def _split_top_level(spec: str, sep: str = ",") -> list[str]:
-    """``spec`` cut at each ``sep`` outside quotes, brackets and parentheses: a path may
-    name any key (``$['a,b']``), a type hold commas and colons (``decimal(9,2)``,
-    ``struct<a: int>``)."""
-    items, start, depth, quote = [], 0, 0, ""
-    for i, c in enumerate(spec):
-        if quote:
-            quote = "" if c == quote else quote
-        elif c in "'\"":
-            quote = c
-        elif c in "([<":
-            depth += 1
-        elif c in ")]>":
-            depth -= 1
-        elif c == sep and depth == 0:
-            items.append(spec[start:i])
-            start = i + 1
-    return items + [spec[start:]]
 
 
 @dataclass(frozen=True)
