@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -476,12 +475,6 @@ def _named_on_failure(table: StoredTable, groups: Sequence[tuple], columns: list
         raise
 
 
-def _shift_row(message: str, offset: int) -> str:
-    """``message``'s first "row N" as row N + ``offset``."""
-    return re.sub(r"\brow (\d+)", lambda m: f"row {int(m.group(1)) + offset}", message,
-                  count=1)
-
-
 class WriteRuns:
     """A Python RDD task: writes the row groups of its runs through the varshred data
     source's writer (``varshred.spark._ArrowWriter``), one commit message per run."""
@@ -501,10 +494,12 @@ class WriteRuns:
             except vs.VariantError as e:
                 if not where or not str(e).startswith("column "):
                     raise
-                # A JSON column's bad text: its row in the batch, as the file's row.
+                # A JSON column's bad text ("column 'raw', row 7: ..."): its row in the
+                # batch, as the row group's.
                 path, group, first = where
-                raise vs.VariantError(f"{path}, row group {group}, "
-                                      f"{_shift_row(str(e), first)}") from None
+                column, _, row = str(e).partition(", row ")
+                raise vs.VariantError(f"{path}, row group {group}, {column}, "
+                                      f"{_status.shift_rows('row ' + row, first)}") from None
             yield message
 
 

@@ -20,7 +20,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 
-
 import varshred as vs
 from varshred import _fs, _jvm, _pyspark_daemon, _stored_table, jsonlines
 from varshred.shredding import ShreddingSchema
