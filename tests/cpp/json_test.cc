@@ -556,6 +556,12 @@ TEST(JsonWriteTest, DecimalsStripTrailingZeros) {
   EXPECT_EQ(ScalarToJson("20 00 64 00 00 00"), "100");
   EXPECT_EQ(ScalarToJson("20 05 9c ff ff ff"), "-0.001");
   EXPECT_EQ(ScalarToJson("20 02 00 00 00 00"), "0");
+  // The 64-bit path at the ends of decimal4's and decimal8's unscaled integers.
+  EXPECT_EQ(ScalarToJson("20 00 00 00 00 80"), "-2147483648");
+  EXPECT_EQ(ScalarToJson("20 04 ff ff ff 7f"), "214748.3647");
+  EXPECT_EQ(ScalarToJson("24 03 00 00 00 00 00 00 00 80"), "-9223372036854775.808");
+  EXPECT_EQ(ScalarToJson("24 12 ff ff ff ff ff ff ff 7f"), "9.223372036854775807");
+  EXPECT_EQ(ScalarToJson("24 05 60 79 fe ff ff ff ff ff"), "-1");
   EXPECT_EQ(ScalarToJson("28 09 15 81 39 6e b1 c9 be 46 32 1b e4 27 00 00 00 00"),
             "12345678901234567890.123456789");
   // Digits past 64 bits, at and around the boundary of the printer's 64-bit path.

@@ -29,6 +29,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "varshred/calendar_internal.h"
 #include "varshred/cast_text_internal.h"
@@ -113,7 +114,7 @@ bool NeedsAnyEscape(std::string_view s) {
 
 // Copies `n` bytes of `s` to `p` and returns the end. Up to 16 bytes (most keys and
 // short strings) are copied with overlapping loads within `s`, without a call.
-char* CopyShort(char* p, const char* s, size_t n) {
+[[gnu::always_inline]] inline char* CopyShort(char* p, const char* s, size_t n) {
   if (n > 16) {
     std::memcpy(p, s, n);
   } else if (n >= 8) {
@@ -135,7 +136,7 @@ char* CopyShort(char* p, const char* s, size_t n) {
 }
 
 // `s` in quotes at `p`, which has room for s.size() + 2 bytes; returns the end.
-char* PutQuoted(std::string_view s, char* p) {
+[[gnu::always_inline]] inline char* PutQuoted(std::string_view s, char* p) {
   *p++ = '"';
   p = CopyShort(p, s.data(), s.size());
   *p++ = '"';
@@ -236,23 +237,37 @@ void AppendFloating(T v, std::string* out) {
   }
 }
 
-// BigDecimal.stripTrailingZeros().toPlainString().
-void AppendDecimal(Decimal d, TextSink* out) {
-  const bool negative = d.unscaled < 0;
-  auto mag = static_cast<unsigned __int128>(negative ? -d.unscaled : d.unscaled);
-  char buf[48];
-  char* end = buf + sizeof(buf);
+// The decimal digits of `mag` ending at `end`; returns where they start. 64-bit
+// division while the magnitude fits: 128-bit division is a library call.
+template <typename Magnitude>
+char* PutDigits(Magnitude mag, char* end) {
   char* p = end;
-  // 64-bit division while the magnitude fits: 128-bit division is a library call.
-  for (; mag > std::numeric_limits<uint64_t>::max(); mag /= 10) {
-    *--p = static_cast<char>('0' + static_cast<int>(mag % 10));
+  if constexpr (sizeof(Magnitude) > 8) {
+    for (; mag > std::numeric_limits<uint64_t>::max(); mag /= 10) {
+      *--p = static_cast<char>('0' + static_cast<int>(mag % 10));
+    }
   }
   auto small = static_cast<uint64_t>(mag);
   do {
     *--p = static_cast<char>('0' + small % 10);
     small /= 10;
   } while (small != 0);
-  int scale = d.scale;
+  return p;
+}
+
+// BigDecimal.stripTrailingZeros().toPlainString() of `unscaled` / 10^scale; Decimal4
+// and Decimal8 in 64 bits, Decimal16 in 128.
+template <typename Unscaled>
+void AppendDecimal(Unscaled unscaled, int scale, TextSink* out) {
+  using Magnitude =
+      std::conditional_t<(sizeof(Unscaled) > 8), unsigned __int128, uint64_t>;
+  const bool negative = unscaled < 0;
+  // Negated as unsigned: the most negative value has no signed negation.
+  const Magnitude mag = negative ? Magnitude{0} - static_cast<Magnitude>(unscaled)
+                                 : static_cast<Magnitude>(unscaled);
+  char buf[48];
+  char* end = buf + sizeof(buf);
+  char* p = PutDigits(mag, end);
   while (scale > 0 && end - p > 1 && end[-1] == '0') {
     --end;
     --scale;
@@ -410,10 +425,10 @@ struct JsonWriter::Impl {
         AppendInt(ReadLE<int64_t>(payload), out);
         return;
       case PrimitiveType::kDecimal4:
-        AppendDecimal({ReadLE<int32_t>(payload + 1), payload[0]}, out);
+        AppendDecimal(int64_t{ReadLE<int32_t>(payload + 1)}, payload[0], out);
         return;
       case PrimitiveType::kDecimal8:
-        AppendDecimal({ReadLE<int64_t>(payload + 1), payload[0]}, out);
+        AppendDecimal(ReadLE<int64_t>(payload + 1), payload[0], out);
         return;
       case PrimitiveType::kString:
         internal::AppendJsonString(v.substr(5, ReadLE<uint32_t>(payload)), out);
@@ -436,7 +451,8 @@ struct JsonWriter::Impl {
         return true;
       case VariantType::kDecimal16: {
         TextSink sink(out, 48);
-        AppendDecimal(v.GetDecimal(), &sink);
+        const Decimal d = v.GetDecimal();
+        AppendDecimal(d.unscaled, d.scale, &sink);
         return true;
       }
       case VariantType::kDate:
