@@ -5,6 +5,7 @@
 #include <arrow/type.h>
 
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,107 @@ TEST(JsonToVariantTest, AdjacentRowsParsedInPlaceStopAtTheirOwnEnd) {
     if (b.IsNull(0)) continue;
     EXPECT_EQ(ToHex(a.value(static_cast<int64_t>(i))), ToHex(b.value(0)))
         << cells[i].value();
+  }
+}
+
+// The value bytes of each row, or nullopt for a null (an invalid document).
+std::vector<std::optional<std::string>> ValueHex(
+    const std::shared_ptr<arrow::Array>& out) {
+  auto view = VariantArrayView::Make(out).ValueOrDie();
+  std::vector<std::optional<std::string>> hex;
+  for (int64_t i = 0; i < out->length(); ++i) {
+    if (view.IsNull(i)) {
+      hex.emplace_back(std::nullopt);
+    } else {
+      hex.emplace_back(ToHex(view.metadata(i)) + " | " + ToHex(view.value(i)));
+    }
+  }
+  return hex;
+}
+
+// Rows lying back to back are indexed a window at a time (JsonReader::IndexAhead): the
+// quotes, escapes and UTF-8 of one row must never change how the next one reads. Every
+// row must read as it does alone, copied into the parser's own buffer; also as lines.
+void ExpectRowsReadAsEachAlone(const Cells& cells) {
+  JsonToVariantOptions options;
+  options.errors = JsonErrorPolicy::kNull;
+  VS_ASSIGN_OR_FAIL(auto together, JsonToVariant(*Strings(cells), options));
+  const auto got = ValueHex(together);
+  std::string lines;
+  Cells line_cells;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    SCOPED_TRACE(cells[i].value_or("(null)"));
+    VS_ASSIGN_OR_FAIL(auto alone, JsonToVariant(*Strings({cells[i]}), options));
+    const auto want = ValueHex(alone);
+    ASSERT_EQ(got[i], want[0]) << "row " << i;
+    // As JSON lines, blank lines of every whitespace byte between them.
+    if (!cells[i] || cells[i]->find('\n') != std::string::npos ||
+        cells[i]->find_first_not_of(" \t\n\v\f\r") == std::string::npos) {
+      continue;
+    }
+    lines += *cells[i] + (i % 3 == 0 ? "\n \v\f\r\n" : "\n");
+    line_cells.push_back(want[0]);
+  }
+  VS_ASSIGN_OR_FAIL(auto from_lines, JsonLinesToVariant(lines, options));
+  EXPECT_EQ(ValueHex(from_lines.variants), line_cells);
+}
+
+TEST(JsonToVariantTest, RowsIndexedTogetherReadAsEachAlone) {
+  // Groups of rows, back to back in one array: each group's first rows would read
+  // differently as one text.
+  const std::vector<Cells> groups = {
+      // a row closed by the next one; a number running on into the next row
+      {R"({"a":)", "1}", R"({"b":2})", R"({"a":1)", "2}", R"([3])"},
+      // an unclosed string; a row after it read inside out ([" [3] as [3])
+      {R"({"s":"open)", R"(x"})", R"({"t":"u"})", R"(["a)", R"([" [3])", R"(["[4]"])"},
+      // a closing quote escaped; a backslash at the end
+      {R"({"s":"esc\"})", R"({"n":"m"})", R"(["tail\)", R"("]")", R"({"k":[1,"\\"]})"},
+      // a character cut in two; bytes after the last bracket
+      {"{\"c\":\"\xc3", "\xa9\"}", R"({"d":"é"})", "[1]\xc3", "\xa9", "[2]"},
+      // two documents in one row; whitespace, empty and nested containers
+      {R"({"x":1} {"y":2})", R"({"z":3})", "  [5]  ", "\t{}\r", "[]", "[[[]]]",
+       R"({"e":{}})"},
+      // a byte order mark, scalars between containers, a raw control character
+      {"\xef\xbb\xbf[6]", "[7]", "\"str\"", "8", "[9]", "{\"v\":\x01}", "[10]"},
+  };
+  Cells cells;
+  for (const Cells& group : groups) cells.insert(cells.end(), group.begin(), group.end());
+  ExpectRowsReadAsEachAlone(cells);
+  // Rows across the end of a window, which ends 1 KiB after its first row or 64 bytes
+  // (simdjson's padding) before the end of the data: a row of two documents must not
+  // read as its first when the window ends inside its second.
+  auto padding = [](size_t n) { return "[\"" + std::string(n, 'a') + "\"]"; };
+  for (size_t pad = 0; pad < 120; ++pad) {
+    SCOPED_TRACE("end pad " + std::to_string(pad));
+    ExpectRowsReadAsEachAlone({"[1]", R"({"x":1} {"y":2})", R"([2] "3")", padding(pad)});
+  }
+  // A window starting at a row whose second document runs on into the next row past
+  // the window's end: simdjson drops that document's tokens, the row's own included.
+  ExpectRowsReadAsEachAlone(
+      {"\"s\"", R"({"x":1} {"y":)", "\"" + std::string(200, 'a') + "\"}"});
+  for (size_t pad = 980; pad < 1040; ++pad) {
+    SCOPED_TRACE("start pad " + std::to_string(pad));
+    ExpectRowsReadAsEachAlone(
+        {padding(pad), R"({"x":1} {"y":2})", R"([2] "3")", padding(200)});
+  }
+}
+
+TEST(JsonToVariantTest, MutatedRowsSideBySideReadAsEachAlone) {
+  const std::vector<std::string> seeds = {
+      R"({"id": 17, "name": "user_17", "score": 8.5, "tags": ["a","b"], "nested": {"x": 3, "flag": true}})",
+      R"({"k": [1, [2, [3, {"deep": "é\"\\"}]]], "e": 1e5, "s": "\u00e9\n"})",
+      R"([{"a": null}, {"b": false}, "x", -0.0, 12345678901234567890])",
+  };
+  std::mt19937_64 rng(20261128);
+  for (int round = 0; round < 150; ++round) {
+    Cells cells;
+    for (int i = 0; i < 12; ++i) {
+      const std::string& seed = seeds[rng() % seeds.size()];
+      cells.push_back(rng() % 3 == 0 ? seed : testing::MutatedJson(seed, rng, 1));
+    }
+    SCOPED_TRACE("round " + std::to_string(round));
+    ExpectRowsReadAsEachAlone(cells);
+    if (::testing::Test::HasFatalFailure()) return;
   }
 }
 

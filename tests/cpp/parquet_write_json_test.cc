@@ -295,6 +295,36 @@ TEST_F(WriteJsonTest, MutatedDocumentsWriteWhatTheirVariantsWrite) {
   }
 }
 
+// Rows back to back are indexed a window at a time (JsonReader::IndexAhead), by the
+// writer's own walk too: rows whose quotes, escapes or UTF-8 would change how the next
+// ones read as one text, and fixed-seed mutated rows, write what their Variants write.
+TEST_F(WriteJsonTest, RowsSideBySideWriteWhatTheirVariantsWrite) {
+  std::vector<std::optional<std::string>> docs = {
+      R"({"id":)",         "1}",
+      R"({"id": 2})",      R"(["a)",
+      R"([" [3])",         R"({"name":"x\"})",
+      R"({"id": 4})",      "{\"name\":\"\xc3",
+      "\xa9\"}",           R"({"id": 5} {"id": 6})",
+      R"({"tags": ["t"]})"};
+  std::vector<std::string> seeds;
+  for (const auto& d : Documents()) {
+    if (d && d->size() < 1000) seeds.push_back(*d);
+  }
+  std::mt19937_64 rng(20261128);
+  for (int i = 0; i < 200; ++i) {
+    const std::string& seed = seeds[rng() % seeds.size()];
+    docs.push_back(rng() % 2 == 0 ? seed : testing::MutatedJson(seed, rng, 1));
+  }
+  JsonToVariantOptions json;
+  json.errors = JsonErrorPolicy::kNull;
+  ParquetWriteOptions options;
+  options.slice_bytes = 2000;
+  for (const char* schema : {kSchemas[0], kSchemas[2]}) {
+    ExpectSameAsVariants(docs, Parse(schema), json, options);
+    ExpectSameAsVariants(docs, Parse(schema), json, options, /*lines=*/true);
+  }
+}
+
 TEST_F(WriteJsonTest, NeedsAWriterOfOneVariantColumn) {
   auto schema =
       arrow::schema({VariantSchema()->field(0), arrow::field("id", arrow::int64())});

@@ -620,8 +620,79 @@ bool JsonReader::Index(std::string_view json, size_t readable_after,
   return Prepare(json, readable_after, builder).ok() && IndexPrepared(cursor);
 }
 
+namespace {
+
+// Window sizes for JsonReader::IndexAhead(): small after a start or a miss, so that
+// input whose rows are not back to back wastes little; doubling while rows follow.
+constexpr uint32_t kMinAhead = 1 << 10;
+constexpr uint32_t kMaxAhead = 64 << 10;
+
+}  // namespace
+
+bool JsonReader::IndexAhead(JsonCursor* cursor) {
+  Ahead& a = ahead_;
+  // Only containers: their opening bracket tells that the row starts outside strings.
+  size_t first = 0;
+  while (first < size_ && IsJsonSpace(begin_[first])) ++first;
+  if (first == size_ || (begin_[first] != '{' && begin_[first] != '[') ||
+      size_ >= (size_t{1} << 30)) {
+    a.base = nullptr;
+    return false;
+  }
+  // Whether this row starts after the last one handed out, inside the window.
+  const auto at = reinterpret_cast<uintptr_t>(begin_);
+  const auto base = reinterpret_cast<uintptr_t>(a.base);
+  const bool follows =
+      a.base != nullptr && at >= base + a.next_byte && at <= base + a.size;
+  if (!follows || at + size_ > base + a.size) {
+    // A new window from this row: twice the last when the rows ran past its end, the
+    // smallest after a start or a miss.
+    a.window = follows ? std::min(2 * a.window, kMaxAhead) : kMinAhead;
+    const size_t readable = padded_ - sj::SIMDJSON_PADDING;  // in place: >= size_
+    size_t size = std::min(readable, std::max<size_t>(size_, a.window));
+    // Never cut a character: its UTF-8 would read as invalid.
+    while (size > size_ && (static_cast<uint8_t>(begin_[size]) & 0xC0) == 0x80) --size;
+    a.base = nullptr;
+    if (size > indexer_->capacity() &&
+        indexer_->allocate(size, indexer_->max_depth()) != sj::SUCCESS) {
+      return false;
+    }
+    // The window may cut a later row, inside a string too: the partial mode keeps the
+    // tokens of the complete documents before the cut.
+    const auto* bytes = reinterpret_cast<const uint8_t*>(begin_);
+    const sj::stage1_mode mode =
+        size == size_ ? sj::stage1_mode::regular : sj::stage1_mode::streaming_partial;
+    if (indexer_->stage1(bytes, size, mode) != sj::SUCCESS) return false;
+    const uint32_t tokens = indexer_->n_structural_indexes;
+    // The rows before the first dropped token are indexed whole.
+    a = {begin_, indexer_->structural_indexes[tokens], tokens, 0, 0, a.window};
+  }
+  const uint32_t* index = indexer_->structural_indexes.get();
+  const auto start = static_cast<uint32_t>(begin_ - a.base);
+  const auto end = static_cast<uint32_t>(start + size_);
+  uint32_t lo = a.next_token;
+  if (end > a.size) {  // the partial mode dropped this row's last tokens
+    a.base = nullptr;
+    return false;
+  }
+  while (lo < a.tokens && index[lo] < start) ++lo;
+  // The row's first token must open it: else its start lies inside another token.
+  if (lo == a.tokens || index[lo] != start + first) {
+    a.base = nullptr;
+    return false;
+  }
+  // The walk finds where the row ends (its last bracket), and AtEnd() checks it;
+  // Walked() moves the next row's search for its first token past it.
+  a.next_token = lo;
+  a.next_byte = end;
+  *cursor = {a.base, index, lo, a.tokens, end};
+  return true;
+}
+
 bool JsonReader::IndexPrepared(JsonCursor* cursor) {
   if (indexer_ == nullptr || size_ == 0) return false;
+  if (in_place_ && IndexAhead(cursor)) return true;
+  ahead_.base = nullptr;  // the index below replaces the window's
   if (size_ > indexer_->capacity() &&
       indexer_->allocate(size_, indexer_->max_depth()) != sj::SUCCESS) {
     return false;
@@ -631,7 +702,7 @@ bool JsonReader::IndexPrepared(JsonCursor* cursor) {
     return false;
   }
   *cursor = {begin_, indexer_->structural_indexes.get(), 0,
-             indexer_->n_structural_indexes};
+             indexer_->n_structural_indexes, static_cast<uint32_t>(size_)};
   return true;
 }
 
@@ -641,7 +712,10 @@ bool JsonReader::WalkIndexed() {
   const char first = c.Peek();
   if (first != '{' && first != '[') return false;
   const VariantBuilder::Checkpoint start = builder_->MakeCheckpoint();
-  if (WalkValue(c, 0) && c.AtEnd()) return true;
+  if (WalkValue(c, 0) && c.AtEnd()) {
+    Walked(c);
+    return true;
+  }
   builder_->Rollback(start);
   return false;
 }

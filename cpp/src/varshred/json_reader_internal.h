@@ -45,12 +45,15 @@ namespace od = simdjson::ondemand;
 
 /// \brief A position in the token index of a document (simdjson's first stage): the
 /// brackets, colons and commas, and the first byte of each string, number and
-/// literal. A token runs up to the next one, whitespace included.
+/// literal. A token runs up to the next one, whitespace included. The index may go on
+/// past the document, into the rows after it (JsonReader's windows): the document's
+/// tokens are those before `end`.
 struct JsonCursor {
   const char* text = nullptr;
-  const uint32_t* index = nullptr;  // index[count] is the document's length
+  const uint32_t* index = nullptr;  // index[count] is where the indexed text ends
   uint32_t pos = 0;
   uint32_t count = 0;
+  uint32_t end = 0;  // where the document ends in `text`
 
   /// The character that starts the current token; 0 past the last one.
   char Peek() const { return pos < count ? text[index[pos]] : '\0'; }
@@ -58,8 +61,12 @@ struct JsonCursor {
   std::string_view Token() const {
     return {text + index[pos], static_cast<size_t>(index[pos + 1] - index[pos])};
   }
-  /// Whether every token was read.
-  bool AtEnd() const { return pos == count; }
+  /// Whether the tokens read (at least one) are exactly the document's: the last one
+  /// read lies inside it and the next, if any, after it. A walk may have run on into
+  /// the next row's tokens: the row is then refused.
+  bool AtEnd() const {
+    return index[pos - 1] < end && (pos == count || index[pos] >= end);
+  }
 };
 
 // The per-string steps are defined here, not in json_parse.cc, so that both walks
@@ -200,6 +207,10 @@ class JsonReader {
   // the on-demand reading then handles.
   bool WalkIndexed();
   bool IndexPrepared(JsonCursor* cursor);
+  // Points `cursor` at the prepared document's tokens in an index of the bytes from it
+  // onwards (`ahead_`), made at once for the rows that follow it in the caller's buffer;
+  // false when the document is not one it can serve (IndexPrepared() indexes it alone).
+  bool IndexAhead(JsonCursor* cursor);
   // The text between the quotes of the string token at `c`: its closing quote is the
   // last one before the next token.
   [[gnu::always_inline]] static bool RawString(const JsonCursor& c,
@@ -249,6 +260,29 @@ class JsonReader {
   size_t padded_ = 0;  // bytes readable from begin_
   bool in_place_ = false;
   VariantBuilder* builder_ = nullptr;
+
+  // simdjson's first stage costs about three times as much run per row of ~100 bytes
+  // as run once over many rows, so rows lying back to back in one buffer (Arrow string
+  // data, JSON lines) are indexed a window at a time. Which bytes are inside strings
+  // depends on every quote before them, but a row is read from a window only when its
+  // first byte, a bracket, is a token there: a bracket is one only outside strings, so
+  // the row's tokens are those it has alone, whatever the rows before it hold. Its
+  // walk must end at its own end (JsonCursor::AtEnd()).
+  struct Ahead {
+    const char* base = nullptr;  // the window's first byte; null: no window
+    uint32_t size = 0;           // bytes indexed
+    uint32_t tokens = 0;         // tokens in the index
+    uint32_t next_token = 0;     // where to look for the next row's first token
+    uint32_t next_byte = 0;      // the byte after the last row handed out
+    uint32_t window = 0;         // bytes to index at the next start (doubles, capped)
+  };
+  Ahead ahead_;
+
+ public:
+  /// \brief Tells the reader that the document last indexed was walked whole, up to
+  /// `c`: the next row's first token is looked for from there (a hint; walk callers
+  /// outside Parse() call it on success).
+  void Walked(const JsonCursor& c) { ahead_.next_token = c.pos; }
 };
 
 }  // namespace varshred::internal
