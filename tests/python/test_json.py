@@ -94,6 +94,29 @@ def test_json_lines_parse_as_the_same_lines_in_a_string_array(rng):
             assert vs.from_json_lines(source).equals(expected), trial
 
 
+def test_rows_back_to_back_read_as_each_row_alone(rng):
+    """Rows lying back to back in one Arrow buffer are indexed a window at a time: rows
+    whose quotes, escapes or UTF-8 would change how later rows read as one text, and
+    rows cut from valid documents at random, give what each row gives alone (errors as
+    nulls), as a string array, as a slice of one and as JSON lines."""
+    hostile = ['{"a":', "1}", '["a', '[" [3]', '{"s":"x\\"}', '{"t":"u"}', '["\\',
+               '"]"', '{"c":"\u00e9', '{"x":1} {"y":2}', "[5]", "\t{}\r", '"s"', "8"]
+    docs = ['{"id": 7, "name": "n\\"", "tags": ["a", "é"], "more": {"x": [1, 2.5]}}',
+            '[{"k": null}, true, "x", -0.0, 12345678901234567890]']
+    for trial in range(150):
+        rows = [rng.choice(hostile) if rng.random() < 0.3 else
+                rng.choice(docs)[:rng.randrange(200)] if rng.random() < 0.3 else
+                rng.choice(docs) for _ in range(rng.randrange(1, 40))]
+        alone = [vs.to_json(vs.from_json([r], errors="null"))[0].as_py() for r in rows]
+        strings = pa.array(["[0]"] + rows)
+        for array in (strings.slice(1), pa.array(rows)):
+            assert vs.to_json(vs.from_json(array, errors="null")).to_pylist() == alone, trial
+        lines = [(r, a) for r, a in zip(rows, alone) if r.strip() and "\n" not in r]
+        text = "\n".join(r for r, _ in lines).encode()
+        got = vs.to_json(vs.from_json_lines(text, errors="null")).to_pylist()
+        assert got == [a for _, a in lines], trial
+
+
 def test_json_lines_errors_count_non_blank_lines():
     with pytest.raises(vs.VariantError, match=r"^row 2: invalid JSON at byte 5"):
         vs.from_json_lines(b'{}\n\n[1]\n  \n{"a":}\n{}')
