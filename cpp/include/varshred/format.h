@@ -18,7 +18,9 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 /// the format stores counts, field ids and offsets. Inline: views read one per field.
 /// One byte first: the width of ids and offsets in all but large values.
 inline uint32_t ReadUnsigned(const uint8_t* p, int size) {
-  if (size == 1) [[likely]] return p[0];
+  if (size == 1) [[likely]] {
+    return p[0];
+  }
   switch (size) {
     case 2:
       return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8);
