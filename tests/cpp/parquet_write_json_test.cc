@@ -325,6 +325,28 @@ TEST_F(WriteJsonTest, RowsSideBySideWriteWhatTheirVariantsWrite) {
   }
 }
 
+// The writer reads rows from an index of the bytes after them (JsonParser::
+// IndexAhead()) only within one call: the next call's input may lie where the last
+// one's did, with other bytes. Here the second call's row changed in place after the
+// first call indexed it: it is invalid JSON now and must not read as ["a\"",1].
+TEST_F(WriteJsonTest, EachCallIndexesItsOwnInput) {
+  // The last row leaves the first two enough bytes after them to be read in place.
+  auto strings = Strings({"[0]", R"(["ab",1])", "[" + std::string(100, ' ') + "2]"});
+  VS_ASSIGN_OR_FAIL(auto writer,
+                    ParquetWriter::Open(Path("calls.parquet"), VariantSchema(),
+                                        {{"v", Parse("array<bigint>")}}, {}));
+  JsonToVariantOptions json;
+  json.errors = JsonErrorPolicy::kNull;
+  VS_ASSIGN_OR_FAIL(auto invalid, writer->WriteJson(*strings->Slice(0, 1), json));
+  EXPECT_EQ(invalid, 0);
+  uint8_t* data = strings->data()->buffers[2]->mutable_data();
+  const std::string changed = R"(["a"",1])";
+  std::memcpy(data + 3, changed.data(), changed.size());
+  VS_ASSIGN_OR_FAIL(invalid, writer->WriteJson(*strings->Slice(1, 1), json));
+  EXPECT_EQ(invalid, 1);
+  VS_ASSERT_OK(writer->Close());
+}
+
 TEST_F(WriteJsonTest, NeedsAWriterOfOneVariantColumn) {
   auto schema =
       arrow::schema({VariantSchema()->field(0), arrow::field("id", arrow::int64())});

@@ -622,14 +622,14 @@ bool JsonReader::Index(std::string_view json, size_t readable_after,
 
 namespace {
 
-// Window sizes for JsonReader::IndexAhead(): small after a start or a miss, so that
+// Window sizes for JsonReader::IndexFromWindow(): small after a start or a miss, so that
 // input whose rows are not back to back wastes little; doubling while rows follow.
 constexpr uint32_t kMinAhead = 1 << 10;
 constexpr uint32_t kMaxAhead = 64 << 10;
 
 }  // namespace
 
-bool JsonReader::IndexAhead(JsonCursor* cursor) {
+bool JsonReader::IndexFromWindow(JsonCursor* cursor) {
   Ahead& a = ahead_;
   // Only containers: their opening bracket tells that the row starts outside strings.
   size_t first = 0;
@@ -691,7 +691,7 @@ bool JsonReader::IndexAhead(JsonCursor* cursor) {
 
 bool JsonReader::IndexPrepared(JsonCursor* cursor) {
   if (indexer_ == nullptr || size_ == 0) return false;
-  if (in_place_ && IndexAhead(cursor)) return true;
+  if (in_place_ && windows_allowed_ && IndexFromWindow(cursor)) return true;
   ahead_.base = nullptr;  // the index below replaces the window's
   if (size_ > indexer_->capacity() &&
       indexer_->allocate(size_, indexer_->max_depth()) != sj::SUCCESS) {
@@ -831,6 +831,8 @@ JsonParser::JsonParser(JsonParser&&) noexcept = default;
 JsonParser& JsonParser::operator=(JsonParser&&) noexcept = default;
 
 const size_t JsonParser::kPadding = sj::SIMDJSON_PADDING;
+
+void JsonParser::IndexAhead(bool allowed) { impl_->AllowWindows(allowed); }
 
 arrow::Status JsonParser::Parse(std::string_view json, VariantBuilder* builder) {
   return impl_->Parse(json, 0, builder);

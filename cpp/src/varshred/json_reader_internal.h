@@ -210,7 +210,7 @@ class JsonReader {
   // Points `cursor` at the prepared document's tokens in an index of the bytes from it
   // onwards (`ahead_`), made at once for the rows that follow it in the caller's buffer;
   // false when the document is not one it can serve (IndexPrepared() indexes it alone).
-  bool IndexAhead(JsonCursor* cursor);
+  bool IndexFromWindow(JsonCursor* cursor);
   // The text between the quotes of the string token at `c`: its closing quote is the
   // last one before the next token.
   [[gnu::always_inline]] static bool RawString(const JsonCursor& c,
@@ -277,8 +277,15 @@ class JsonReader {
     uint32_t window = 0;         // bytes to index at the next start (doubles, capped)
   };
   Ahead ahead_;
+  bool windows_allowed_ = false;  // AllowWindows()
 
  public:
+  /// \brief JsonParser::IndexAhead(): whether rows may be read from windows; the
+  /// bytes after the rows must stay unchanged until the next call. Drops the window.
+  void AllowWindows(bool allowed) {
+    windows_allowed_ = allowed;
+    ahead_.base = nullptr;
+  }
   /// \brief Tells the reader that the document last indexed was walked whole, up to
   /// `c`: the next row's first token is looked for from there (a hint; walk callers
   /// outside Parse() call it on success).

@@ -38,7 +38,9 @@ class JsonToVariantKernel {
       : options_(options),
         parser_(options.parse),
         builder_(options.parse.duplicate_keys),
-        out_(pool) {}
+        out_(pool) {
+    parser_.IndexAhead(true);  // the input stays as it is during the call
+  }
 
   arrow::Status Run(const arrow::Array& strings) {
     ARROW_RETURN_NOT_OK(out_.Reserve(strings.length(), TextBytes(strings)));

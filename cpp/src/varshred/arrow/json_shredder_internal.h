@@ -49,9 +49,14 @@ class JsonShredder {
   JsonShredder(Sink* sink, Shredder<Sink>* shredder, const JsonParseOptions& options)
       : sink_(sink), shredder_(shredder), reader_(options) {}
 
-  /// \brief Forgets the previous row's dictionary: call whenever the sink drops what
-  /// it holds (rows share a dictionary through bytes the sink keeps).
-  void Restart() { last_metadata_ = last_source_ = {}; }
+  /// \brief Forgets the previous row's dictionary and the rows indexed ahead: call
+  /// whenever the sink drops what it holds (rows share a dictionary through bytes the
+  /// sink keeps) and at each new input (rows are read from an index of the bytes after
+  /// them, which must not change: JsonParser::IndexAhead()).
+  void Restart() {
+    last_metadata_ = last_source_ = {};
+    reader_.AllowWindows(true);
+  }
 
   /// \brief Sends one JSON document to the sink as one row of pair tree `root`.
   /// `readable_after` as in JsonParser::Parse().

@@ -405,6 +405,7 @@ arrow::Status ShreddingStats::Add(const arrow::Array& variants, arrow::MemoryPoo
 arrow::Status ShreddingStats::AddJson(const arrow::Array& strings,
                                       const JsonToVariantOptions& options) {
   JsonParser parser(options.parse);
+  parser.IndexAhead(true);  // `strings` stay as they are during the call
   VariantBuilder builder(options.parse.duplicate_keys);
   ShreddingStatsScan::Scanner scanner{options_, &num_paths_};
   return internal::ForEachJsonDocument(

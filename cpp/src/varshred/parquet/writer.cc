@@ -682,6 +682,7 @@ class VariantColumnWriter {
       int64_t row_offset) {
     int64_t invalid = 0;
     JsonParser parser(options.parse);
+    parser.IndexAhead(true);  // `docs` stay as they are during the call
     VariantBuilder builder(options.parse.duplicate_keys);
     shredder_.StartColumn();
     for (size_t i = 0; i < docs.size(); ++i) {
