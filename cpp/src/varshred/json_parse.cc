@@ -636,7 +636,6 @@ bool JsonReader::IndexFromWindow(JsonCursor* cursor) {
   while (first < size_ && IsJsonSpace(begin_[first])) ++first;
   if (first == size_ || (begin_[first] != '{' && begin_[first] != '[') ||
       size_ >= (size_t{1} << 30)) {
-    a.base = nullptr;
     return false;
   }
   // Whether this row starts after the last one handed out, inside the window.
@@ -652,17 +651,12 @@ bool JsonReader::IndexFromWindow(JsonCursor* cursor) {
     size_t size = std::min(readable, std::max<size_t>(size_, a.window));
     // Never cut a character: its UTF-8 would read as invalid.
     while (size > size_ && (static_cast<uint8_t>(begin_[size]) & 0xC0) == 0x80) --size;
-    a.base = nullptr;
-    if (size > indexer_->capacity() &&
-        indexer_->allocate(size, indexer_->max_depth()) != sj::SUCCESS) {
-      return false;
-    }
     // The window may cut a later row, inside a string too: the partial mode keeps the
     // tokens of the complete documents before the cut.
-    const auto* bytes = reinterpret_cast<const uint8_t*>(begin_);
-    const sj::stage1_mode mode =
-        size == size_ ? sj::stage1_mode::regular : sj::stage1_mode::streaming_partial;
-    if (indexer_->stage1(bytes, size, mode) != sj::SUCCESS) return false;
+    if (!Stage1(size, size == size_ ? sj::stage1_mode::regular
+                                    : sj::stage1_mode::streaming_partial)) {
+      return false;
+    }
     const uint32_t tokens = indexer_->n_structural_indexes;
     // The rows before the first dropped token are indexed whole.
     a = {begin_, indexer_->structural_indexes[tokens], tokens, 0, 0, a.window};
@@ -670,17 +664,11 @@ bool JsonReader::IndexFromWindow(JsonCursor* cursor) {
   const uint32_t* index = indexer_->structural_indexes.get();
   const auto start = static_cast<uint32_t>(begin_ - a.base);
   const auto end = static_cast<uint32_t>(start + size_);
+  if (end > a.size) return false;  // the partial mode dropped this row's last tokens
   uint32_t lo = a.next_token;
-  if (end > a.size) {  // the partial mode dropped this row's last tokens
-    a.base = nullptr;
-    return false;
-  }
   while (lo < a.tokens && index[lo] < start) ++lo;
   // The row's first token must open it: else its start lies inside another token.
-  if (lo == a.tokens || index[lo] != start + first) {
-    a.base = nullptr;
-    return false;
-  }
+  if (lo == a.tokens || index[lo] != start + first) return false;
   // The walk finds where the row ends (its last bracket), and AtEnd() checks it;
   // Walked() moves the next row's search for its first token past it.
   a.next_token = lo;
@@ -689,18 +677,21 @@ bool JsonReader::IndexFromWindow(JsonCursor* cursor) {
   return true;
 }
 
+bool JsonReader::Stage1(size_t size, sj::stage1_mode mode) {
+  if (size > indexer_->capacity() &&
+      indexer_->allocate(size, indexer_->max_depth()) != sj::SUCCESS) {
+    return false;
+  }
+  return indexer_->stage1(reinterpret_cast<const uint8_t*>(begin_), size, mode) ==
+         sj::SUCCESS;
+}
+
 bool JsonReader::IndexPrepared(JsonCursor* cursor) {
   if (indexer_ == nullptr || size_ == 0) return false;
   if (in_place_ && windows_allowed_ && IndexFromWindow(cursor)) return true;
-  ahead_.base = nullptr;  // the index below replaces the window's
-  if (size_ > indexer_->capacity() &&
-      indexer_->allocate(size_, indexer_->max_depth()) != sj::SUCCESS) {
-    return false;
-  }
-  if (indexer_->stage1(reinterpret_cast<const uint8_t*>(begin_), size_,
-                       sj::stage1_mode::regular) != sj::SUCCESS) {
-    return false;
-  }
+  // Any window is gone: the index is replaced below, or was by a failed new window.
+  ahead_.base = nullptr;
+  if (!Stage1(size_, sj::stage1_mode::regular)) return false;
   *cursor = {begin_, indexer_->structural_indexes.get(), 0,
              indexer_->n_structural_indexes, static_cast<uint32_t>(size_)};
   return true;

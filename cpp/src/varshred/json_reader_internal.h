@@ -209,8 +209,11 @@ class JsonReader {
   bool IndexPrepared(JsonCursor* cursor);
   // Points `cursor` at the prepared document's tokens in an index of the bytes from it
   // onwards (`ahead_`), made at once for the rows that follow it in the caller's buffer;
-  // false when the document is not one it can serve (IndexPrepared() indexes it alone).
+  // false when the document is not one it can serve (IndexPrepared() then drops the
+  // window and indexes the document alone).
   bool IndexFromWindow(JsonCursor* cursor);
+  // simdjson's first stage over the prepared document's first `size` bytes.
+  bool Stage1(size_t size, simdjson::stage1_mode mode);
   // The text between the quotes of the string token at `c`: its closing quote is the
   // last one before the next token.
   [[gnu::always_inline]] static bool RawString(const JsonCursor& c,
