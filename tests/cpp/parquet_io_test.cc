@@ -270,7 +270,8 @@ TEST_F(ParquetIoTest, StoresEveryDecimalWidthExactly) {
 TEST_F(ParquetIoTest, WriterStoresWhatShredBuildsOnRandomData) {
   testing::RandomVariants gen(0xF11E);
   int empty_objects = 0;
-  for (int trial = 0; trial < 60; ++trial) {
+  const int trials = testing::FuzzRounds(60);
+  for (int trial = 0; trial < trials; ++trial) {
     auto input = gen.Column(25);
     const ShreddingSchema schema = gen.Schema(0);
     auto table =
@@ -295,7 +296,7 @@ TEST_F(ParquetIoTest, WriterStoresWhatShredBuildsOnRandomData) {
       ExpectStoredAsShred(back->column(0), input, schema);
     }
   }
-  EXPECT_LT(empty_objects, 20);  // most trials do write
+  EXPECT_LT(empty_objects, trials / 3);  // most trials do write
 }
 
 // Wide rows: a row group ends once it buffers row_group_bytes, whatever its row count,

@@ -5,6 +5,7 @@
 #include <arrow/array.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
@@ -116,6 +117,14 @@ inline std::shared_ptr<arrow::Array> VariantsFromJson(
   auto result = out.Finish(layout);
   EXPECT_TRUE(result.ok()) << result.status().ToString();
   return *result;
+}
+
+/// \brief `ci_count` rounds of a fixed-seed fuzz loop times the VARSHRED_FUZZ_RUNS
+/// factor (1 by default), as the Python fuzz tests count them: VARSHRED_FUZZ_RUNS=50
+/// runs each loop's seed 50 times as far.
+inline int FuzzRounds(int ci_count) {
+  const char* factor = std::getenv("VARSHRED_FUZZ_RUNS");
+  return ci_count * (factor != nullptr ? std::max(1, std::atoi(factor)) : 1);
 }
 
 /// \brief `doc` after `edits` random edits (a byte replaced, inserted or deleted, or the

@@ -3,6 +3,7 @@
 #include <random>
 #include <string>
 
+#include "test_util.h"
 #include "varshred/utf8_internal.h"
 
 namespace varshred::internal {
@@ -15,7 +16,7 @@ TEST(Utf8Test, LongTextIsCheckedByTheSameRules) {
        {"\xc3", "\xa9", "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xed\xbf\xbf",
         "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xff", "\xe2\x82"}) {
     for (const std::string& s : {pad + bad, bad + pad, pad + bad + pad}) {
-      EXPECT_FALSE(IsValidUtf8(s)) << testing::PrintToString(s);
+      EXPECT_FALSE(IsValidUtf8(s)) << ::testing::PrintToString(s);
       EXPECT_LT(FirstInvalidUtf8(s), s.size());
     }
   }
@@ -48,14 +49,14 @@ TEST(Utf8Test, BothChecksAgreeOnRandomText) {
   // Mutated multi-byte text of every length around the switch between the two.
   std::mt19937_64 rng(20261125);
   const std::string alphabet[] = {"a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80"};
-  for (int round = 0; round < 20000; ++round) {
+  for (int round = 0; round < varshred::testing::FuzzRounds(20000); ++round) {
     std::string s;
     const size_t length = rng() % 160;
     while (s.size() < length) s += alphabet[rng() % 4];
     if (!s.empty() && rng() % 2) s[rng() % s.size()] = static_cast<char>(rng());
     if (!s.empty() && rng() % 4 == 0) s.resize(rng() % s.size());
     ASSERT_EQ(IsValidUtf8(s), FirstInvalidUtf8(s) == s.size())
-        << testing::PrintToString(s);
+        << ::testing::PrintToString(s);
   }
 }
 

@@ -436,8 +436,8 @@ TEST(ValidateTest, RandomMutationsNeverCrash) {
   ValidateOptions lenient;
   lenient.allow_unsorted_keys = true;
   int accepted_count = 0, rejected_count = 0;
-  constexpr int kMutations = 4000;
-  for (int iter = 0; iter < kMutations; ++iter) {
+  const int mutations = testing::FuzzRounds(4000);
+  for (int iter = 0; iter < mutations; ++iter) {
     auto [md, v] = seeds[pick(seeds.size())];
     // Mutate the value mostly, the metadata sometimes; 1-3 edits each time.
     const int edits = 1 + static_cast<int>(pick(3));
@@ -506,8 +506,8 @@ TEST(ValidateTest, RandomMutationsNeverCrash) {
   RecordProperty("accepted", accepted_count);
   RecordProperty("rejected", rejected_count);
   // The mutations must exercise both outcomes, or the test proves nothing.
-  EXPECT_GT(accepted_count, kMutations / 50);
-  EXPECT_GT(rejected_count, kMutations / 2);
+  EXPECT_GT(accepted_count, mutations / 50);
+  EXPECT_GT(rejected_count, mutations / 2);
 }
 
 }  // namespace
