@@ -91,6 +91,17 @@ class JsonReader {
   /// simdjson refuses the text (invalid UTF-8, an unclosed string...) or the options.
   bool Index(std::string_view json, size_t readable_after, VariantBuilder* builder,
              JsonCursor* cursor);
+  /// \brief JsonParser::IndexAhead(): whether rows may be read from windows of rows
+  /// indexed at once; the bytes after the rows must stay unchanged until the next call.
+  /// Drops the window.
+  void AllowWindows(bool allowed) {
+    windows_allowed_ = allowed;
+    ahead_.base = nullptr;
+  }
+  /// \brief Tells the reader that the document last indexed was walked whole, up to
+  /// `c`: the next row's first token is looked for from there (a hint; walk callers
+  /// outside Parse() call it on success).
+  void Walked(const JsonCursor& c) { ahead_.next_token = c.pos; }
   /// \brief Encodes the value at `c`, which sits inside `depth` containers, whole into
   /// the builder and moves past it.
   bool WalkValue(JsonCursor& c, int depth);
@@ -281,18 +292,6 @@ class JsonReader {
   };
   Ahead ahead_;
   bool windows_allowed_ = false;  // AllowWindows()
-
- public:
-  /// \brief JsonParser::IndexAhead(): whether rows may be read from windows; the
-  /// bytes after the rows must stay unchanged until the next call. Drops the window.
-  void AllowWindows(bool allowed) {
-    windows_allowed_ = allowed;
-    ahead_.base = nullptr;
-  }
-  /// \brief Tells the reader that the document last indexed was walked whole, up to
-  /// `c`: the next row's first token is looked for from there (a hint; walk callers
-  /// outside Parse() call it on success).
-  void Walked(const JsonCursor& c) { ahead_.next_token = c.pos; }
 };
 
 }  // namespace varshred::internal
