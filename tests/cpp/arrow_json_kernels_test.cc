@@ -172,7 +172,8 @@ TEST(JsonToVariantTest, MutatedRowsSideBySideReadAsEachAlone) {
       R"([{"a": null}, {"b": false}, "x", -0.0, 12345678901234567890])",
   };
   std::mt19937_64 rng(20261128);
-  for (int round = 0; round < testing::FuzzRounds(150); ++round) {
+  const int rounds = testing::FuzzRounds(150);
+  for (int round = 0; round < rounds; ++round) {
     Cells cells;
     for (int i = 0; i < 12; ++i) {
       const std::string& seed = seeds[rng() % seeds.size()];

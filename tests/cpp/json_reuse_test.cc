@@ -179,7 +179,8 @@ TEST(JsonReuseTest, IndexAheadIsDroppedForNewBytes) {
 TEST(JsonReuseTest, RandomRowsEncodeAsWithAFreshBuilder) {
   std::mt19937 rng(7);
   std::vector<std::string> docs;
-  for (int i = 0; i < testing::FuzzRounds(1500); ++i) {
+  const int rounds = testing::FuzzRounds(1500);
+  for (int i = 0; i < rounds; ++i) {
     std::string doc = RandomValue(rng, 0);
     docs.push_back(doc);
     // Repeat some rows, as columns do, so the remembered shapes get reused.

@@ -518,7 +518,8 @@ TEST(JsonParseTest, MutatedDocumentsReadAsTheOnDemandReading) {
                            JsonParser(options[2])};
   VariantBuilder builder;
   std::mt19937_64 rng(20261126);
-  for (int round = 0; round < testing::FuzzRounds(20000); ++round) {
+  const int rounds = testing::FuzzRounds(20000);
+  for (int round = 0; round < rounds; ++round) {
     const std::string d = testing::MutatedJson(seeds[rng() % seeds.size()], rng,
                                                1 + static_cast<int>(rng() % 3));
     const size_t k = static_cast<size_t>(round % 3);

@@ -253,7 +253,8 @@ TEST_F(WriteJsonTest, DeepDocumentsAreBoundedAsTheParserBoundsThem) {
 // Random values printed as JSON, against random schemas.
 TEST_F(WriteJsonTest, RandomDocumentsAndSchemas) {
   testing::RandomVariants gen(0x150D);
-  for (int trial = 0; trial < testing::FuzzRounds(60); ++trial) {
+  const int rounds = testing::FuzzRounds(60);
+  for (int trial = 0; trial < rounds; ++trial) {
     auto variants = gen.Column(30);
     VS_ASSIGN_OR_FAIL(auto json, VariantToJson(*variants));
     const auto& text = static_cast<const arrow::StringArray&>(*json);
@@ -287,7 +288,8 @@ TEST_F(WriteJsonTest, MutatedDocumentsWriteWhatTheirVariantsWrite) {
   }
   const ShreddingSchema schemas[] = {Parse(kSchemas[0]), Parse(kSchemas[2])};
   std::mt19937_64 rng(20261126);
-  for (int round = 0; round < testing::FuzzRounds(400); ++round) {
+  const int rounds = testing::FuzzRounds(400);
+  for (int round = 0; round < rounds; ++round) {
     const std::string d = testing::MutatedJson(seeds[rng() % seeds.size()], rng, 1);
     SCOPED_TRACE(d);
     ExpectSameAsVariants({d}, schemas[round % 2]);
@@ -311,7 +313,8 @@ TEST_F(WriteJsonTest, RowsSideBySideWriteWhatTheirVariantsWrite) {
     if (d && d->size() < 1000) seeds.push_back(*d);
   }
   std::mt19937_64 rng(20261128);
-  for (int i = 0; i < testing::FuzzRounds(200); ++i) {
+  const int rounds = testing::FuzzRounds(200);
+  for (int i = 0; i < rounds; ++i) {
     const std::string& seed = seeds[rng() % seeds.size()];
     docs.push_back(rng() % 2 == 0 ? seed : testing::MutatedJson(seed, rng, 1));
   }

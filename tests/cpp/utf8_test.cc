@@ -49,7 +49,8 @@ TEST(Utf8Test, BothChecksAgreeOnRandomText) {
   // Mutated multi-byte text of every length around the switch between the two.
   std::mt19937_64 rng(20261125);
   const std::string alphabet[] = {"a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80"};
-  for (int round = 0; round < varshred::testing::FuzzRounds(20000); ++round) {
+  const int rounds = varshred::testing::FuzzRounds(20000);
+  for (int round = 0; round < rounds; ++round) {
     std::string s;
     const size_t length = rng() % 160;
     while (s.size() < length) s += alphabet[rng() % 4];

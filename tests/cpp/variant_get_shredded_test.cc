@@ -440,8 +440,8 @@ TEST(VariantGetShreddedTest, MatchesUnshreddedWithoutNullValueColumnsAndWithLarg
 
 TEST(VariantGetShreddedTest, RandomDifferentialProperty) {
   // More seeds and sizes over the richest schemas, in try mode.
-  for (uint64_t seed = 1; seed <= 4 * static_cast<uint64_t>(testing::FuzzRounds(1));
-       ++seed) {
+  const auto seeds = static_cast<uint64_t>(testing::FuzzRounds(4));
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
     DocGenerator gen(seed * 1000003);
     auto variants = gen.Column(40 + static_cast<int64_t>(seed) * 17);
     for (const char* ddl : {Schemas()[1], Schemas()[5]}) {
