@@ -343,8 +343,8 @@ TEST(ShreddingStatsTest, DeserializeRejectsCorruptBytes) {
   // Seeded random mutations: an error or consistent statistics, never a crash.
   std::mt19937_64 rng(7);
   int rejected = 0;
-  const int rounds = testing::FuzzRounds(3000);
-  for (int i = 0; i < rounds; ++i) {
+  const int mutations = testing::FuzzRounds(3000);
+  for (int i = 0; i < mutations; ++i) {
     std::string m = bytes;
     for (int k = 0; k < 1 + static_cast<int>(rng() % 3); ++k) {
       m[rng() % m.size()] = static_cast<char>(rng());

@@ -179,8 +179,8 @@ TEST(JsonReuseTest, IndexAheadIsDroppedForNewBytes) {
 TEST(JsonReuseTest, RandomRowsEncodeAsWithAFreshBuilder) {
   std::mt19937 rng(7);
   std::vector<std::string> docs;
-  const int rounds = testing::FuzzRounds(1500);
-  for (int i = 0; i < rounds; ++i) {
+  const int rows = testing::FuzzRounds(1500);
+  for (int i = 0; i < rows; ++i) {
     std::string doc = RandomValue(rng, 0);
     docs.push_back(doc);
     // Repeat some rows, as columns do, so the remembered shapes get reused.

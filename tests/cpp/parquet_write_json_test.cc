@@ -253,8 +253,8 @@ TEST_F(WriteJsonTest, DeepDocumentsAreBoundedAsTheParserBoundsThem) {
 // Random values printed as JSON, against random schemas.
 TEST_F(WriteJsonTest, RandomDocumentsAndSchemas) {
   testing::RandomVariants gen(0x150D);
-  const int rounds = testing::FuzzRounds(60);
-  for (int trial = 0; trial < rounds; ++trial) {
+  const int trials = testing::FuzzRounds(60);
+  for (int trial = 0; trial < trials; ++trial) {
     auto variants = gen.Column(30);
     VS_ASSIGN_OR_FAIL(auto json, VariantToJson(*variants));
     const auto& text = static_cast<const arrow::StringArray&>(*json);
@@ -313,8 +313,8 @@ TEST_F(WriteJsonTest, RowsSideBySideWriteWhatTheirVariantsWrite) {
     if (d && d->size() < 1000) seeds.push_back(*d);
   }
   std::mt19937_64 rng(20261128);
-  const int rounds = testing::FuzzRounds(200);
-  for (int i = 0; i < rounds; ++i) {
+  const int rows = testing::FuzzRounds(200);
+  for (int i = 0; i < rows; ++i) {
     const std::string& seed = seeds[rng() % seeds.size()];
     docs.push_back(rng() % 2 == 0 ? seed : testing::MutatedJson(seed, rng, 1));
   }
