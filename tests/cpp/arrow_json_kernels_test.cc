@@ -309,5 +309,31 @@ TEST(VariantToJsonTest, RejectsBadBytesWithTheRow) {
   EXPECT_EQ(st.message().rfind("row 1: $: ", 0), 0u) << st.message();
 }
 
+// Rows are checked and printed in one walk; a row with unsorted ids is printed again
+// from a sorted copy when sort_keys asks for key order, and the rows around it keep
+// their text (all rows share one text buffer).
+TEST(VariantToJsonTest, UnsortedIdsPrintInStoredOrderOrSorted) {
+  const std::string meta = testing::Hex("01 02 00 01 02 61 62");  // ["a", "b"]
+  const std::string unsorted = testing::Hex("02 02 01 00 00 02 04 0c 02 0c 01");
+  const std::string nested = testing::Hex("03 02 00 0b 16 ") + unsorted + unsorted;
+  VariantArrayBuilder builder;
+  VS_ASSERT_OK(builder.Append(kEmptyMetadata, testing::Hex("0c 07")));
+  VS_ASSERT_OK(builder.Append(meta, unsorted));
+  VS_ASSERT_OK(builder.Append(meta, nested));
+  VS_ASSERT_OK(builder.Append(kEmptyMetadata, testing::Hex("0c 08")));
+  VS_ASSIGN_OR_FAIL(auto variants, builder.Finish());
+  VS_ASSIGN_OR_FAIL(auto stored, VariantToJson(*variants));
+  EXPECT_EQ(Texts(*stored),
+            (Cells{"7", R"({"b":2,"a":1})", R"([{"b":2,"a":1},{"b":2,"a":1}])", "8"}));
+  VariantToJsonOptions options;
+  options.sort_keys = true;
+  VS_ASSIGN_OR_FAIL(auto sorted, VariantToJson(*variants, options));
+  EXPECT_EQ(Texts(*sorted),
+            (Cells{"7", R"({"a":1,"b":2})", R"([{"a":1,"b":2},{"a":1,"b":2}])", "8"}));
+  VS_ASSIGN_OR_FAIL(auto lines, VariantToJsonLines(*variants, options));
+  EXPECT_EQ(lines->ToString(),
+            "7\n{\"a\":1,\"b\":2}\n[{\"a\":1,\"b\":2},{\"a\":1,\"b\":2}]\n8\n");
+}
+
 }  // namespace
 }  // namespace varshred

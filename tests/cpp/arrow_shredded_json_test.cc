@@ -124,6 +124,39 @@ TEST(ShreddedJsonTest, ResidualsOfRowsSharingADictionaryAreCheckedAlike) {
   }
 }
 
+TEST(ShreddedJsonTest, WholeResidualValuesAreCheckedAndPrintedInKeyOrder) {
+  // Typed int64 at the top; rows 1 and 2 hold residual objects, row 1's ids unsorted,
+  // row 3 a residual that is not valid. Residuals are checked as they print: a bad one
+  // fails with its row, an unsorted one prints in key order, and the rows around them
+  // keep their text.
+  const std::string meta = Hex("01 02 00 01 02 61 62");                  // ["a", "b"]
+  const std::string unsorted = Hex("02 02 01 00 00 02 04 0c 02 0c 01");  // {b:2, a:1}
+  const std::string sorted = Hex("02 02 00 01 00 02 04 0c 01 0c 02");    // {a:1, b:2}
+  arrow::Int64Builder ib;
+  ASSERT_TRUE(ib.AppendValues({1, 0, 0, 4}, {true, false, false, true}).ok());
+  auto typed = *ib.Finish();
+  auto column = [&](const Opt& last) {
+    return Struct({"metadata", "value", "typed_value"},
+                  {Bin({meta, meta, meta, meta}),
+                   Bin({std::nullopt, unsorted, sorted, last}), typed});
+  };
+  auto good = column(std::nullopt);
+  VS_ASSIGN_OR_FAIL(auto direct, Direct(*good, ConflictPolicy::kRaise));
+  EXPECT_EQ(direct, (std::vector<Opt>{"1", R"({"a":1,"b":2})", R"({"a":1,"b":2})", "4"}));
+  EXPECT_EQ(direct, *ViaUnshred(*good, ConflictPolicy::kRaise));
+  auto bad = Struct({"metadata", "value", "typed_value"},
+                    {Bin({meta, meta, meta, meta}),
+                     Bin({std::nullopt, unsorted, Hex("02 02 00 01 00 02 09 0c 01 0c 02"),
+                          std::nullopt}),
+                     typed});
+  auto printed = Direct(*bad, ConflictPolicy::kRaise);
+  ASSERT_FALSE(printed.ok());
+  EXPECT_EQ(printed.status().message().rfind("row 2", 0), 0u)
+      << printed.status().message();
+  EXPECT_EQ(printed.status().message(),
+            ViaUnshred(*bad, ConflictPolicy::kRaise).status().message());
+}
+
 TEST(ShreddedJsonTest, MissingValuesPrintAsNullAndConflictsFollowThePolicy) {
   // Row 0: typed 1; row 1: missing (null); row 2: value and typed both set.
   arrow::Int64Builder ib;

@@ -11,6 +11,8 @@
 #include "test_util.h"
 #include "varshred/builder.h"
 #include "varshred/container_encoding_internal.h"
+#include "varshred/json.h"
+#include "varshred/json_write_internal.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/validate_internal.h"
 
@@ -435,6 +437,7 @@ TEST(ValidateTest, RandomMutationsNeverCrash) {
   };
   ValidateOptions lenient;
   lenient.allow_unsorted_keys = true;
+  const JsonWriter writer = *JsonWriter::Make();
   int accepted_count = 0, rejected_count = 0;
   const int mutations = testing::FuzzRounds(4000);
   for (int iter = 0; iter < mutations; ++iter) {
@@ -500,6 +503,24 @@ TEST(ValidateTest, RandomMutationsNeverCrash) {
         ASSERT_EQ(st.ToString(), ranked.ToString())
             << testing::ToHex(md) << " / " << testing::ToHex(v);
         ASSERT_EQ(facts.keys_sorted, ranked_facts.keys_sorted);
+        // The JSON printer's checked walk: the same verdict and message, the text
+        // JsonWriter prints from the checked value, and nothing left on failure.
+        std::string text = "[";
+        ValueFacts printed_facts;
+        arrow::Status printed;
+        {
+          internal::TextSink sink(&text);
+          printed = internal::WriteJsonChecked(writer, mv, cache.key_ranks(), v_view,
+                                               options, &printed_facts, &sink);
+        }
+        ASSERT_EQ(printed.ToString(), ranked.ToString()) << testing::ToHex(v);
+        std::string expected = "[";
+        if (printed.ok()) {
+          ASSERT_TRUE(
+              writer.Write(VariantView::MakeUnchecked(mv, v_view), &expected).ok());
+          ASSERT_EQ(printed_facts.keys_sorted, ranked_facts.keys_sorted);
+        }
+        ASSERT_EQ(text, expected) << testing::ToHex(md) << " / " << testing::ToHex(v);
       }
     }
   }

@@ -81,9 +81,14 @@ struct JsonWriteOptions {
 };
 
 class JsonWriter;
+struct ValueFacts;
 namespace internal {
 class TextSink;
 void WriteJson(const JsonWriter& writer, const VariantView& value, TextSink* out);
+arrow::Status WriteJsonChecked(const JsonWriter& writer, const MetadataView& metadata,
+                               const uint32_t* key_ranks, std::string_view value,
+                               const ValidateOptions& options, ValueFacts* facts,
+                               TextSink* out);
 }  // namespace internal
 
 /// \brief Writes Variant values as JSON text exactly as Spark's to_json prints them.
@@ -103,6 +108,10 @@ class JsonWriter {
   // Printers inside varshred append through the same cursor (json_write_internal.h).
   friend void internal::WriteJson(const JsonWriter&, const VariantView&,
                                   internal::TextSink*);
+  friend arrow::Status internal::WriteJsonChecked(const JsonWriter&, const MetadataView&,
+                                                  const uint32_t*, std::string_view,
+                                                  const ValidateOptions&, ValueFacts*,
+                                                  internal::TextSink*);
   JsonWriter();
   struct Impl;
   std::unique_ptr<Impl> impl_;

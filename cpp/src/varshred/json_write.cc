@@ -38,6 +38,7 @@
 #include "varshred/json.h"
 #include "varshred/json_write_internal.h"
 #include "varshred/timezone_internal.h"
+#include "varshred/validate_walk_internal.h"
 
 namespace varshred {
 
@@ -360,29 +361,13 @@ struct JsonWriter::Impl {
   // through WriteOther(). `plain_keys`: no key needs an escape (see PlainKeys()).
   void Write(const MetadataView& metadata, std::string_view v, bool plain_keys,
              TextSink* out) const {
-    const auto header = static_cast<uint8_t>(v[0]);
-    const auto* payload = reinterpret_cast<const uint8_t*>(v.data()) + 1;
-    switch (static_cast<BasicType>(header & kBasicTypeMask)) {
-      case BasicType::kShortString:
-        internal::AppendJsonString(v.substr(1, header >> kValueHeaderShift), out);
-        return;
+    switch (static_cast<BasicType>(static_cast<uint8_t>(v[0]) & kBasicTypeMask)) {
       case BasicType::kObject: {
         const ObjectView obj(metadata, v);
         const std::string_view values = obj.values_area();
         out->Put('{');
         for (uint32_t i = 0; i < obj.num_fields(); ++i) {
-          const std::string_view key = obj.key(i);
-          if (plain_keys) {  // ,"key": with one reservation
-            char* p = out->Reserve(key.size() + 4);
-            *p = ',';
-            p = PutQuoted(key, p + (i != 0));
-            *p = ':';
-            out->Advance(p + 1);
-          } else {
-            if (i != 0) out->Put(',');
-            internal::AppendJsonString(key, out);
-            out->Put(':');
-          }
+          PutKey(i, obj.key(i), plain_keys, out);
           Write(metadata, values.substr(obj.field_offset(i)), plain_keys, out);
         }
         out->Put('}');
@@ -399,8 +384,36 @@ struct JsonWriter::Impl {
         out->Put(']');
         return;
       }
-      case BasicType::kPrimitive:
-        break;
+      default:
+        WriteScalar(metadata, v, out);
+        return;
+    }
+  }
+
+  // The key of field `i` of an object, with the comma before it and the colon after.
+  [[gnu::always_inline]] static void PutKey(uint64_t i, std::string_view key,
+                                            bool plain_keys, TextSink* out) {
+    if (plain_keys) {  // ,"key": with one reservation
+      char* p = out->Reserve(key.size() + 4);
+      *p = ',';
+      p = PutQuoted(key, p + (i != 0));
+      *p = ':';
+      out->Advance(p + 1);
+    } else {
+      if (i != 0) out->Put(',');
+      internal::AppendJsonString(key, out);
+      out->Put(':');
+    }
+  }
+
+  // A short string or primitive starting at `v` (which may run on past it).
+  [[gnu::always_inline]] void WriteScalar(const MetadataView& metadata,
+                                          std::string_view v, TextSink* out) const {
+    const auto header = static_cast<uint8_t>(v[0]);
+    const auto* payload = reinterpret_cast<const uint8_t*>(v.data()) + 1;
+    if ((header & kBasicTypeMask) == static_cast<uint8_t>(BasicType::kShortString)) {
+      internal::AppendJsonString(v.substr(1, header >> kValueHeaderShift), out);
+      return;
     }
     switch (static_cast<PrimitiveType>(header >> kValueHeaderShift)) {
       case PrimitiveType::kNull:
@@ -494,6 +507,37 @@ struct JsonWriter::Impl {
         return false;
     }
   }
+  // Prints a value as the Validator walks it (internal::WriteJsonChecked()): the same
+  // text as JsonWriter::Impl::Write(), from the hooks the walk calls once each part is
+  // checked.
+  class CheckedPrinter;
+};
+
+class JsonWriter::Impl::CheckedPrinter {
+ public:
+  CheckedPrinter(const Impl& writer, const MetadataView& metadata, bool plain_keys,
+                 TextSink* out)
+      : writer_(writer), metadata_(metadata), plain_keys_(plain_keys), out_(*out) {}
+
+  void Scalar(const uint8_t* value, uint64_t size) {
+    writer_.WriteScalar(metadata_, {reinterpret_cast<const char*>(value), size}, &out_);
+  }
+  void BeginObject() { out_.Put('{'); }
+  void Field(uint64_t index, uint32_t id) {
+    Impl::PutKey(index, metadata_.key(id), plain_keys_, &out_);
+  }
+  void EndObject() { out_.Put('}'); }
+  void BeginArray() { out_.Put('['); }
+  void Element(uint64_t index) {
+    if (index != 0) out_.Put(',');
+  }
+  void EndArray() { out_.Put(']'); }
+
+ private:
+  const Impl& writer_;
+  const MetadataView& metadata_;
+  const bool plain_keys_;
+  TextSink& out_;
 };
 
 JsonWriter::JsonWriter() : impl_(std::make_unique<Impl>()) {}
@@ -512,6 +556,26 @@ void internal::WriteJson(const JsonWriter& writer, const VariantView& value,
   const std::string_view v = value.value_bytes();
   writer.impl_->Write(value.metadata(), v,
                       JsonWriter::Impl::PlainKeys(value.metadata(), v), out);
+}
+
+arrow::Status internal::WriteJsonChecked(const JsonWriter& writer,
+                                         const MetadataView& metadata,
+                                         const uint32_t* key_ranks,
+                                         std::string_view value,
+                                         const ValidateOptions& options,
+                                         ValueFacts* facts, TextSink* out) {
+  ARROW_RETURN_NOT_OK(CheckValidateOptions(options));
+  const size_t start = out->Position();
+  JsonWriter::Impl::CheckedPrinter printer(
+      *writer.impl_, metadata, JsonWriter::Impl::PlainKeys(metadata, value), out);
+  Validator validator(metadata, key_ranks, options, &printer);
+  const arrow::Status st = validator.Run(value);
+  if (!st.ok()) {
+    out->Truncate(start);
+    return st;
+  }
+  if (facts != nullptr) *facts = validator.facts();
+  return st;
 }
 
 arrow::Status JsonWriter::Write(const VariantView& value, std::string* out) const {

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "varshred/json.h"
+#include "varshred/validate.h"
 
 namespace varshred::internal {
 
@@ -75,6 +76,15 @@ class TextSink {
 
 /// As JsonWriter::Write(), through `out`.
 void WriteJson(const JsonWriter& writer, const VariantView& value, TextSink* out);
+
+/// \brief Validates `value` as internal::ValidateValue() does and appends its text as
+/// JsonWriter::Write() would, in one walk: for bytes from outside, which would
+/// otherwise be read twice. On failure `out` is left as it was. With unsorted keys
+/// (facts->keys_sorted false) the text has them in stored order.
+arrow::Status WriteJsonChecked(const JsonWriter& writer, const MetadataView& metadata,
+                               const uint32_t* key_ranks, std::string_view value,
+                               const ValidateOptions& options, ValueFacts* facts,
+                               TextSink* out);
 
 /// Appends `s` as a quoted JSON string escaped as Jackson's writeString does.
 void AppendJsonString(std::string_view s, TextSink* out);

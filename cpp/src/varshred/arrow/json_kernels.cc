@@ -20,6 +20,7 @@
 #include "varshred/builder.h"
 #include "varshred/container_encoding_internal.h"
 #include "varshred/format.h"
+#include "varshred/json_write_internal.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/validate.h"
 #include "varshred/validate_internal.h"
@@ -154,7 +155,7 @@ class VariantPrinter {
   bool IsNull(int64_t row) const { return view_.IsNull(row); }
 
   // Appends the text of a row that is not a SQL NULL.
-  arrow::Status Print(int64_t row, std::string* out) {
+  arrow::Status Print(int64_t row, internal::TextSink* out) {
     if (view_.metadata_column().IsNull(row)) {
       return arrow::Status::Invalid("row ", row, ": metadata is null in a non-null row");
     }
@@ -165,16 +166,21 @@ class VariantPrinter {
     if (shredded_ != nullptr) {
       return shredded_->Print(row, *metadata, metadata_cache_.key_ranks(), out);
     }
+    // Checked and printed in one walk; a value with unsorted keys is printed again
+    // from a sorted copy when asked to sort them (rare: DuckDB writes them).
     const std::string_view value = view_.value_or_variant_null(row);
+    const size_t start = out->Position();
     ValueFacts facts;
-    const arrow::Status st = internal::ValidateValue(
-        *metadata, metadata_cache_.key_ranks(), value, read_options_, &facts);
+    const arrow::Status st =
+        internal::WriteJsonChecked(writer_, *metadata, metadata_cache_.key_ranks(), value,
+                                   read_options_, &facts, out);
     if (!st.ok()) return st.WithMessage("row ", row, ": ", st.message());
-    const VariantView v = VariantView::MakeUnchecked(*metadata, value);
-    if (facts.keys_sorted || !sort_keys_) return writer_.Write(v, out);
+    if (facts.keys_sorted || !sort_keys_) return arrow::Status::OK();
+    out->Truncate(start);
     sorted_.clear();
-    internal::AppendSortedKeys(v, &sorted_);
-    return writer_.Write(VariantView::MakeUnchecked(*metadata, sorted_), out);
+    internal::AppendSortedKeys(VariantView::MakeUnchecked(*metadata, value), &sorted_);
+    internal::WriteJson(writer_, VariantView::MakeUnchecked(*metadata, sorted_), out);
+    return arrow::Status::OK();
   }
 
  private:
@@ -190,14 +196,20 @@ class VariantPrinter {
   std::string sorted_;  // a value with unsorted ids, rebuilt in key order
 };
 
-// After the first rows, grows `text` once to what they predict for all `rows`, which
+// After the first rows, grows the text once to what they predict for all `rows`, which
 // spares a large text its doubling copies (and their page faults).
-void ReserveForAllRows(int64_t done, int64_t rows, std::string* text) {
+void ReserveForAllRows(int64_t done, int64_t rows, internal::TextSink* text) {
   constexpr int64_t kProbeRows = 1024;
   if (done != kProbeRows || rows < 2 * kProbeRows) return;
-  const double per_row = static_cast<double>(text->size()) / done;
-  text->reserve(static_cast<size_t>(per_row * static_cast<double>(rows) * 1.125));
+  std::string* s = text->Flush();
+  const double per_row = static_cast<double>(s->size()) / done;
+  s->reserve(static_cast<size_t>(per_row * static_cast<double>(rows) * 1.125));
+  text->Resume();
 }
+
+// The text of every row goes through one sink, which grows the string in steps of this
+// many bytes rather than once per row.
+constexpr size_t kTextStep = size_t{64} << 10;
 
 // The text of a call is printed into a string of the calling thread that keeps its
 // capacity from call to call, then copied into a buffer from the Arrow pool (ToBuffer)
@@ -243,31 +255,33 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
   const int64_t n = printer->length();
   // The text of all rows in one string, copied into the result's data buffer.
   ThreadText thread_text;
-  std::string& text = *thread_text.get();
   ARROW_ASSIGN_OR_RAISE(auto offsets,
                         arrow::AllocateBuffer((n + 1) * sizeof(int32_t), pool));
   auto* offset = reinterpret_cast<int32_t*>(offsets->mutable_data());
   std::shared_ptr<arrow::Buffer> validity;
   int64_t null_count = 0;
   offset[0] = 0;
-  for (int64_t row = 0; row < n; ++row) {
-    if (printer->IsNull(row)) {
-      if (validity == nullptr) {
-        ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateBitmap(n, pool));
-        arrow::bit_util::SetBitsTo(validity->mutable_data(), 0, n, true);
+  {
+    internal::TextSink text(thread_text.get(), kTextStep);
+    for (int64_t row = 0; row < n; ++row) {
+      if (printer->IsNull(row)) {
+        if (validity == nullptr) {
+          ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateBitmap(n, pool));
+          arrow::bit_util::SetBitsTo(validity->mutable_data(), 0, n, true);
+        }
+        arrow::bit_util::ClearBit(validity->mutable_data(), row);
+        ++null_count;
+      } else {
+        ARROW_RETURN_NOT_OK(printer->Print(row, &text));
+        if (text.Position() > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
+          return arrow::Status::CapacityError("row ", row,
+                                              ": the JSON text passes 2 GiB; print fewer "
+                                              "rows at a time");
+        }
       }
-      arrow::bit_util::ClearBit(validity->mutable_data(), row);
-      ++null_count;
-    } else {
-      ARROW_RETURN_NOT_OK(printer->Print(row, &text));
-      if (text.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
-        return arrow::Status::CapacityError("row ", row,
-                                            ": the JSON text passes 2 GiB; print fewer "
-                                            "rows at a time");
-      }
+      offset[row + 1] = static_cast<int32_t>(text.Position());
+      ReserveForAllRows(row + 1, n, &text);
     }
-    offset[row + 1] = static_cast<int32_t>(text.size());
-    ReserveForAllRows(row + 1, n, &text);
   }
   ARROW_ASSIGN_OR_RAISE(auto bytes, thread_text.ToBuffer(pool));
   return arrow::MakeArray(arrow::ArrayData::Make(
@@ -279,15 +293,17 @@ arrow::Result<std::shared_ptr<arrow::Buffer>> VariantToJsonLines(
     const arrow::Array& variants, const VariantToJsonOptions& options) {
   ARROW_ASSIGN_OR_RAISE(auto printer, VariantPrinter::Make(variants, options));
   ThreadText thread_text;
-  std::string& lines = *thread_text.get();
-  for (int64_t row = 0; row < printer->length(); ++row) {
-    if (printer->IsNull(row)) {
-      lines.append("null");
-    } else {
-      ARROW_RETURN_NOT_OK(printer->Print(row, &lines));
+  {
+    internal::TextSink lines(thread_text.get(), kTextStep);
+    for (int64_t row = 0; row < printer->length(); ++row) {
+      if (printer->IsNull(row)) {
+        lines.Put("null");
+      } else {
+        ARROW_RETURN_NOT_OK(printer->Print(row, &lines));
+      }
+      lines.Put('\n');
+      ReserveForAllRows(row + 1, printer->length(), &lines);
     }
-    lines.push_back('\n');
-    ReserveForAllRows(row + 1, printer->length(), &lines);
   }
   // The text itself becomes the buffer: no copy, and malloc's memory rather than the
   // default pool's, since a scan's consumer frees it on another thread and mimalloc

@@ -81,15 +81,14 @@ arrow::Result<std::unique_ptr<ShreddedJsonPrinter>> ShreddedJsonPrinter::Make(
 }
 
 arrow::Status ShreddedJsonPrinter::Print(int64_t row, const MetadataView& metadata,
-                                         const uint32_t* key_ranks, std::string* out) {
+                                         const uint32_t* key_ranks, TextSink* out) {
   row_ = row;
   metadata_ = metadata;
   key_ranks_ = key_ranks;
-  TextSink sink(out);
   bool missing;
-  ARROW_RETURN_NOT_OK(PrintPair(*root_, row, &sink, &missing));
+  ARROW_RETURN_NOT_OK(PrintPair(*root_, row, out, &missing));
   // docs/shredding.md: a missing top-level value reads as Variant null.
-  if (missing) sink.Put("null");
+  if (missing) out->Put("null");
   return arrow::Status::OK();
 }
 
@@ -102,10 +101,17 @@ arrow::Status ShreddedJsonPrinter::PrintPair(ReadNode& node, int64_t i, TextSink
       *missing = true;
       return arrow::Status::OK();
     case PairState::kValue: {
+      // Checked and printed in one walk; printed again in key order if unsorted.
       const std::string_view bytes = node.value.Get(i);
-      bool keys_sorted = true;
-      ARROW_RETURN_NOT_OK(CheckResidual(node, bytes, &keys_sorted));
-      PrintValue(VariantView::MakeUnchecked(metadata_, bytes), keys_sorted, out);
+      const size_t start = out->Position();
+      ValueFacts facts;
+      const auto st = WriteJsonChecked(*writer_, metadata_, key_ranks_, bytes, validate_,
+                                       &facts, out);
+      if (!st.ok()) return ResidualError(st, row_, node);
+      if (!facts.keys_sorted) {
+        out->Truncate(start);
+        PrintValue(VariantView::MakeUnchecked(metadata_, bytes), false, out);
+      }
       return arrow::Status::OK();
     }
     case PairState::kConflict:

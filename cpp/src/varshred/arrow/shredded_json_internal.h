@@ -37,7 +37,7 @@ class ShreddedJsonPrinter {
   /// Appends the text of `row`, which is not a SQL NULL and whose metadata is
   /// `metadata` (validated); `key_ranks` as internal::MetadataCache::key_ranks().
   arrow::Status Print(int64_t row, const MetadataView& metadata,
-                      const uint32_t* key_ranks, std::string* out);
+                      const uint32_t* key_ranks, TextSink* out);
 
  private:
   ShreddedJsonPrinter(std::unique_ptr<ReadNode> root, const JsonWriter* writer,
