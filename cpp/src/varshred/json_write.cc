@@ -519,7 +519,9 @@ class JsonWriter::Impl::CheckedPrinter {
                  TextSink* out)
       : writer_(writer), metadata_(metadata), plain_keys_(plain_keys), out_(*out) {}
 
-  void Scalar(const uint8_t* value, uint64_t size) {
+  static constexpr bool kInlineScalarChecks = true;
+
+  [[gnu::always_inline]] void Scalar(const uint8_t* value, uint64_t size) {
     writer_.WriteScalar(metadata_, {reinterpret_cast<const char*>(value), size}, &out_);
   }
   void BeginObject() { out_.Put('{'); }

@@ -27,6 +27,8 @@ namespace varshred::internal {
 /// the value (a scalar) or its header (a container) has passed its checks, in the
 /// order of the bytes: Field() and Element() before each child's own hooks.
 struct NoVisit {
+  // Whether the walk inlines the checks of primitives into its dispatch.
+  static constexpr bool kInlineScalarChecks = false;
   void Scalar(const uint8_t* /*value*/, uint64_t /*size*/) {}
   void BeginObject() {}
   void Field(uint64_t /*index*/, uint32_t /*id*/) {}
@@ -103,7 +105,11 @@ class Validator {
     const uint8_t vh = header >> kValueHeaderShift;
     switch (static_cast<BasicType>(header & kBasicTypeMask)) {
       case BasicType::kPrimitive:
-        ARROW_RETURN_NOT_OK(CheckPrimitive(p, avail, vh, size));
+        if constexpr (Visitor::kInlineScalarChecks) {
+          ARROW_RETURN_NOT_OK(CheckPrimitiveInline(p, avail, vh, size));
+        } else {
+          ARROW_RETURN_NOT_OK(CheckPrimitive(p, avail, vh, size));
+        }
         visitor_.Scalar(p, *size);
         return arrow::Status::OK();
       case BasicType::kShortString: {
@@ -127,8 +133,16 @@ class Validator {
     return arrow::Status::OK();
   }
 
+  // Out of line for Validate alone (measured faster: the walk stays small), inline
+  // where a visitor does work at each scalar (Visitor::kInlineScalarChecks).
   arrow::Status CheckPrimitive(const uint8_t* p, uint64_t avail, uint8_t id,
                                uint64_t* size) {
+    return CheckPrimitiveInline(p, avail, id, size);
+  }
+
+  [[gnu::always_inline]] arrow::Status CheckPrimitiveInline(const uint8_t* p,
+                                                            uint64_t avail, uint8_t id,
+                                                            uint64_t* size) {
     if (id > kMaxPrimitiveTypeId) return Fail("unknown primitive type id ", int(id));
     facts_.primitive_types |= 1u << id;
     const int fixed = kPrimitivePayloadSize[id];
