@@ -207,9 +207,10 @@ void ReserveForAllRows(int64_t done, int64_t rows, internal::TextSink* text) {
   text->Resume();
 }
 
-// The text of every row goes through one sink, which grows the string in steps of this
-// many bytes rather than once per row.
-constexpr size_t kTextStep = size_t{64} << 10;
+// The text of every row goes through one sink, which grows the string in steps (and
+// zero-fills each): about 256 bytes a row, at most 64 KiB (TextSink), so that a call
+// on a few rows does not fill 64 KiB.
+size_t TextStep(int64_t rows) { return static_cast<size_t>(rows) * 256; }
 
 // The text of a call is printed into a string of the calling thread that keeps its
 // capacity from call to call, then copied into a buffer from the Arrow pool (ToBuffer)
@@ -262,7 +263,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
   int64_t null_count = 0;
   offset[0] = 0;
   {
-    internal::TextSink text(thread_text.get(), kTextStep);
+    internal::TextSink text(thread_text.get(), TextStep(n));
     for (int64_t row = 0; row < n; ++row) {
       if (printer->IsNull(row)) {
         if (validity == nullptr) {
@@ -294,7 +295,7 @@ arrow::Result<std::shared_ptr<arrow::Buffer>> VariantToJsonLines(
   ARROW_ASSIGN_OR_RAISE(auto printer, VariantPrinter::Make(variants, options));
   ThreadText thread_text;
   {
-    internal::TextSink lines(thread_text.get(), kTextStep);
+    internal::TextSink lines(thread_text.get(), TextStep(printer->length()));
     for (int64_t row = 0; row < printer->length(); ++row) {
       if (printer->IsNull(row)) {
         lines.Put("null");
