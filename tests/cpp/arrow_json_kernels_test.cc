@@ -11,6 +11,7 @@
 
 #include "test_util.h"
 #include "varshred/arrow/json_kernels.h"
+#include "varshred/arrow/shred.h"
 #include "varshred/format.h"
 
 namespace varshred {
@@ -307,6 +308,28 @@ TEST(VariantToJsonTest, RejectsBadBytesWithTheRow) {
   auto st = VariantToJson(*bad).status();
   ASSERT_TRUE(st.IsInvalid());
   EXPECT_EQ(st.message().rfind("row 1: $: ", 0), 0u) << st.message();
+}
+
+// Whether a dictionary's keys need escapes is known once per dictionary, while rows
+// share its bytes: rows whose dictionaries switch between plain keys and keys that
+// need escapes print every key as Jackson escapes it, unshredded and as the residual
+// of a shredded column.
+TEST(VariantToJsonTest, KeysNeedingEscapesPrintEscapedWhateverTheRowBefore) {
+  const Cells docs = {R"({"a":1})",
+                      R"({"a":1})",
+                      R"({"q\"t":2,"tab\t":3})",
+                      R"({"q\"t":2,"tab\t":3})",
+                      R"({"a":4})",
+                      R"({"\u0001":[{"\\":4}],"a":5})",
+                      std::nullopt,
+                      R"({"a":6,"q\"t":7})"};
+  VS_ASSIGN_OR_FAIL(auto variants, JsonToVariant(*Strings(docs)));
+  VS_ASSIGN_OR_FAIL(auto text, VariantToJson(*variants));
+  EXPECT_EQ(Texts(*text), docs);
+  VS_ASSIGN_OR_FAIL(auto schema, ShreddingSchema::Parse("struct<a: bigint>"));
+  VS_ASSIGN_OR_FAIL(auto shredded, Shred(*variants, schema));
+  VS_ASSIGN_OR_FAIL(auto shredded_text, VariantToJson(*shredded));
+  EXPECT_EQ(Texts(*shredded_text), docs);
 }
 
 // Rows are checked and printed in one walk; a row with unsorted ids is printed again

@@ -86,9 +86,9 @@ namespace internal {
 class TextSink;
 void WriteJson(const JsonWriter& writer, const VariantView& value, TextSink* out);
 arrow::Status WriteJsonChecked(const JsonWriter& writer, const MetadataView& metadata,
-                               const uint32_t* key_ranks, std::string_view value,
-                               const ValidateOptions& options, ValueFacts* facts,
-                               TextSink* out);
+                               const uint32_t* key_ranks, bool plain_keys,
+                               std::string_view value, const ValidateOptions& options,
+                               ValueFacts* facts, TextSink* out);
 }  // namespace internal
 
 /// \brief Writes Variant values as JSON text exactly as Spark's to_json prints them.
@@ -109,7 +109,7 @@ class JsonWriter {
   friend void internal::WriteJson(const JsonWriter&, const VariantView&,
                                   internal::TextSink*);
   friend arrow::Status internal::WriteJsonChecked(const JsonWriter&, const MetadataView&,
-                                                  const uint32_t*, std::string_view,
+                                                  const uint32_t*, bool, std::string_view,
                                                   const ValidateOptions&, ValueFacts*,
                                                   internal::TextSink*);
   JsonWriter();

@@ -350,10 +350,10 @@ struct JsonWriter::Impl {
   // to know: one scan of a dictionary no larger than a few times the value (a row's own
   // dictionary, whose keys the value mostly prints; each printed key costs the value at
   // least two bytes) replaces a check per printed key. A dictionary shared by many rows
-  // may be far larger than one row.
+  // may be far larger than one row: the column kernels scan it once for all of them
+  // (internal::PlainKeysCache).
   static bool PlainKeys(const MetadataView& metadata, std::string_view v) {
-    const std::string_view keys = metadata.key_bytes();
-    return keys.size() <= 4 * v.size() && !NeedsAnyEscape(keys);
+    return metadata.key_bytes().size() <= 4 * v.size() && internal::PlainKeys(metadata);
   }
 
   // `v` starts with the value and may run on past it (a container's later values).
@@ -560,16 +560,19 @@ void internal::WriteJson(const JsonWriter& writer, const VariantView& value,
                       JsonWriter::Impl::PlainKeys(value.metadata(), v), out);
 }
 
+bool internal::PlainKeys(const MetadataView& metadata) {
+  return !NeedsAnyEscape(metadata.key_bytes());
+}
+
 arrow::Status internal::WriteJsonChecked(const JsonWriter& writer,
                                          const MetadataView& metadata,
-                                         const uint32_t* key_ranks,
+                                         const uint32_t* key_ranks, bool plain_keys,
                                          std::string_view value,
                                          const ValidateOptions& options,
                                          ValueFacts* facts, TextSink* out) {
   ARROW_RETURN_NOT_OK(CheckValidateOptions(options));
   const size_t start = out->Position();
-  JsonWriter::Impl::CheckedPrinter printer(
-      *writer.impl_, metadata, JsonWriter::Impl::PlainKeys(metadata, value), out);
+  JsonWriter::Impl::CheckedPrinter printer(*writer.impl_, metadata, plain_keys, out);
   Validator validator(metadata, key_ranks, options, &printer);
   arrow::Status st = validator.Run(value);
   if (!st.ok()) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -77,14 +78,35 @@ class TextSink {
 /// As JsonWriter::Write(), through `out`.
 void WriteJson(const JsonWriter& writer, const VariantView& value, TextSink* out);
 
+/// Whether no key of `metadata` needs an escape in JSON (a scan of all its key bytes).
+bool PlainKeys(const MetadataView& metadata);
+
+/// \brief PlainKeys() of the dictionary an internal::MetadataCache holds, scanned once
+/// per dictionary (the cache's epoch) rather than once per row.
+class PlainKeysCache {
+ public:
+  bool Get(const MetadataView& metadata, uint64_t epoch) {
+    if (epoch != epoch_) {
+      epoch_ = epoch;
+      plain_ = PlainKeys(metadata);
+    }
+    return plain_;
+  }
+
+ private:
+  uint64_t epoch_ = 0;  // MetadataCache's epochs start at 1
+  bool plain_ = false;
+};
+
 /// \brief Validates `value` as internal::ValidateValue() does and appends its text as
 /// JsonWriter::Write() would, in one walk: for bytes from outside, which would
-/// otherwise be read twice. On failure `out` is left as it was. With unsorted keys
-/// (facts->keys_sorted false) the text has them in stored order.
+/// otherwise be read twice. `plain_keys`: PlainKeys(metadata) (false is always
+/// correct: each printed key is then checked). On failure `out` is left as it was.
+/// With unsorted keys (facts->keys_sorted false) the text has them in stored order.
 arrow::Status WriteJsonChecked(const JsonWriter& writer, const MetadataView& metadata,
-                               const uint32_t* key_ranks, std::string_view value,
-                               const ValidateOptions& options, ValueFacts* facts,
-                               TextSink* out);
+                               const uint32_t* key_ranks, bool plain_keys,
+                               std::string_view value, const ValidateOptions& options,
+                               ValueFacts* facts, TextSink* out);
 
 /// Appends `s` as a quoted JSON string escaped as Jackson's writeString does.
 void AppendJsonString(std::string_view s, TextSink* out);

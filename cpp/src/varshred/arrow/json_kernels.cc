@@ -163,8 +163,10 @@ class VariantPrinter {
     if (!metadata.ok()) {
       return arrow::Status::Invalid("row ", row, ": ", metadata.status().message());
     }
+    const bool plain_keys = plain_keys_.Get(*metadata, metadata_cache_.epoch());
     if (shredded_ != nullptr) {
-      return shredded_->Print(row, *metadata, metadata_cache_.key_ranks(), out);
+      return shredded_->Print(row, *metadata, metadata_cache_.key_ranks(), plain_keys,
+                              out);
     }
     // Checked and printed in one walk; a value with unsorted keys is printed again
     // from a sorted copy when asked to sort them (rare: DuckDB writes them).
@@ -172,8 +174,8 @@ class VariantPrinter {
     const size_t start = out->Position();
     ValueFacts facts;
     const arrow::Status st =
-        internal::WriteJsonChecked(writer_, *metadata, metadata_cache_.key_ranks(), value,
-                                   read_options_, &facts, out);
+        internal::WriteJsonChecked(writer_, *metadata, metadata_cache_.key_ranks(),
+                                   plain_keys, value, read_options_, &facts, out);
     if (!st.ok()) return st.WithMessage("row ", row, ": ", st.message());
     if (facts.keys_sorted || !sort_keys_) return arrow::Status::OK();
     out->Truncate(start);
@@ -191,6 +193,7 @@ class VariantPrinter {
   JsonWriter writer_;
   std::unique_ptr<internal::ShreddedJsonPrinter> shredded_;
   internal::MetadataCache metadata_cache_;
+  internal::PlainKeysCache plain_keys_;
   const ValidateOptions read_options_ = ValidateOptions::ForReading();
   const bool sort_keys_;
   std::string sorted_;  // a value with unsorted ids, rebuilt in key order

@@ -81,10 +81,12 @@ arrow::Result<std::unique_ptr<ShreddedJsonPrinter>> ShreddedJsonPrinter::Make(
 }
 
 arrow::Status ShreddedJsonPrinter::Print(int64_t row, const MetadataView& metadata,
-                                         const uint32_t* key_ranks, TextSink* out) {
+                                         const uint32_t* key_ranks, bool plain_keys,
+                                         TextSink* out) {
   row_ = row;
   metadata_ = metadata;
   key_ranks_ = key_ranks;
+  plain_keys_ = plain_keys;
   bool missing;
   ARROW_RETURN_NOT_OK(PrintPair(*root_, row, out, &missing));
   // docs/shredding.md: a missing top-level value reads as Variant null.
@@ -105,8 +107,8 @@ arrow::Status ShreddedJsonPrinter::PrintPair(ReadNode& node, int64_t i, TextSink
       const std::string_view bytes = node.value.Get(i);
       const size_t start = out->Position();
       ValueFacts facts;
-      const auto st = WriteJsonChecked(*writer_, metadata_, key_ranks_, bytes, validate_,
-                                       &facts, out);
+      const auto st = WriteJsonChecked(*writer_, metadata_, key_ranks_, plain_keys_,
+                                       bytes, validate_, &facts, out);
       if (!st.ok()) return ResidualError(st, row_, node);
       if (!facts.keys_sorted) {
         out->Truncate(start);

@@ -35,9 +35,10 @@ class ShreddedJsonPrinter {
       const VariantArrayView& view, const JsonWriter* writer, ConflictPolicy on_conflict);
 
   /// Appends the text of `row`, which is not a SQL NULL and whose metadata is
-  /// `metadata` (validated); `key_ranks` as internal::MetadataCache::key_ranks().
+  /// `metadata` (validated); `key_ranks` as internal::MetadataCache::key_ranks(),
+  /// `plain_keys` as internal::PlainKeys(metadata).
   arrow::Status Print(int64_t row, const MetadataView& metadata,
-                      const uint32_t* key_ranks, TextSink* out);
+                      const uint32_t* key_ranks, bool plain_keys, TextSink* out);
 
  private:
   ShreddedJsonPrinter(std::unique_ptr<ReadNode> root, const JsonWriter* writer,
@@ -58,6 +59,7 @@ class ShreddedJsonPrinter {
   ValidateOptions validate_ = ValidateOptions::ForReading();
   MetadataView metadata_;
   const uint32_t* key_ranks_ = nullptr;
+  bool plain_keys_ = false;
   int64_t row_ = 0;
   std::string scalar_;               // one typed scalar as Variant bytes
   std::string sorted_;               // a residual value with its keys sorted
