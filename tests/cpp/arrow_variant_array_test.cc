@@ -114,6 +114,26 @@ TEST(VariantArrayTest, BuilderWritesRowsAndSqlNullsInEitherLayout) {
   EXPECT_EQ(empty->null_count(), 0);
 }
 
+// Validity bits are set in place while the builder has room and grow it otherwise:
+// rows past a small reservation and past each doubling keep their nulls.
+TEST(VariantArrayTest, BuilderKeepsNullsAcrossItsGrowth) {
+  for (const int64_t reserved : {0, 3, 64}) {
+    VariantArrayBuilder builder;
+    VS_ASSERT_OK(builder.Reserve(reserved, 8));
+    constexpr int64_t kRows = 1000;
+    for (int64_t i = 0; i < kRows; ++i) {
+      VS_ASSERT_OK(i % 7 == 3 ? builder.AppendNull() : builder.Append(kMd, kInt1));
+    }
+    VS_ASSIGN_OR_FAIL(auto array, builder.Finish());
+    VS_ASSERT_OK(array->ValidateFull());
+    ASSERT_EQ(array->length(), kRows);
+    EXPECT_EQ(array->null_count(), (kRows + 3) / 7);
+    for (int64_t i = 0; i < kRows; ++i) {
+      ASSERT_EQ(array->IsNull(i), i % 7 == 3) << "reserved " << reserved << " row " << i;
+    }
+  }
+}
+
 TEST(VariantArrayTest, ViewMatchesChildrenByNameInAnyOrder) {
   auto md = MakeBinaryLike<arrow::BinaryBuilder>({kMd, kMd});
   auto val = MakeBinaryLike<arrow::BinaryBuilder>({kInt1, kStrAb});

@@ -14,6 +14,7 @@
 
 #include <limits>
 
+#include "varshred/arrow/bit_builder_internal.h"
 #include "varshred/arrow/extension_internal.h"
 #include "varshred/arrow/shredder_internal.h"
 #include "varshred/arrow/unshred.h"
@@ -73,11 +74,13 @@ class ArrowSink {
   }
 
   arrow::Status NullRow(Node& root) {
-    ARROW_RETURN_NOT_OK(validity_.Append(false));
+    ARROW_RETURN_NOT_OK(internal::AppendBit(&validity_, false));
     ++null_count_;
     return Missing(root, {});
   }
-  arrow::Status BeginRow(Node&, std::string_view) { return validity_.Append(true); }
+  arrow::Status BeginRow(Node&, std::string_view) {
+    return internal::AppendBit(&validity_, true);
+  }
   std::string_view Keep(std::string_view bytes) { return bytes; }  // copied on append
 
   arrow::Status Value(Node& node, std::string_view bytes, NoLevel) {
@@ -100,7 +103,7 @@ class ArrowSink {
 
   arrow::Status BeginObject(Node& node, NoLevel) {
     // docs/shredding.md: typed_value is non-null for every object.
-    return node.columns.validity.Append(true);
+    return internal::AppendBit(&node.columns.validity, true);
   }
   arrow::Status EndObject(Node& node, std::string_view residual, NoLevel) {
     ++node.columns.length;
@@ -117,7 +120,7 @@ class ArrowSink {
     if (c.elements > std::numeric_limits<int32_t>::max()) {
       return arrow::Status::CapacityError("more than 2^31 array elements at ", node.path);
     }
-    ARROW_RETURN_NOT_OK(c.validity.Append(true));
+    ARROW_RETURN_NOT_OK(internal::AppendBit(&c.validity, true));
     ARROW_RETURN_NOT_OK(c.offsets.Append(static_cast<int32_t>(c.elements)));
     return c.value->AppendNull();
   }
@@ -134,12 +137,12 @@ class ArrowSink {
       case ShreddingSchema::Kind::kPrimitive:
         return c.typed->AppendNull();
       case ShreddingSchema::Kind::kObject:
-        ARROW_RETURN_NOT_OK(c.validity.Append(false));
+        ARROW_RETURN_NOT_OK(internal::AppendBit(&c.validity, false));
         ++c.null_count;
         for (auto& f : node.fields) ARROW_RETURN_NOT_OK(Missing(*f, {}));
         return arrow::Status::OK();
       case ShreddingSchema::Kind::kArray:
-        ARROW_RETURN_NOT_OK(c.validity.Append(false));
+        ARROW_RETURN_NOT_OK(internal::AppendBit(&c.validity, false));
         ++c.null_count;
         return c.offsets.Append(static_cast<int32_t>(c.elements));
       case ShreddingSchema::Kind::kValueOnly:

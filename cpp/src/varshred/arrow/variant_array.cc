@@ -10,6 +10,7 @@
 #include <arrow/type.h>
 #include <arrow/util/key_value_metadata.h>
 
+#include "varshred/arrow/bit_builder_internal.h"
 #include "varshred/format.h"
 
 namespace varshred {
@@ -143,7 +144,7 @@ arrow::Status VariantArrayBuilder::Append(std::string_view metadata,
                                           std::string_view value) {
   ARROW_RETURN_NOT_OK(metadata_.Append(metadata));
   ARROW_RETURN_NOT_OK(value_.Append(value));
-  ARROW_RETURN_NOT_OK(validity_.Append(true));
+  ARROW_RETURN_NOT_OK(internal::AppendBit(&validity_, true));
   ++length_;
   return arrow::Status::OK();
 }
@@ -151,7 +152,7 @@ arrow::Status VariantArrayBuilder::Append(std::string_view metadata,
 arrow::Status VariantArrayBuilder::AppendNull() {
   ARROW_RETURN_NOT_OK(metadata_.AppendEmptyValue());
   ARROW_RETURN_NOT_OK(value_.AppendEmptyValue());
-  ARROW_RETURN_NOT_OK(validity_.Append(false));
+  ARROW_RETURN_NOT_OK(internal::AppendBit(&validity_, false));
   ++length_;
   ++null_count_;
   return arrow::Status::OK();

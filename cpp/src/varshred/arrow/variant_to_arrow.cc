@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "varshred/arrow/bit_builder_internal.h"
 #include "varshred/arrow/extension_internal.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
@@ -132,7 +133,7 @@ class Validity {
   arrow::Status Append(bool valid) {
     null_count_ += !valid;
     ++length_;
-    return bits_.Append(valid);
+    return internal::AppendBit(&bits_, valid);
   }
   int64_t length() const { return length_; }
   int64_t null_count() const { return null_count_; }
