@@ -80,7 +80,9 @@ class Rebuilder {
     switch (node.typed.index()) {
       case ReadNode::kScalar: {
         const auto st = std::get<TypedScalarColumn>(node.typed).Append(i, out);
-        return st.ok() ? st : internal::NodeError(row_, node, st.message());
+        // Not `st.ok() ? st : ...`: that copies `st`, a call into libarrow even when OK.
+        if (!st.ok()) return internal::NodeError(row_, node, st.message());
+        return arrow::Status::OK();
       }
       case ReadNode::kObject:
         return RebuildObject(node, std::get<ObjectReader>(node.typed), i,
@@ -106,7 +108,8 @@ class Rebuilder {
     auto st =
         internal::ValidateValue(metadata_, key_ranks_, bytes, options_.validate, &facts);
     *keys_sorted = facts.keys_sorted;
-    return st.ok() ? st : internal::ResidualError(st, row_, node);
+    if (!st.ok()) return internal::ResidualError(st, row_, node);
+    return arrow::Status::OK();
   }
 
   arrow::Status RebuildArray(ArrayReader& a, int64_t i, std::string* out) {
