@@ -299,6 +299,31 @@ TEST_F(ParquetIoTest, WriterStoresWhatShredBuildsOnRandomData) {
   EXPECT_LT(empty_objects, trials / 3);  // most trials do write
 }
 
+// Thousands of rows per row group: each leaf's level buffers grow several times while
+// holding levels (and repetition levels under arrays), then are reused after a flush.
+TEST_F(ParquetIoTest, LevelsSurviveTheirBuffersGrowing) {
+  testing::RandomVariants gen(0x1E7E);
+  for (int trial = 0; trial < 4; ++trial) {
+    auto input = gen.Column(5000);
+    const ShreddingSchema schema = gen.Schema(0);
+    auto table =
+        arrow::Table::Make(arrow::schema({arrow::field("v", input->type())}), {input});
+    ParquetWriteOptions options;
+    options.row_group_size = 2100;  // three row groups, the last one shorter
+    const std::string file = Path("levels.parquet");
+    auto st = WriteParquet(*table, file, {{"v", schema}}, options);
+    if (!st.ok()) {
+      EXPECT_NE(st.message().find("no fields"), std::string::npos) << st.ToString();
+      continue;
+    }
+    ParquetReadOptions raw;
+    raw.shredded = true;
+    VS_ASSIGN_OR_FAIL(auto back, ReadParquet(file, raw));
+    SCOPED_TRACE("trial " + std::to_string(trial) + " schema " + schema.ToDdl());
+    ExpectStoredAsShred(back->column(0), input, schema);
+  }
+}
+
 // Wide rows: a row group ends once it buffers row_group_bytes, whatever its row count,
 // and a large batch is shredded in slices, so the writer's memory is bounded by bytes.
 TEST_F(ParquetIoTest, RowGroupsAreBoundedByBytes) {

@@ -232,12 +232,42 @@ class Arena {
 };
 
 // Levels and values of one Parquet leaf column for the batch being written.
+// Definition or repetition levels of one leaf: appended for every row at every leaf,
+// so the append is a store through a cursor and growing is a call of its own (inlined
+// into the append, std::vector's growth made every caller's frame heavy).
+class LevelBuffer {
+ public:
+  void push_back(int16_t level) {
+    if (end_ == capacity_) [[unlikely]]
+      Grow();
+    *end_++ = level;
+  }
+  const int16_t* data() const { return levels_.get(); }
+  size_t size() const { return static_cast<size_t>(end_ - levels_.get()); }
+  void clear() { end_ = levels_.get(); }
+
+ private:
+  [[gnu::noinline]] void Grow() {
+    const size_t used = size();
+    const size_t grown = std::max<size_t>(1024, 2 * used);
+    auto levels = std::make_unique_for_overwrite<int16_t[]>(grown);
+    if (used > 0) std::memcpy(levels.get(), levels_.get(), used * sizeof(int16_t));
+    levels_ = std::move(levels);
+    end_ = levels_.get() + used;
+    capacity_ = levels_.get() + grown;
+  }
+
+  std::unique_ptr<int16_t[]> levels_;
+  int16_t* end_ = nullptr;
+  int16_t* capacity_ = nullptr;
+};
+
 struct Leaf {
   int column = 0;
   int16_t max_def = 0;
   int16_t max_rep = 0;
-  std::vector<int16_t> def;
-  std::vector<int16_t> rep;
+  LevelBuffer def;
+  LevelBuffer rep;
   std::vector<pq::ByteArray> bytes;
   std::vector<pq::FixedLenByteArray> fixed;
   std::vector<int32_t> i32;
