@@ -231,7 +231,6 @@ class Arena {
   size_t current_ = 0;  // the block being filled
 };
 
-// Levels and values of one Parquet leaf column for the batch being written.
 // Definition or repetition levels of one leaf: appended for every row at every leaf,
 // so the append is a store through a cursor and growing is a call of its own (inlined
 // into the append, std::vector's growth made every caller's frame heavy).
@@ -262,6 +261,7 @@ class LevelBuffer {
   int16_t* capacity_ = nullptr;
 };
 
+// Levels and values of one Parquet leaf column for the batch being written.
 struct Leaf {
   int column = 0;
   int16_t max_def = 0;
