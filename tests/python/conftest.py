@@ -28,6 +28,10 @@ def pytest_configure(config):
         "pyspark is missing, except under CI=true where that is a failure")
 
 
+# tests/asan.sh runs the suite over the ASan+UBSan extension with this set.
+UNDER_ASAN = os.environ.get("VARSHRED_ASAN_RUN") == "1"
+
+
 def in_ci() -> bool:
     return os.environ.get("CI") == "true"
 

@@ -7,7 +7,6 @@ only the rows it hits."""
 
 from __future__ import annotations
 
-import os
 import random
 
 import pyarrow as pa
@@ -18,6 +17,7 @@ import pytest
 import foreign
 import fuzz_util
 import varshred as vs
+from conftest import UNDER_ASAN
 from foreign import paths_of, same
 
 ISSUE = "issue 10: "
@@ -34,7 +34,6 @@ def _rows(producer: str) -> list[str]:
 # Known defects that corrupt memory: under tests/asan.sh they abort the whole run, so
 # they are skipped there (the plain run still shows them as xfails).
 MEMORY_ERRORS: set[str] = set()
-UNDER_ASAN = os.environ.get("VARSHRED_ASAN_RUN") == "1"
 
 
 def cases(test: str) -> list:

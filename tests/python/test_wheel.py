@@ -18,6 +18,7 @@ import textwrap
 import venv
 
 import pytest
+from conftest import UNDER_ASAN
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -54,8 +55,7 @@ def _run(args, **kwargs):
 
 # The packaging, not memory safety, is under test: the wheel is a plain build, and with
 # libasan preloaded into pip and the venv it took 340 s. The plain pass runs it.
-@pytest.mark.skipif(os.environ.get("VARSHRED_ASAN_RUN") == "1",
-                    reason="tests the packaging; run in the plain pass, not under ASan")
+@pytest.mark.skipif(UNDER_ASAN, reason="tests the packaging; run in the plain pass, not under ASan")
 def test_wheel_in_a_fresh_venv_with_only_pyarrow(tmp_path):
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
     config = []
