@@ -100,6 +100,36 @@ enum class VariantType : uint8_t {
   kArray,
 };
 
+/// \brief The VariantType of each primitive type id.
+inline constexpr VariantType kPrimitiveVariantTypes[kMaxPrimitiveTypeId + 1] = {
+    VariantType::kNull,
+    VariantType::kBoolean,
+    VariantType::kBoolean,
+    VariantType::kInt8,
+    VariantType::kInt16,
+    VariantType::kInt32,
+    VariantType::kInt64,
+    VariantType::kDouble,
+    VariantType::kDecimal4,
+    VariantType::kDecimal8,
+    VariantType::kDecimal16,
+    VariantType::kDate,
+    VariantType::kTimestampMicros,
+    VariantType::kTimestampNtzMicros,
+    VariantType::kFloat,
+    VariantType::kBinary,
+    VariantType::kString,
+    VariantType::kTimeNtzMicros,
+    VariantType::kTimestampNanos,
+    VariantType::kTimestampNtzNanos,
+    VariantType::kUuid,
+};
+
+/// \brief Payload bytes of each primitive type id; -1 for binary and string, whose
+/// payload is a 4-byte length and that many bytes.
+inline constexpr int8_t kPrimitivePayloadSize[kMaxPrimitiveTypeId + 1] = {
+    0, 0, 0, 1, 2, 4, 8, 8, 5, 9, 17, 4, 8, 8, 4, -1, -1, 8, 8, 8, 16};
+
 /// \brief A readable name for a VariantType ("int8", "decimal16", "object", ...).
 std::string_view VariantTypeName(VariantType type);
 

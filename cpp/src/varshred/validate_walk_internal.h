@@ -38,10 +38,6 @@ struct NoVisit {
   void EndArray() {}
 };
 
-// Fixed payload sizes by primitive id (-1: 4-byte length prefix).
-inline constexpr int8_t kPrimitivePayloadSize[] = {0, 0, 0, 1, 2,  4,  8, 8, 5, 9, 17,
-                                                   4, 8, 8, 4, -1, -1, 8, 8, 8, 16};
-
 // Whether key a sorts before key b in byte order, comparing the first bytes inline:
 // most neighbouring keys differ there.
 inline bool KeyLess(std::string_view a, std::string_view b) {

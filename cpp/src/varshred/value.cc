@@ -68,43 +68,11 @@ int DecimalPrecision(int128_t unscaled) {
   return internal::CountDigits(v);
 }
 
-namespace {
-
-constexpr VariantType kPrimitiveTypes[] = {
-    VariantType::kNull,
-    VariantType::kBoolean,
-    VariantType::kBoolean,
-    VariantType::kInt8,
-    VariantType::kInt16,
-    VariantType::kInt32,
-    VariantType::kInt64,
-    VariantType::kDouble,
-    VariantType::kDecimal4,
-    VariantType::kDecimal8,
-    VariantType::kDecimal16,
-    VariantType::kDate,
-    VariantType::kTimestampMicros,
-    VariantType::kTimestampNtzMicros,
-    VariantType::kFloat,
-    VariantType::kBinary,
-    VariantType::kString,
-    VariantType::kTimeNtzMicros,
-    VariantType::kTimestampNanos,
-    VariantType::kTimestampNtzNanos,
-    VariantType::kUuid,
-};
-
-// Payload sizes of fixed-width primitives, by id (-1: variable length).
-constexpr int8_t kPrimitivePayloadSize[] = {0, 0, 0, 1, 2,  4,  8, 8, 5, 9, 17,
-                                            4, 8, 8, 4, -1, -1, 8, 8, 8, 16};
-
-}  // namespace
-
 VariantType TypeFromHeader(uint8_t header) {
   switch (static_cast<BasicType>(header & kBasicTypeMask)) {
     case BasicType::kPrimitive: {
       const uint8_t id = header >> kValueHeaderShift;
-      return id <= kMaxPrimitiveTypeId ? kPrimitiveTypes[id] : VariantType::kNull;
+      return id <= kMaxPrimitiveTypeId ? kPrimitiveVariantTypes[id] : VariantType::kNull;
     }
     case BasicType::kShortString:
       return VariantType::kString;
