@@ -70,8 +70,9 @@ class Validator {
                                     options_.max_size);
     }
     uint64_t size = 0;
-    ARROW_RETURN_NOT_OK(
-        Check(reinterpret_cast<const uint8_t*>(value.data()), value.size(), 0, &size));
+    if (!Check(reinterpret_cast<const uint8_t*>(value.data()), value.size(), 0, &size)) {
+      return std::move(error_);
+    }
     if (size != value.size()) {
       return arrow::Status::Invalid("$: value is ", size, " bytes but the buffer holds ",
                                     value.size(), " (trailing bytes)");
@@ -80,34 +81,40 @@ class Validator {
   }
 
  private:
+  // The steps return whether the value passed; the first failure leaves its error in
+  // error_ (a Status returned by every step cost each value a store and a load).
   // Errors name the path of the bad value: Fail() starts it at "$" and each
   // container on the way back up puts its step in front, so that valid values never
   // pay for tracking it.
   template <typename... Args>
-  static arrow::Status Fail(Args&&... args) {
-    return arrow::Status::Invalid("$: ", std::forward<Args>(args)...);
+  [[gnu::cold]] bool Fail(Args&&... args) {
+    error_ = arrow::Status::Invalid("$: ", std::forward<Args>(args)...);
+    return false;
   }
-  static arrow::Status InField(const arrow::Status& st, std::string_view key) {
-    return st.WithMessage("$.", key, std::string_view(st.message()).substr(1));
+  [[gnu::cold]] bool InField(std::string_view key) {
+    error_ = error_.WithMessage("$.", key, std::string_view(error_.message()).substr(1));
+    return false;
   }
-  static arrow::Status InElement(const arrow::Status& st, uint64_t i) {
-    return st.WithMessage("$[", i, "]", std::string_view(st.message()).substr(1));
+  [[gnu::cold]] bool InElement(uint64_t i) {
+    error_ =
+        error_.WithMessage("$[", i, "]", std::string_view(error_.message()).substr(1));
+    return false;
   }
 
   // Checks the value at p (at most `avail` bytes) and returns its exact size.
-  arrow::Status Check(const uint8_t* p, uint64_t avail, int depth, uint64_t* size) {
+  bool Check(const uint8_t* p, uint64_t avail, int depth, uint64_t* size) {
     if (avail == 0) return Fail("empty value");
     const uint8_t header = p[0];
     const uint8_t vh = header >> kValueHeaderShift;
     switch (static_cast<BasicType>(header & kBasicTypeMask)) {
       case BasicType::kPrimitive:
         if constexpr (Visitor::kInlineScalarChecks) {
-          ARROW_RETURN_NOT_OK(CheckPrimitiveInline(p, avail, vh, size));
+          if (!CheckPrimitiveInline(p, avail, vh, size)) return false;
         } else {
-          ARROW_RETURN_NOT_OK(CheckPrimitive(p, avail, vh, size));
+          if (!CheckPrimitive(p, avail, vh, size)) return false;
         }
         visitor_.Scalar(p, *size);
-        return arrow::Status::OK();
+        return true;
       case BasicType::kShortString: {
         *size = 1 + static_cast<uint64_t>(vh);
         if (*size > avail) {
@@ -119,26 +126,24 @@ class Validator {
         }
         facts_.primitive_types |= 1u << static_cast<int>(PrimitiveType::kString);
         visitor_.Scalar(p, *size);
-        return arrow::Status::OK();
+        return true;
       }
       case BasicType::kObject:
         return CheckObject(p, avail, vh, depth, size);
       case BasicType::kArray:
         return CheckArray(p, avail, vh, depth, size);
     }
-    return arrow::Status::OK();
+    return true;
   }
 
   // Out of line for Validate alone (measured faster: the walk stays small), inline
   // where a visitor does work at each scalar (Visitor::kInlineScalarChecks).
-  arrow::Status CheckPrimitive(const uint8_t* p, uint64_t avail, uint8_t id,
-                               uint64_t* size) {
+  bool CheckPrimitive(const uint8_t* p, uint64_t avail, uint8_t id, uint64_t* size) {
     return CheckPrimitiveInline(p, avail, id, size);
   }
 
-  [[gnu::always_inline]] arrow::Status CheckPrimitiveInline(const uint8_t* p,
-                                                            uint64_t avail, uint8_t id,
-                                                            uint64_t* size) {
+  [[gnu::always_inline]] bool CheckPrimitiveInline(const uint8_t* p, uint64_t avail,
+                                                   uint8_t id, uint64_t* size) {
     if (id > kMaxPrimitiveTypeId) return Fail("unknown primitive type id ", int(id));
     facts_.primitive_types |= 1u << id;
     const int fixed = kPrimitivePayloadSize[id];
@@ -159,7 +164,7 @@ class Validator {
           return Fail("decimal16 unscaled value has more than 38 digits");
         }
       }
-      return arrow::Status::OK();
+      return true;
     }
     if (avail < 5)
       return Fail("length of a string or binary runs past the end of the value");
@@ -174,11 +179,11 @@ class Validator {
         !internal::IsValidUtf8({reinterpret_cast<const char*>(p + 5), length})) {
       return Fail("string is not valid UTF-8");
     }
-    return arrow::Status::OK();
+    return true;
   }
 
-  arrow::Status CheckObject(const uint8_t* p, uint64_t avail, uint8_t vh, int depth,
-                            uint64_t* size) {
+  bool CheckObject(const uint8_t* p, uint64_t avail, uint8_t vh, int depth,
+                   uint64_t* size) {
     if (depth >= options_.max_depth) {
       return Fail("nesting deeper than the limit of ", options_.max_depth);
     }
@@ -235,8 +240,9 @@ class Validator {
       }
       visitor_.Field(i, id);
       uint64_t child = 0;
-      const auto st = Check(p + values + off, data_size - off, depth + 1, &child);
-      if (!st.ok()) return InField(st, metadata_.key(id));
+      if (!Check(p + values + off, data_size - off, depth + 1, &child)) {
+        return InField(metadata_.key(id));
+      }
     }
     visitor_.EndObject();
     if (!sorted) {
@@ -246,10 +252,10 @@ class Validator {
       facts_.keys_sorted = false;
       return CheckUniqueKeys(p + ids, n, id_size);
     }
-    return arrow::Status::OK();
+    return true;
   }
 
-  arrow::Status CheckUniqueKeys(const uint8_t* ids, uint64_t n, int id_size) {
+  bool CheckUniqueKeys(const uint8_t* ids, uint64_t n, int id_size) {
     // The ids sorted by key (by rank when known): equal neighbours name one key.
     std::vector<uint32_t> sorted(n);
     for (uint64_t i = 0; i < n; ++i) sorted[i] = ReadUnsigned(ids + i * id_size, id_size);
@@ -262,11 +268,11 @@ class Validator {
         std::adjacent_find(sorted.begin(), sorted.end(),
                            [&](uint32_t a, uint32_t b) { return !less(a, b); });
     if (dup != sorted.end()) return Fail("duplicate key \"", metadata_.key(*dup), "\"");
-    return arrow::Status::OK();
+    return true;
   }
 
-  arrow::Status CheckArray(const uint8_t* p, uint64_t avail, uint8_t vh, int depth,
-                           uint64_t* size) {
+  bool CheckArray(const uint8_t* p, uint64_t avail, uint8_t vh, int depth,
+                  uint64_t* size) {
     if (depth >= options_.max_depth) {
       return Fail("nesting deeper than the limit of ", options_.max_depth);
     }
@@ -295,11 +301,12 @@ class Validator {
       }
       visitor_.Element(i);
       uint64_t child = 0;
-      const auto st = Check(p + values + off, data_size - off, depth + 1, &child);
-      if (!st.ok()) return InElement(st, i);
+      if (!Check(p + values + off, data_size - off, depth + 1, &child)) {
+        return InElement(i);
+      }
     }
     visitor_.EndArray();
-    return arrow::Status::OK();
+    return true;
   }
 
   const MetadataView& metadata_;
@@ -307,6 +314,7 @@ class Validator {
   const ValidateOptions& options_;
   Visitor& visitor_;
   ValueFacts facts_;
+  arrow::Status error_;  // the first failure's (Fail())
 };
 
 }  // namespace varshred::internal
