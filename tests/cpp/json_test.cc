@@ -4,6 +4,10 @@
 
 #include "varshred/json.h"
 
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <functional>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -576,6 +580,88 @@ TEST(JsonWriteTest, DecimalsStripTrailingZeros) {
             "-1844674407370955162.6");
 }
 
+// Reference text of `negative` `digits` / 10^scale with trailing fraction zeros
+// stripped (BigDecimal.stripTrailingZeros().toPlainString()), by string handling.
+std::string PlainDecimal(bool negative, std::string digits, int scale) {
+  while (scale > 0 && digits.size() > 1 && digits.back() == '0') {
+    digits.pop_back();
+    --scale;
+  }
+  if (digits == "0") return "0";
+  if (static_cast<int>(digits.size()) <= scale) {
+    digits.insert(0, static_cast<size_t>(scale) - digits.size() + 1, '0');
+  }
+  if (scale > 0) digits.insert(digits.size() - static_cast<size_t>(scale), ".");
+  return (negative ? "-" : "") + digits;
+}
+
+std::string DigitsOf(unsigned __int128 v) {
+  std::string s;
+  do {
+    s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+    v /= 10;
+  } while (v != 0);
+  return s;
+}
+
+std::string BuiltToJson(const std::function<void(VariantBuilder*)>& build) {
+  VariantBuilder builder;
+  build(&builder);
+  std::string md, v, out;
+  EXPECT_TRUE(builder.Finish(&md, &v).ok());
+  auto writer = JsonWriter::Make({});
+  EXPECT_TRUE(writer.ok());
+  EXPECT_TRUE(
+      writer->Write(VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), v), &out)
+          .ok());
+  return out;
+}
+
+// Every digit count, on both sides of each power of ten, against string arithmetic:
+// the printer counts digits from the bit length and writes them two at a time.
+TEST(JsonWriteTest, IntegersAndDecimalsAtEveryDigitCount) {
+  std::vector<unsigned __int128> magnitudes = {0, 1, 9, 10, 11, 99, 100, 101};
+  unsigned __int128 power = 100;
+  for (int k = 3; k <= 38; ++k) {
+    power *= 10;
+    for (auto m : {power - 1, power, power + 1, power / 2, power - power / 7}) {
+      magnitudes.push_back(m);
+    }
+  }
+  magnitudes.push_back(std::numeric_limits<uint64_t>::max());
+  for (const unsigned __int128 m : magnitudes) {
+    for (const bool negative : {false, true}) {
+      const auto signed_value =
+          negative ? -static_cast<int128_t>(m) : static_cast<int128_t>(m);
+      const std::string digits = DigitsOf(m);
+      SCOPED_TRACE((negative ? "-" : "") + digits);
+      if (m <= static_cast<unsigned __int128>(std::numeric_limits<int64_t>::max())) {
+        const auto i = static_cast<int64_t>(signed_value);
+        EXPECT_EQ(BuiltToJson([&](VariantBuilder* b) { b->AppendInt64(i); }),
+                  std::to_string(i));
+        for (int scale = 0; scale <= 18; ++scale) {
+          EXPECT_EQ(BuiltToJson([&](VariantBuilder* b) { b->AppendDecimal8(i, scale); }),
+                    PlainDecimal(negative && m != 0, digits, scale))
+              << "scale " << scale;
+        }
+      }
+      if (digits.size() <= 38) {
+        for (int scale = 0; scale <= 38; ++scale) {
+          EXPECT_EQ(BuiltToJson([&](VariantBuilder* b) {
+                      b->AppendDecimal16(signed_value, static_cast<uint8_t>(scale));
+                    }),
+                    PlainDecimal(negative && m != 0, digits, scale))
+              << "scale " << scale;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(BuiltToJson([](VariantBuilder* b) {
+              b->AppendInt64(std::numeric_limits<int64_t>::min());
+            }),
+            "-9223372036854775808");
+}
+
 TEST(JsonWriteTest, FloatsAsJavaToString) {
   EXPECT_EQ(ScalarToJson("38 cd cc 8c 3f"), "1.1");
   EXPECT_EQ(ScalarToJson("38 f9 02 15 50"), "1.0E10");
@@ -617,6 +703,54 @@ TEST(JsonWriteTest, DoublesFollowShortestFormNotJava17) {
   EXPECT_EQ(ScalarToJson("1c f6 4a e1 c7 02 2d c5 44"), "2.0E23");
   EXPECT_EQ(ScalarToJson("1c f6 4a e1 c7 02 2d b5 44"), "1.0E23");
   EXPECT_EQ(ScalarToJson("1c 95 37 ed 69 ea 67 8f 43"), "2.82879384806159E17");
+}
+
+// Random doubles and floats of every magnitude (fixed seed): the text reads back to
+// the same value, in plain form exactly for 1e-3 <= |v| < 1e7, as Java prints them.
+TEST(JsonWriteTest, FloatingTextRoundTripsAtEveryMagnitude) {
+  std::mt19937_64 rng(20261129);
+  auto check = [](auto v, const std::string& text) {
+    SCOPED_TRACE(text);
+    decltype(v) back = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), back);
+    EXPECT_EQ(r.ec, std::errc());
+    EXPECT_EQ(r.ptr, text.data() + text.size());
+    EXPECT_EQ(back, v);
+    const double a = std::fabs(static_cast<double>(v));
+    EXPECT_EQ(text.find('E') == std::string::npos, a == 0 || (a >= 1e-3 && a < 1e7));
+    EXPECT_NE(text.find('.'), std::string::npos);
+  };
+  for (int i = 0; i < 20000; ++i) {
+    uint64_t bits = rng();
+    double d;
+    std::memcpy(&d, &bits, sizeof(d));
+    if (std::isfinite(d)) {
+      check(d, BuiltToJson([&](VariantBuilder* b) { b->AppendDouble(d); }));
+    }
+    const auto fbits = static_cast<uint32_t>(bits >> 32);
+    float f;
+    std::memcpy(&f, &fbits, sizeof(f));
+    if (std::isfinite(f)) {
+      check(f, BuiltToJson([&](VariantBuilder* b) { b->AppendFloat(f); }));
+    }
+  }
+}
+
+// Inside containers floats print through the walk's own cases, not as top-level
+// scalars do: the same text, quoted where JSON has no number.
+TEST(JsonWriteTest, FloatsInsideContainers) {
+  EXPECT_EQ(BuiltToJson([](VariantBuilder* b) {
+              b->StartArray();
+              b->AppendDouble(std::numeric_limits<double>::quiet_NaN());
+              b->AppendDouble(-std::numeric_limits<double>::infinity());
+              b->AppendFloat(std::numeric_limits<float>::infinity());
+              b->AppendDouble(1.5);
+              b->AppendFloat(1e-5f);
+              b->AppendDouble(-0.0);
+              b->AppendDouble(-2.2250738585072014E-308);
+              b->EndArray();
+            }),
+            R"(["NaN","-Infinity","Infinity",1.5,1.0E-5,-0.0,-2.2250738585072014E-308])");
 }
 
 TEST(JsonWriteTest, ScalarsStringsAndBinary) {

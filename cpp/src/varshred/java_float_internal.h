@@ -15,4 +15,11 @@ namespace varshred::internal {
 void AppendJavaFloating(double v, std::string* out);
 void AppendJavaFloating(float v, std::string* out);
 
+/// The longest text AppendJavaFloating() prints ("-2.2250738585072014E-308" is 24).
+inline constexpr int kMaxJavaFloatingSize = 32;
+
+/// As AppendJavaFloating(), into kMaxJavaFloatingSize bytes at `out`; returns the end.
+char* PutJavaFloating(double v, char* out);
+char* PutJavaFloating(float v, char* out);
+
 }  // namespace varshred::internal

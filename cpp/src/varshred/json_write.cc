@@ -25,7 +25,6 @@
 #include <emmintrin.h>
 #endif
 
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -45,8 +44,11 @@ namespace varshred {
 namespace {
 
 using internal::AppendDate;
+using internal::AppendInt;
 using internal::AppendOffset;
 using internal::AppendTimeOfDay;
+using internal::CountDigits;
+using internal::PutDigits;
 using internal::ReadLE;
 using internal::TextSink;
 using internal::TimeZone;
@@ -222,38 +224,18 @@ void internal::AppendJsonString(std::string_view s, TextSink* out) {
 
 namespace {
 
-void AppendInt(int64_t v, TextSink* out) {
-  char* p = out->Reserve(24);
-  out->Advance(std::to_chars(p, p + 24, v).ptr);
-}
-
+// JSON has no NaN or infinities: they print as strings ("NaN"), as in Spark.
 template <typename T>
-void AppendFloating(T v, std::string* out) {
-  if (std::isnan(v)) {
-    out->append("\"NaN\"");
-  } else if (std::isinf(v)) {
-    out->append(v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
-  } else {
-    internal::AppendJavaFloating(v, out);
+void AppendFloating(T v, TextSink* out) {
+  char* p = out->Reserve(internal::kMaxJavaFloatingSize + 2);
+  if (std::isfinite(v)) {
+    out->Advance(internal::PutJavaFloating(v, p));
+    return;
   }
-}
-
-// The decimal digits of `mag` ending at `end`; returns where they start. 64-bit
-// division while the magnitude fits: 128-bit division is a library call.
-template <typename Magnitude>
-char* PutDigits(Magnitude mag, char* end) {
-  char* p = end;
-  if constexpr (sizeof(Magnitude) > 8) {
-    for (; mag > std::numeric_limits<uint64_t>::max(); mag /= 10) {
-      *--p = static_cast<char>('0' + static_cast<int>(mag % 10));
-    }
-  }
-  auto small = static_cast<uint64_t>(mag);
-  do {
-    *--p = static_cast<char>('0' + small % 10);
-    small /= 10;
-  } while (small != 0);
-  return p;
+  *p = '"';
+  p = internal::PutJavaFloating(v, p + 1);
+  *p = '"';
+  out->Advance(p + 1);
 }
 
 // BigDecimal.stripTrailingZeros().toPlainString() of `unscaled` / 10^scale; Decimal4
@@ -264,34 +246,41 @@ void AppendDecimal(Unscaled unscaled, int scale, TextSink* out) {
       std::conditional_t<(sizeof(Unscaled) > 8), unsigned __int128, uint64_t>;
   const bool negative = unscaled < 0;
   // Negated as unsigned: the most negative value has no signed negation.
-  const Magnitude mag = negative ? Magnitude{0} - static_cast<Magnitude>(unscaled)
-                                 : static_cast<Magnitude>(unscaled);
-  char buf[48];
-  char* end = buf + sizeof(buf);
-  char* p = PutDigits(mag, end);
-  while (scale > 0 && end - p > 1 && end[-1] == '0') {
-    --end;
+  Magnitude mag = negative ? Magnitude{0} - static_cast<Magnitude>(unscaled)
+                           : static_cast<Magnitude>(unscaled);
+  while (scale > 0 && mag != 0 && mag % 10 == 0) {
+    mag /= 10;
     --scale;
   }
-  if (end - p == 1 && *p == '0') {
+  if (mag == 0) {
     out->Put('0');
     return;
   }
-  // At most a sign, "0.", 38 zeros and 39 digits.
-  char* o = out->Reserve(80);
-  if (negative) *o++ = '-';
-  const auto len = static_cast<int>(end - p);
-  if (scale == 0) {
-    o = std::copy(p, end, o);
-  } else if (len > scale) {
-    o = std::copy(p, end - scale, o);
-    *o++ = '.';
-    o = std::copy(end - scale, end, o);
-  } else {
+  // A sign, then at most "0.", 38 zeros and 39 digits, or 39 digits, the point and
+  // the fixed-size copy below.
+  char* o = out->Reserve(96);
+  *o = '-';
+  o += negative;
+  const int digits = CountDigits(mag);
+  if (digits <= scale) {
     *o++ = '0';
     *o++ = '.';
-    o = std::fill_n(o, scale - len, '0');
-    o = std::copy(p, end, o);
+    o = std::fill_n(o, scale - digits, '0');
+    o += digits;
+    PutDigits(mag, o);
+  } else {
+    o += digits;
+    PutDigits(mag, o);
+    if (scale > 0) {
+      // The fraction (at most 38 digits) moves right by one for the point, in one
+      // copy of a known size.
+      char* point = o - scale;
+      char fraction[48];
+      std::memcpy(fraction, point, sizeof(fraction));
+      std::memcpy(point + 1, fraction, sizeof(fraction));
+      *point = '.';
+      ++o;
+    }
   }
   out->Advance(o);
 }
@@ -446,22 +435,34 @@ struct JsonWriter::Impl {
       case PrimitiveType::kString:
         internal::AppendJsonString(v.substr(5, ReadLE<uint32_t>(payload)), out);
         return;
-      default:
-        WriteOther(VariantView::MakeUnchecked(metadata, v), out->Flush());
-        out->Resume();
+      case PrimitiveType::kFloat:
+        AppendFloating(ReadLE<float>(payload), out);
         return;
+      case PrimitiveType::kDouble:
+        AppendFloating(ReadLE<double>(payload), out);
+        return;
+      default: {
+        std::string* text = out->Scratch();
+        WriteOther(VariantView::MakeUnchecked(metadata, v), text);
+        out->Put(*text);
+        return;
+      }
     }
   }
 
   // The types Write() leaves to this, appended to `out` itself; false for the others.
   bool WriteOther(const VariantView& v, std::string* out) const {
     switch (v.type()) {
-      case VariantType::kFloat:
-        AppendFloating(v.GetFloat(), out);
+      case VariantType::kFloat: {
+        TextSink sink(out, internal::kMaxJavaFloatingSize + 2);
+        AppendFloating(v.GetFloat(), &sink);
         return true;
-      case VariantType::kDouble:
-        AppendFloating(v.GetDouble(), out);
+      }
+      case VariantType::kDouble: {
+        TextSink sink(out, internal::kMaxJavaFloatingSize + 2);
+        AppendFloating(v.GetDouble(), &sink);
         return true;
+      }
       case VariantType::kDecimal16: {
         TextSink sink(out, 48);
         const Decimal d = v.GetDecimal();

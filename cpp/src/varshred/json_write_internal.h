@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "varshred/decimal_internal.h"
 #include "varshred/json.h"
 #include "varshred/validate.h"
 
@@ -49,6 +50,19 @@ class TextSink {
     std::memcpy(Reserve(s.size()), s.data(), s.size());
     p_ += s.size();
   }
+  /// A string literal: its size is known, so the copy is a store or two.
+  template <size_t N>
+  void Put(const char (&literal)[N]) {
+    std::memcpy(Reserve(N - 1), literal, N - 1);
+    p_ += N - 1;
+  }
+  /// An empty string for code that appends to a std::string itself; Put() it after.
+  /// (Flush() instead would drop the room past the text, and Grow() zero-fill a whole
+  /// step again for each such value.)
+  std::string* Scratch() {
+    scratch_.clear();
+    return &scratch_;
+  }
   /// Bytes of text in the string so far; Truncate() drops what came after.
   size_t Position() const { return static_cast<size_t>(p_ - s_->data()); }
   void Truncate(size_t position) { p_ = s_->data() + position; }
@@ -73,7 +87,19 @@ class TextSink {
   size_t step_;
   char* p_;
   char* end_;
+  std::string scratch_;
 };
+
+/// Appends the decimal text of `v`.
+inline void AppendInt(int64_t v, TextSink* out) {
+  char* p = out->Reserve(20);  // "-9223372036854775808"
+  // Negated as unsigned: the most negative value has no signed negation.
+  const uint64_t mag = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  *p = '-';
+  p += (v < 0) + CountDigits(mag);
+  PutDigits(mag, p);
+  out->Advance(p);
+}
 
 /// As JsonWriter::Write(), through `out`.
 void WriteJson(const JsonWriter& writer, const VariantView& value, TextSink* out);

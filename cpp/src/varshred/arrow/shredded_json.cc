@@ -3,7 +3,6 @@
 #include <arrow/type.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstring>
 
 #include "varshred/arrow/shredded_json_internal.h"
@@ -43,8 +42,7 @@ template <typename T>
 void AppendInteger(const TypedScalarColumn& column, int64_t i, TextSink* out) {
   T v;
   std::memcpy(&v, column.values() + i * sizeof(T), sizeof(T));
-  char* p = out->Reserve(24);
-  out->Advance(std::to_chars(p, p + 24, v).ptr);
+  AppendInt(v, out);
 }
 
 // Escapes every object's field names once (`"name":`) and picks each leaf's printer.
