@@ -341,13 +341,14 @@ arrow::Result<std::shared_ptr<arrow::Array>> SchemaOfVariant(const arrow::Array&
   arrow::StringBuilder out(pool);
   ARROW_RETURN_NOT_OK(out.Reserve(view.length()));
   std::string text;
+  internal::RowViews row_views(view, /*validate=*/true);
   for (int64_t i = 0; i < view.length(); ++i) {
     if (view.IsNull(i)) {
       ARROW_RETURN_NOT_OK(out.AppendNull());
       continue;
     }
     VariantView row;
-    ARROW_RETURN_NOT_OK(internal::RowView(view, i, /*validate=*/true, &row));
+    ARROW_RETURN_NOT_OK(row_views.Get(i, &row));
     text.clear();
     Print(Of(row), &text);
     ARROW_RETURN_NOT_OK(out.Append(text));
@@ -366,10 +367,11 @@ arrow::Status VariantSchemaAccumulator::Add(const arrow::Array& variants) {
   ARROW_ASSIGN_OR_RAISE(
       auto array, internal::UnshreddedStorage(variants, arrow::default_memory_pool()));
   ARROW_ASSIGN_OR_RAISE(VariantArrayView view, VariantArrayView::Make(array));
+  internal::RowViews row_views(view, /*validate=*/true);
   for (int64_t i = 0; i < view.length(); ++i) {
     if (view.IsNull(i)) continue;
     VariantView row;
-    ARROW_RETURN_NOT_OK(internal::RowView(view, i, /*validate=*/true, &row));
+    ARROW_RETURN_NOT_OK(row_views.Get(i, &row));
     Add(row);
   }
   return arrow::Status::OK();

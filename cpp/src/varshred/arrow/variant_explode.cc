@@ -27,11 +27,12 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantExplode(
     ARROW_RETURN_NOT_OK(key ? keys.Append(*key) : keys.AppendNull());
     return values.Append(metadata, value);
   };
+  internal::RowViews row_views(view, /*validate=*/true);
   for (int64_t i = 0; i < view.length(); ++i) {
     bool exploded = false;
     if (!view.IsNull(i)) {
       VariantView v;
-      ARROW_RETURN_NOT_OK(internal::RowView(view, i, /*validate=*/true, &v));
+      ARROW_RETURN_NOT_OK(row_views.Get(i, &v));
       const std::string_view metadata = view.metadata(i);
       if (v.type() == VariantType::kObject) {
         const ObjectView object = v.GetObject();

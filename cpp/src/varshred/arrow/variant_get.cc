@@ -16,6 +16,7 @@
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get_internal.h"
 #include "varshred/validate.h"
+#include "varshred/validate_internal.h"
 
 namespace varshred {
 
@@ -267,25 +268,26 @@ arrow::Result<std::shared_ptr<arrow::Array>> OutputMetadata(const BinaryColumn& 
   return md.Finish();
 }
 
-arrow::Status RowView(const VariantArrayView& view, int64_t row, bool validate,
-                      VariantView* out) {
-  if (view.metadata_column().IsNull(row)) {
+arrow::Status RowViews::Get(int64_t row, VariantView* out) {
+  if (view_.metadata_column().IsNull(row)) {
     return arrow::Status::Invalid("row ", row,
                                   ": Variant metadata is null in a non-null row");
   }
-  const std::string_view md = view.metadata(row);
-  const std::string_view value = view.value_or_variant_null(row);
-  if (!validate) {
+  const std::string_view md = view_.metadata(row);
+  const std::string_view value = view_.value_or_variant_null(row);
+  if (!validate_) {
     *out = VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), value);
     return arrow::Status::OK();
   }
-  auto metadata = MetadataView::Make(md);
+  auto metadata = metadata_.Get(md);
   if (!metadata.ok()) {
     return metadata.status().WithMessage("row ", row, ": ", metadata.status().message());
   }
-  auto v = VariantView::Make(*metadata, value, ValidateOptions::ForReading());
-  if (!v.ok()) return v.status().WithMessage("row ", row, ": ", v.status().message());
-  *out = *v;
+  ValueFacts facts;
+  const arrow::Status st =
+      ValidateValue(*metadata, metadata_.key_ranks(), value, options_, &facts);
+  if (!st.ok()) return st.WithMessage("row ", row, ": ", st.message());
+  *out = VariantView::MakeUnchecked(*metadata, value);
   return arrow::Status::OK();
 }
 
@@ -303,11 +305,12 @@ arrow::Result<std::shared_ptr<arrow::Array>> GetVariant(const VariantArrayView& 
   arrow::TypedBufferBuilder<bool> validity(pool);
   ARROW_RETURN_NOT_OK(validity.Reserve(n));
   int64_t null_count = 0;
+  internal::RowViews row_views(view, validate);
   for (int64_t i = 0; i < n; ++i) {
     std::optional<VariantView> found;
     if (!view.IsNull(i)) {
       VariantView row;
-      ARROW_RETURN_NOT_OK(internal::RowView(view, i, validate, &row));
+      ARROW_RETURN_NOT_OK(row_views.Get(i, &row));
       found = Lookup(row, path);
     }
     if (found) {
@@ -361,13 +364,14 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantGet(
                         CastAppender::Make(type, options, path.ToString(), pool));
   const int64_t n = view.length();
   ARROW_RETURN_NOT_OK(appender->Reserve(n));
+  internal::RowViews row_views(view, options.validate);
   for (int64_t i = 0; i < n; ++i) {
     if (view.IsNull(i)) {
       ARROW_RETURN_NOT_OK(appender->AppendNull());
       continue;
     }
     VariantView row;
-    ARROW_RETURN_NOT_OK(internal::RowView(view, i, options.validate, &row));
+    ARROW_RETURN_NOT_OK(row_views.Get(i, &row));
     std::optional<VariantView> found = Lookup(row, path);
     if (found) {
       ARROW_RETURN_NOT_OK(appender->Append(*found));

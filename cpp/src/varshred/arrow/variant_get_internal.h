@@ -15,6 +15,8 @@
 
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get.h"
+#include "varshred/metadata_cache_internal.h"
+#include "varshred/validate.h"
 
 namespace varshred::internal {
 
@@ -25,11 +27,24 @@ arrow::Result<std::shared_ptr<arrow::Array>> OutputMetadata(const BinaryColumn& 
                                                             int64_t length,
                                                             arrow::MemoryPool* pool);
 
-/// The Variant of row `row` (not SQL NULL; a null value child reads as a Variant null)
-/// of an unshredded array, validated when `validate` (ForReading: unsorted ids
-/// accepted). Invalid bytes and a null metadata are errors naming the row.
-arrow::Status RowView(const VariantArrayView& view, int64_t row, bool validate,
-                      VariantView* out);
+/// \brief The rows of an unshredded array as Variant views, validated when asked
+/// (ForReading: unsorted ids accepted): each distinct dictionary once (consecutive rows
+/// mostly share one) and each value in full.
+class RowViews {
+ public:
+  RowViews(const VariantArrayView& view, bool validate)
+      : view_(view), validate_(validate) {}
+
+  /// The Variant of row `row` (not SQL NULL; a null value child reads as a Variant
+  /// null). Invalid bytes and a null metadata are errors naming the row.
+  arrow::Status Get(int64_t row, VariantView* out);
+
+ private:
+  const VariantArrayView& view_;
+  const bool validate_;
+  MetadataCache metadata_;
+  const ValidateOptions options_ = ValidateOptions::ForReading();
+};
 
 /// The storage of a Variant column (an extension array's storage), unshredded
 /// (Unshred, conflicts an error) when it has a typed_value child.

@@ -702,13 +702,14 @@ arrow::Result<std::shared_ptr<arrow::Array>> internal::CastVariants(
   Context ctx{options.errors, options, std::move(json), {}, {}, pool};
   ARROW_ASSIGN_OR_RAISE(DecoderPtr decoder, MakeDecoder(type, at, &ctx));
   const int64_t n = view.length();
+  internal::RowViews row_views(view, options.validate);
   for (int64_t i = 0; i < n; ++i) {
     if (view.IsNull(i)) {
       ARROW_RETURN_NOT_OK(decoder->AppendNull());
       continue;
     }
     VariantView row;
-    ARROW_RETURN_NOT_OK(internal::RowView(view, i, options.validate, &row));
+    ARROW_RETURN_NOT_OK(row_views.Get(i, &row));
     ctx.metadata = view.metadata(i);
     arrow::Status st = decoder->Append(row);
     if (!st.ok()) {
