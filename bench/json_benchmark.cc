@@ -165,11 +165,12 @@ void BM_JsonToVariantKernel(benchmark::State& state) {
   RunJsonToVariantKernel(Documents(static_cast<int>(state.range(0))), state);
 }
 BENCHMARK(BM_JsonToVariantKernel)
-    ->ArgName("events0_nested1_wide2_maps3")
+    ->ArgName("events0_nested1_wide2_maps3_doubles4")
     ->Arg(0)
     ->Arg(1)
     ->Arg(2)
-    ->Arg(3);
+    ->Arg(3)
+    ->Arg(4);
 
 // The Variant -> JSON Arrow kernel (validation included), as users call it.
 void BM_VariantToJsonKernel(benchmark::State& state) {

@@ -780,28 +780,31 @@ TEST(JsonWriteTest, ObjectsInStoredOrderWithEscapedKeys) {
   EXPECT_EQ(ScalarToJson("03 00 00"), "[]");
 }
 
+// The JSON text of `s` as Spark's to_json prints it, one byte at a time.
+std::string ExpectedJsonString(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\b' || c == '\t' || c == '\n' || c == '\f' || c == '\r') {
+      out += '\\';
+      out += "btnfr"[std::string_view("\b\t\n\f\r").find(static_cast<char>(c))];
+    } else if (c < 0x20) {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      out += "\\u00";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
 TEST(JsonWriteTest, EscapesAtEveryPositionOfLongStrings) {
   // Strings are scanned 16 and 8 bytes at a time: every byte needing an escape, at
   // every position of strings of 1 to 40 bytes, beside multi-byte UTF-8 (never escaped).
-  auto expected = [](const std::string& s) {
-    std::string out = "\"";
-    for (unsigned char c : s) {
-      if (c == '"' || c == '\\') {
-        out += '\\';
-        out += static_cast<char>(c);
-      } else if (c == '\n') {
-        out += "\\n";
-      } else if (c < 0x20) {
-        static constexpr char kHex[] = "0123456789ABCDEF";
-        out += "\\u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 15];
-      } else {
-        out += static_cast<char>(c);
-      }
-    }
-    return out + "\"";
-  };
   const auto writer = JsonWriter::Make().ValueOrDie();
   for (const char special : {'"', '\\', '\n', '\x01', '\x1f'}) {
     for (size_t length = 1; length <= 40; ++length) {
@@ -811,7 +814,7 @@ TEST(JsonWriteTest, EscapesAtEveryPositionOfLongStrings) {
         s[at] = special;
         std::string out;
         internal::AppendJsonString(s, &out);
-        ASSERT_EQ(out, expected(s)) << "length " << length << " at " << at;
+        ASSERT_EQ(out, ExpectedJsonString(s)) << "length " << length << " at " << at;
         // The printer's own path (into a TextSink), as a string value and as a key.
         std::string printed;
         VariantBuilder builder;
@@ -823,7 +826,8 @@ TEST(JsonWriteTest, EscapesAtEveryPositionOfLongStrings) {
         VS_ASSERT_OK(builder.Finish(&m, &v));
         VS_ASSERT_OK(writer.Write(
             VariantView::MakeUnchecked(MetadataView::MakeUnchecked(m), v), &printed));
-        ASSERT_EQ(printed, "{" + expected(s) + ":" + expected(s) + "}")
+        ASSERT_EQ(printed,
+                  "{" + ExpectedJsonString(s) + ":" + ExpectedJsonString(s) + "}")
             << "length " << length << " at " << at;
       }
     }
@@ -831,6 +835,24 @@ TEST(JsonWriteTest, EscapesAtEveryPositionOfLongStrings) {
   std::string out;
   internal::AppendJsonString("\x7f\x20 \xf0\x9f\x98\x80 ~plain text~", &out);
   EXPECT_EQ(out, "\"\x7f\x20 \xf0\x9f\x98\x80 ~plain text~\"");
+}
+
+// Many escapes in strings longer than the printer's 4 KiB pieces (fixed seed): after
+// each escape the printer skips plain words again.
+TEST(JsonWriteTest, ManyEscapesInLongStrings) {
+  std::mt19937_64 rng(20261129);
+  const char* kBytes[] = {"a", "b", "\xc3\xa9", "\"", "\\", "\n", "\t", "\x01", "\x1f"};
+  for (int round = 0; round < 40; ++round) {
+    const size_t length = rng() % 10000;
+    const unsigned every = 1 + static_cast<unsigned>(rng() % 64);  // how rare escapes are
+    std::string s;
+    while (s.size() < length) {
+      s += rng() % every == 0 ? kBytes[3 + rng() % 6] : kBytes[rng() % 3];
+    }
+    std::string out;
+    internal::AppendJsonString(s, &out);
+    ASSERT_EQ(out, ExpectedJsonString(s)) << "round " << round;
+  }
 }
 
 TEST(JsonWriteTest, KeysOfADictionaryLargerThanTheValue) {

@@ -25,6 +25,7 @@
 #include <emmintrin.h>
 #endif
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -100,6 +101,12 @@ size_t RawPrefix(std::string_view s) {
   return i;
 }
 
+// Whether byte `c` needs an escape (bytes of multi-byte UTF-8 characters never do).
+inline bool NeedsEscapeByte(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u < 0x80 && kEscapes.code[u] != 0;
+}
+
 // Whether any byte of `s` needs an escape. Most strings and keys have none and are
 // copied in one piece.
 bool NeedsAnyEscape(std::string_view s) {
@@ -107,12 +114,7 @@ bool NeedsAnyEscape(std::string_view s) {
   const size_t raw = RawPrefix(s);
   if (raw == n) return false;
   if (n >= 8) return raw + 8 <= n || NeedsEscape(ReadLE<uint64_t>(s.data() + n - 8));
-  for (const char c : s) {
-    if (static_cast<unsigned char>(c) < 0x80 && kEscapes.code[static_cast<uint8_t>(c)]) {
-      return true;
-    }
-  }
-  return false;
+  return std::any_of(s.begin(), s.end(), NeedsEscapeByte);
 }
 
 // Copies `n` bytes of `s` to `p` and returns the end. Up to 16 bytes (most keys and
@@ -202,23 +204,34 @@ void internal::AppendJsonString(std::string_view s, std::string* out) {
 void internal::AppendJsonString(std::string_view s, TextSink* out) {
   if (PutQuotedIfPlain(s, out)) return;
   out->Put('"');
-  size_t run = 0;  // start of the pending raw run
-  for (size_t i = RawPrefix(s); i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x80 || kEscapes.code[c] == 0) continue;
-    out->Put(s.substr(run, i - run));
-    run = i + 1;
-    const char e = kEscapes.code[c];
-    if (e == 'u') {
-      static constexpr char kHex[] = "0123456789ABCDEF";
-      const char buf[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-      out->Put({buf, 6});
-    } else {
-      const char buf[2] = {'\\', e};
-      out->Put({buf, 2});
+  // In pieces of at most kPiece bytes, each with room for all of its bytes escaped
+  // (\u00XX: six bytes out per byte in), so that a long string does not reserve six
+  // times its size at once.
+  constexpr size_t kPiece = 4096;
+  for (size_t start = 0; start < s.size(); start += kPiece) {
+    const std::string_view piece = s.substr(start, kPiece);
+    char* p = out->Reserve(6 * piece.size());
+    for (size_t i = 0; i < piece.size();) {
+      // Skip whole words without escapes, then find the escape in the word that has
+      // it (a byte at a time), and copy the run before it.
+      size_t end = i + RawPrefix(piece.substr(i));
+      while (end < piece.size() && !NeedsEscapeByte(piece[end])) ++end;
+      p = CopyShort(p, piece.data() + i, end - i);
+      if (end == piece.size()) break;
+      const auto c = static_cast<unsigned char>(piece[end]);
+      const char e = kEscapes.code[c];
+      *p++ = '\\';
+      if (e == 'u') {
+        static constexpr char kHex[] = "0123456789ABCDEF";
+        const char code[5] = {'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+        p = std::copy_n(code, 5, p);
+      } else {
+        *p++ = e;
+      }
+      i = end + 1;
     }
+    out->Advance(p);
   }
-  out->Put(s.substr(run));
   out->Put('"');
 }
 
