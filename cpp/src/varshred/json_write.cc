@@ -212,10 +212,15 @@ void internal::AppendJsonString(std::string_view s, TextSink* out) {
     const std::string_view piece = s.substr(start, kPiece);
     char* p = out->Reserve(6 * piece.size());
     for (size_t i = 0; i < piece.size();) {
-      // Skip whole words without escapes, then find the escape in the word that has
-      // it (a byte at a time), and copy the run before it.
-      size_t end = i + RawPrefix(piece.substr(i));
-      while (end < piece.size() && !NeedsEscapeByte(piece[end])) ++end;
+      // The next escape: a byte at a time among the next 16 (escapes often come
+      // close together), then past whole words without one.
+      size_t end = i;
+      const size_t near = std::min(piece.size(), i + 16);
+      while (end < near && !NeedsEscapeByte(piece[end])) ++end;
+      if (end == near) {
+        end += RawPrefix(piece.substr(end));
+        while (end < piece.size() && !NeedsEscapeByte(piece[end])) ++end;
+      }
       p = CopyShort(p, piece.data() + i, end - i);
       if (end == piece.size()) break;
       const auto c = static_cast<unsigned char>(piece[end]);
