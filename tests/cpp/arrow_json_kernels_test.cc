@@ -7,6 +7,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "test_util.h"
@@ -356,6 +357,33 @@ TEST(VariantToJsonTest, UnsortedIdsPrintInStoredOrderOrSorted) {
   VS_ASSIGN_OR_FAIL(auto lines, VariantToJsonLines(*variants, options));
   EXPECT_EQ(lines->ToString(),
             "7\n{\"a\":1,\"b\":2}\n[{\"a\":1,\"b\":2},{\"a\":1,\"b\":2}]\n8\n");
+}
+
+// Each call prints over the thread's text of the call before (TextSink's Overwrite):
+// a short text after a long one, a long one after it, and lines after both hold
+// their own rows only, on the thread that printed before and on a new one.
+TEST(VariantToJsonTest, CallsAfterLongerAndShorterOnesPrintOnlyTheirRows) {
+  Cells long_rows, short_rows = {R"({"s":1})", std::nullopt, "[2]"};
+  for (int i = 0; i < 3000; ++i) {
+    long_rows.emplace_back(R"({"pad":")" + std::string(static_cast<size_t>(i % 97), 'x') +
+                           R"(","row":)" + std::to_string(i) + "}");
+  }
+  VS_ASSIGN_OR_FAIL(auto long_variants, JsonToVariant(*Strings(long_rows)));
+  VS_ASSIGN_OR_FAIL(auto short_variants, JsonToVariant(*Strings(short_rows)));
+  auto check = [&] {
+    for (int round = 0; round < 2; ++round) {
+      VS_ASSIGN_OR_FAIL(auto text, VariantToJson(*long_variants));
+      EXPECT_EQ(Texts(*text), long_rows);
+      VS_ASSIGN_OR_FAIL(auto short_text, VariantToJson(*short_variants));
+      EXPECT_EQ(Texts(*short_text), short_rows);
+      EXPECT_EQ(short_text->data()->buffers[2]->size(), 10);
+      VS_ASSIGN_OR_FAIL(auto lines, VariantToJsonLines(*short_variants));
+      EXPECT_EQ(lines->ToString(), "{\"s\":1}\nnull\n[2]\n");
+    }
+  };
+  check();
+  std::thread other(check);
+  other.join();
 }
 
 }  // namespace

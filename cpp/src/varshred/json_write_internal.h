@@ -19,9 +19,9 @@ namespace varshred::internal {
 
 /// \brief Appends text to a std::string through a raw cursor: push_back() reloads and
 /// stores the string's size with every character. The string grows in steps (bytes
-/// past the cursor are scratch) and is trimmed to the text by Flush() or the
-/// destructor. Nothing else may touch the string while the sink is open, except
-/// between Flush() and Resume().
+/// past the cursor are room) and is trimmed to the text by the destructor, unless the
+/// sink writes over a string's old bytes (Overwrite). Nothing else may touch the string
+/// while the sink is open.
 class TextSink {
  public:
   /// `step`: about how much text is expected. The string grows by that much (within
@@ -29,10 +29,21 @@ class TextSink {
   /// than the text costs more than the text, and its capacity grows geometrically
   /// anyway.
   explicit TextSink(std::string* s, size_t step = 256)
-      : s_(s), step_(std::clamp<size_t>(step, 64, 64 << 10)) {
-    Resume();
+      : s_(s), step_(std::clamp<size_t>(step, 64, 64 << 10)), trim_(true) {
+    p_ = end_ = s_->data() + s_->size();
   }
-  ~TextSink() { Flush(); }
+  /// Writes from the start of `s` over the bytes it holds, which are room: a string
+  /// kept from call to call is not zero-filled again. The destructor leaves the
+  /// string's size alone; the text is its first Position() bytes.
+  struct Overwrite {};
+  TextSink(std::string* s, size_t step, Overwrite)
+      : s_(s), step_(std::clamp<size_t>(step, 64, 64 << 10)), trim_(false) {
+    p_ = s_->data();
+    end_ = p_ + s_->size();
+  }
+  ~TextSink() {
+    if (trim_) s_->resize(Position());
+  }
   TextSink(const TextSink&) = delete;
   TextSink& operator=(const TextSink&) = delete;
 
@@ -57,8 +68,6 @@ class TextSink {
     p_ += N - 1;
   }
   /// An empty string for code that appends to a std::string itself; Put() it after.
-  /// (Flush() instead would drop the room past the text, and Grow() zero-fill a whole
-  /// step again for each such value.)
   std::string* Scratch() {
     scratch_.clear();
     return &scratch_;
@@ -66,25 +75,24 @@ class TextSink {
   /// Bytes of text in the string so far; Truncate() drops what came after.
   size_t Position() const { return static_cast<size_t>(p_ - s_->data()); }
   void Truncate(size_t position) { p_ = s_->data() + position; }
-  /// The string holding exactly the text so far, for code that appends to it itself.
-  std::string* Flush() {
-    s_->resize(Position());
-    end_ = p_;
-    return s_;
+  /// Room for `bytes` of text in all, made at once: spares a large text its copies
+  /// as the string doubles.
+  void ReserveTotal(size_t bytes) {
+    if (bytes > s_->size()) Resize(bytes);
   }
-  /// Continues after the string's current end (after Flush()).
-  void Resume() { p_ = end_ = s_->data() + s_->size(); }
 
  private:
-  void Grow(size_t n) {
+  void Grow(size_t n) { Resize(Position() + std::max(n, step_)); }
+  void Resize(size_t size) {
     const size_t used = Position();
-    s_->resize(used + std::max(n, step_));
+    s_->resize(size);
     p_ = s_->data() + used;
     end_ = s_->data() + s_->size();
   }
 
   std::string* s_;
   size_t step_;
+  bool trim_;  // trim the string to the text when done
   char* p_;
   char* end_;
   std::string scratch_;

@@ -204,10 +204,8 @@ class VariantPrinter {
 void ReserveForAllRows(int64_t done, int64_t rows, internal::TextSink* text) {
   constexpr int64_t kProbeRows = 1024;
   if (done != kProbeRows || rows < 2 * kProbeRows) return;
-  std::string* s = text->Flush();
-  const double per_row = static_cast<double>(s->size()) / done;
-  s->reserve(static_cast<size_t>(per_row * static_cast<double>(rows) * 1.125));
-  text->Resume();
+  const double per_row = static_cast<double>(text->Position()) / done;
+  text->ReserveTotal(static_cast<size_t>(per_row * static_cast<double>(rows) * 1.125));
 }
 
 // The text of every row goes through one sink, which grows the string in steps (and
@@ -215,29 +213,32 @@ void ReserveForAllRows(int64_t done, int64_t rows, internal::TextSink* text) {
 // on a few rows does not fill 64 KiB.
 size_t TextStep(int64_t rows) { return static_cast<size_t>(rows) * 256; }
 
-// The text of a call is printed into a string of the calling thread that keeps its
-// capacity from call to call, then copied into a buffer from the Arrow pool (ToBuffer)
-// or handed out whole (Release): a fresh string per call came from malloc's mmap
-// threshold upwards as new pages, and two threads faulting pages in one process slowed
-// each other down (`varshred to-json`).
+// The text of a call is printed into a string of the calling thread, over the bytes
+// of the thread's previous call (zero-filled once, when the string grew: TextSink's
+// Overwrite), then copied into a buffer from the Arrow pool (ToBuffer) or handed out
+// whole (Release). A fresh string per call came from malloc's mmap threshold upwards
+// as new pages, and two threads faulting pages in one process slowed each other down
+// (`varshred to-json`).
 class ThreadText {
  public:
-  ThreadText() : text_(Storage()) { text_.clear(); }
+  ThreadText() : text_(Storage()) {}
   ~ThreadText() {
     if (text_.capacity() > kKeptBytes) std::string().swap(text_);
   }
   std::string* get() { return &text_; }
 
-  // The text as a buffer that owns it; the thread starts its next text afresh.
-  std::shared_ptr<arrow::Buffer> Release() {
+  // The first `length` bytes as a buffer that owns them; the thread starts its next
+  // text afresh.
+  std::shared_ptr<arrow::Buffer> Release(size_t length) {
+    text_.resize(length);
     return arrow::Buffer::FromString(std::exchange(text_, std::string()));
   }
 
-  arrow::Result<std::shared_ptr<arrow::Buffer>> ToBuffer(arrow::MemoryPool* pool) const {
-    ARROW_ASSIGN_OR_RAISE(
-        std::shared_ptr<arrow::Buffer> buffer,
-        arrow::AllocateBuffer(static_cast<int64_t>(text_.size()), pool));
-    if (!text_.empty()) std::memcpy(buffer->mutable_data(), text_.data(), text_.size());
+  arrow::Result<std::shared_ptr<arrow::Buffer>> ToBuffer(size_t length,
+                                                         arrow::MemoryPool* pool) const {
+    ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Buffer> buffer,
+                          arrow::AllocateBuffer(static_cast<int64_t>(length), pool));
+    if (length != 0) std::memcpy(buffer->mutable_data(), text_.data(), length);
     return buffer;
   }
 
@@ -265,8 +266,10 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
   std::shared_ptr<arrow::Buffer> validity;
   int64_t null_count = 0;
   offset[0] = 0;
+  size_t length = 0;
   {
-    internal::TextSink text(thread_text.get(), TextStep(n));
+    internal::TextSink text(thread_text.get(), TextStep(n),
+                            internal::TextSink::Overwrite{});
     for (int64_t row = 0; row < n; ++row) {
       if (printer->IsNull(row)) {
         if (validity == nullptr) {
@@ -286,8 +289,9 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantToJson(
       offset[row + 1] = static_cast<int32_t>(text.Position());
       ReserveForAllRows(row + 1, n, &text);
     }
+    length = text.Position();
   }
-  ARROW_ASSIGN_OR_RAISE(auto bytes, thread_text.ToBuffer(pool));
+  ARROW_ASSIGN_OR_RAISE(auto bytes, thread_text.ToBuffer(length, pool));
   return arrow::MakeArray(arrow::ArrayData::Make(
       arrow::utf8(), n, {std::move(validity), std::move(offsets), std::move(bytes)},
       null_count));
@@ -297,8 +301,10 @@ arrow::Result<std::shared_ptr<arrow::Buffer>> VariantToJsonLines(
     const arrow::Array& variants, const VariantToJsonOptions& options) {
   ARROW_ASSIGN_OR_RAISE(auto printer, VariantPrinter::Make(variants, options));
   ThreadText thread_text;
+  size_t length = 0;
   {
-    internal::TextSink lines(thread_text.get(), TextStep(printer->length()));
+    internal::TextSink lines(thread_text.get(), TextStep(printer->length()),
+                             internal::TextSink::Overwrite{});
     for (int64_t row = 0; row < printer->length(); ++row) {
       if (printer->IsNull(row)) {
         lines.Put("null");
@@ -308,11 +314,12 @@ arrow::Result<std::shared_ptr<arrow::Buffer>> VariantToJsonLines(
       lines.Put('\n');
       ReserveForAllRows(row + 1, printer->length(), &lines);
     }
+    length = lines.Position();
   }
   // The text itself becomes the buffer: no copy, and malloc's memory rather than the
   // default pool's, since a scan's consumer frees it on another thread and mimalloc
   // (pyarrow's default) would hand it back to the OS and fault it in afresh.
-  return thread_text.Release();
+  return thread_text.Release(length);
 }
 
 }  // namespace varshred
