@@ -45,6 +45,7 @@ namespace varshred {
 namespace {
 
 using internal::AppendDate;
+using internal::AppendFloating;
 using internal::AppendInt;
 using internal::AppendOffset;
 using internal::AppendTimeOfDay;
@@ -241,20 +242,6 @@ void internal::AppendJsonString(std::string_view s, TextSink* out) {
 }
 
 namespace {
-
-// JSON has no NaN or infinities: they print as strings ("NaN"), as in Spark.
-template <typename T>
-void AppendFloating(T v, TextSink* out) {
-  char* p = out->Reserve(internal::kMaxJavaFloatingSize + 2);
-  if (std::isfinite(v)) {
-    out->Advance(internal::PutJavaFloating(v, p));
-    return;
-  }
-  *p = '"';
-  p = internal::PutJavaFloating(v, p + 1);
-  *p = '"';
-  out->Advance(p + 1);
-}
 
 // BigDecimal.stripTrailingZeros().toPlainString() of `unscaled` / 10^scale; Decimal4
 // and Decimal8 in 64 bits, Decimal16 in 128.

@@ -6,12 +6,14 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
 
 #include "varshred/decimal_internal.h"
+#include "varshred/java_float_internal.h"
 #include "varshred/json.h"
 #include "varshred/validate.h"
 
@@ -107,6 +109,22 @@ inline void AppendInt(int64_t v, TextSink* out) {
   p += (v < 0) + CountDigits(mag);
   PutDigits(mag, p);
   out->Advance(p);
+}
+
+/// Appends the JSON text of a float or double: Java's (AppendJavaFloating()), and
+/// NaN and the infinities as strings ("NaN"), as Spark prints them; JSON has no such
+/// numbers.
+template <typename T>
+void AppendFloating(T v, TextSink* out) {
+  char* p = out->Reserve(kMaxJavaFloatingSize + 2);
+  if (std::isfinite(v)) {
+    out->Advance(PutJavaFloating(v, p));
+    return;
+  }
+  *p = '"';
+  p = PutJavaFloating(v, p + 1);
+  *p = '"';
+  out->Advance(p + 1);
 }
 
 /// As JsonWriter::Write(), through `out`.

@@ -17,7 +17,16 @@ namespace {
 
 // How a scalar leaf prints: the common types straight from the column, the others
 // through their Variant encoding and JsonWriter (one implementation of their text).
-enum ScalarText : uint8_t { kViaVariant, kString, kInt8, kInt16, kInt32, kInt64 };
+enum ScalarText : uint8_t {
+  kViaVariant,
+  kString,
+  kInt8,
+  kInt16,
+  kInt32,
+  kInt64,
+  kFloat,
+  kDouble
+};
 
 ScalarText TextOf(const TypedScalarColumn& column) {
   switch (column.array()->type_id()) {
@@ -33,16 +42,20 @@ ScalarText TextOf(const TypedScalarColumn& column) {
       return kInt32;
     case arrow::Type::INT64:
       return kInt64;
+    case arrow::Type::FLOAT:
+      return kFloat;
+    case arrow::Type::DOUBLE:
+      return kDouble;
     default:
       return kViaVariant;
   }
 }
 
 template <typename T>
-void AppendInteger(const TypedScalarColumn& column, int64_t i, TextSink* out) {
+T ValueAt(const TypedScalarColumn& column, int64_t i) {
   T v;
   std::memcpy(&v, column.values() + i * sizeof(T), sizeof(T));
-  AppendInt(v, out);
+  return v;
 }
 
 // Escapes every object's field names once (`"name":`) and picks each leaf's printer.
@@ -129,16 +142,22 @@ arrow::Status ShreddedJsonPrinter::PrintPair(ReadNode& node, int64_t i, TextSink
           AppendJsonString(column.GetString(i), out);
           return arrow::Status::OK();
         case kInt8:
-          AppendInteger<int8_t>(column, i, out);
+          AppendInt(ValueAt<int8_t>(column, i), out);
           return arrow::Status::OK();
         case kInt16:
-          AppendInteger<int16_t>(column, i, out);
+          AppendInt(ValueAt<int16_t>(column, i), out);
           return arrow::Status::OK();
         case kInt32:
-          AppendInteger<int32_t>(column, i, out);
+          AppendInt(ValueAt<int32_t>(column, i), out);
           return arrow::Status::OK();
         case kInt64:
-          AppendInteger<int64_t>(column, i, out);
+          AppendInt(ValueAt<int64_t>(column, i), out);
+          return arrow::Status::OK();
+        case kFloat:
+          AppendFloating(ValueAt<float>(column, i), out);
+          return arrow::Status::OK();
+        case kDouble:
+          AppendFloating(ValueAt<double>(column, i), out);
           return arrow::Status::OK();
         default:
           break;
