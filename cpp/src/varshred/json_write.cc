@@ -18,8 +18,8 @@
 // UNKNOWN_PRIMITIVE_TYPE_IN_VARIANT); we print them the way its formatters would:
 // time as "HH:mm:ss[.ffffff]", nanosecond timestamps with up to 9 fraction digits.
 //
-// Float/double text comes from internal::AppendJavaFloating (java_float_internal.h),
-// shared with the string cast.
+// Float/double text comes from internal::AppendFloating (json_write_internal.h), whose
+// Java text the string cast shares.
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -34,7 +34,6 @@
 #include "varshred/calendar_internal.h"
 #include "varshred/cast_text_internal.h"
 #include "varshred/endian_internal.h"
-#include "varshred/java_float_internal.h"
 #include "varshred/json.h"
 #include "varshred/json_write_internal.h"
 #include "varshred/timezone_internal.h"
@@ -458,16 +457,6 @@ struct JsonWriter::Impl {
   // The types Write() leaves to this, appended to `out` itself; false for the others.
   bool WriteOther(const VariantView& v, std::string* out) const {
     switch (v.type()) {
-      case VariantType::kFloat: {
-        TextSink sink(out, internal::kMaxJavaFloatingSize + 2);
-        AppendFloating(v.GetFloat(), &sink);
-        return true;
-      }
-      case VariantType::kDouble: {
-        TextSink sink(out, internal::kMaxJavaFloatingSize + 2);
-        AppendFloating(v.GetDouble(), &sink);
-        return true;
-      }
       case VariantType::kDecimal16: {
         TextSink sink(out, 48);
         const Decimal d = v.GetDecimal();

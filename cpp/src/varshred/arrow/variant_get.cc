@@ -283,9 +283,8 @@ arrow::Status RowViews::Get(int64_t row, VariantView* out) {
   if (!metadata.ok()) {
     return metadata.status().WithMessage("row ", row, ": ", metadata.status().message());
   }
-  ValueFacts facts;
   const arrow::Status st =
-      ValidateValue(*metadata, metadata_.key_ranks(), value, options_, &facts);
+      ValidateValue(*metadata, metadata_.key_ranks(), value, options_, /*facts=*/nullptr);
   if (!st.ok()) return st.WithMessage("row ", row, ": ", st.message());
   *out = VariantView::MakeUnchecked(*metadata, value);
   return arrow::Status::OK();
