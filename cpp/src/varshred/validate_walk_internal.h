@@ -103,6 +103,22 @@ class Validator {
 
   // Checks the value at p (at most `avail` bytes) and returns its exact size.
   bool Check(const uint8_t* p, uint64_t avail, int depth, uint64_t* size) {
+    return CheckInline(p, avail, depth, size);
+  }
+
+  // A container's child: checked in the container's loop, without a call for a
+  // scalar, where a visitor does work at each scalar (Visitor::kInlineScalarChecks).
+  [[gnu::always_inline]] bool CheckChild(const uint8_t* p, uint64_t avail, int depth,
+                                         uint64_t* size) {
+    if constexpr (Visitor::kInlineScalarChecks) {
+      return CheckInline(p, avail, depth, size);
+    } else {
+      return Check(p, avail, depth, size);
+    }
+  }
+
+  [[gnu::always_inline]] bool CheckInline(const uint8_t* p, uint64_t avail, int depth,
+                                          uint64_t* size) {
     if (avail == 0) return Fail("empty value");
     const uint8_t header = p[0];
     const uint8_t vh = header >> kValueHeaderShift;
@@ -182,8 +198,8 @@ class Validator {
     return true;
   }
 
-  bool CheckObject(const uint8_t* p, uint64_t avail, uint8_t vh, int depth,
-                   uint64_t* size) {
+  [[gnu::noinline]] bool CheckObject(const uint8_t* p, uint64_t avail, uint8_t vh,
+                                     int depth, uint64_t* size) {
     if (depth >= options_.max_depth) {
       return Fail("nesting deeper than the limit of ", options_.max_depth);
     }
@@ -240,7 +256,7 @@ class Validator {
       }
       visitor_.Field(i, id);
       uint64_t child = 0;
-      if (!Check(p + values + off, data_size - off, depth + 1, &child)) {
+      if (!CheckChild(p + values + off, data_size - off, depth + 1, &child)) {
         return InField(metadata_.key(id));
       }
     }
@@ -271,8 +287,8 @@ class Validator {
     return true;
   }
 
-  bool CheckArray(const uint8_t* p, uint64_t avail, uint8_t vh, int depth,
-                  uint64_t* size) {
+  [[gnu::noinline]] bool CheckArray(const uint8_t* p, uint64_t avail, uint8_t vh,
+                                    int depth, uint64_t* size) {
     if (depth >= options_.max_depth) {
       return Fail("nesting deeper than the limit of ", options_.max_depth);
     }
@@ -301,7 +317,7 @@ class Validator {
       }
       visitor_.Element(i);
       uint64_t child = 0;
-      if (!Check(p + values + off, data_size - off, depth + 1, &child)) {
+      if (!CheckChild(p + values + off, data_size - off, depth + 1, &child)) {
         return InElement(i);
       }
     }
