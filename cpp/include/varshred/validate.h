@@ -25,9 +25,19 @@ struct ValueFacts {
   uint32_t primitive_types = 0;
 };
 
+namespace internal {
+[[gnu::cold]] arrow::Status MaxDepthOutOfRange(int max_depth);
+}  // namespace internal
+
 /// \brief Fails unless 0 <= options.max_depth <= kMaxNestingDepth: validation recurses
-/// once per level, so a deeper limit could overflow the stack.
-arrow::Status CheckValidateOptions(const ValidateOptions& options);
+/// once per level, so a deeper limit could overflow the stack. Inline: checked once
+/// per value validated.
+inline arrow::Status CheckValidateOptions(const ValidateOptions& options) {
+  if (options.max_depth >= 0 && options.max_depth <= kMaxNestingDepth) [[likely]] {
+    return arrow::Status::OK();
+  }
+  return internal::MaxDepthOutOfRange(options.max_depth);
+}
 
 /// \brief Checks `value` against `metadata` (already validated) and `options`:
 ///

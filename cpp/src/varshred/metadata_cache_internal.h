@@ -41,18 +41,7 @@ class MetadataCache {
   /// more than the row).
   const uint32_t* key_ranks() {
     if (rows_ < 2 || view_.size() == 0) return nullptr;
-    if (ranks_.empty()) {
-      std::vector<uint32_t> ids(view_.size());
-      std::iota(ids.begin(), ids.end(), 0);
-      std::sort(ids.begin(), ids.end(),
-                [this](uint32_t a, uint32_t b) { return view_.key(a) < view_.key(b); });
-      ranks_.resize(ids.size());
-      uint32_t rank = 0;
-      for (size_t k = 0; k < ids.size(); ++k) {
-        if (k > 0 && view_.key(ids[k]) != view_.key(ids[k - 1])) ++rank;
-        ranks_[ids[k]] = rank;
-      }
-    }
+    if (ranks_.empty()) RankKeys();
     return ranks_.data();
   }
 
@@ -60,6 +49,20 @@ class MetadataCache {
   uint64_t epoch() const { return epoch_; }
 
  private:
+  // Out of line: key_ranks() is asked once per row, the ranks made once per dictionary.
+  [[gnu::noinline]] void RankKeys() {
+    std::vector<uint32_t> ids(view_.size());
+    std::iota(ids.begin(), ids.end(), 0);
+    std::sort(ids.begin(), ids.end(),
+              [this](uint32_t a, uint32_t b) { return view_.key(a) < view_.key(b); });
+    ranks_.resize(ids.size());
+    uint32_t rank = 0;
+    for (size_t k = 0; k < ids.size(); ++k) {
+      if (k > 0 && view_.key(ids[k]) != view_.key(ids[k - 1])) ++rank;
+      ranks_[ids[k]] = rank;
+    }
+  }
+
   std::string_view last_;
   MetadataView view_;
   bool valid_ = false;

@@ -7,12 +7,9 @@
 
 namespace varshred {
 
-arrow::Status CheckValidateOptions(const ValidateOptions& options) {
-  if (options.max_depth < 0 || options.max_depth > kMaxNestingDepth) {
-    return arrow::Status::Invalid("max_depth ", options.max_depth, " is outside 0..",
-                                  kMaxNestingDepth, " (varshred's nesting limit)");
-  }
-  return arrow::Status::OK();
+arrow::Status internal::MaxDepthOutOfRange(int max_depth) {
+  return arrow::Status::Invalid("max_depth ", max_depth, " is outside 0..",
+                                kMaxNestingDepth, " (varshred's nesting limit)");
 }
 
 arrow::Status ValidateValue(const MetadataView& metadata, std::string_view value,
