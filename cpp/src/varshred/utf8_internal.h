@@ -29,8 +29,12 @@ inline bool IsValidUtf8(std::string_view s) {
     std::memcpy(&head, d, 4);
     std::memcpy(&tail, d + n - 4, 4);
     high = (head | tail) & 0x80808080U;
-  } else if (n < 4) {
-    for (size_t i = 0; i < n; ++i) high |= static_cast<uint8_t>(d[i]) & 0x80U;
+  } else if (n > 0 && n < 4) {  // bytes 0, n / 2 and n - 1 cover 1 to 3 bytes
+    high = (static_cast<uint8_t>(d[0]) | static_cast<uint8_t>(d[n / 2]) |
+            static_cast<uint8_t>(d[n - 1])) &
+           0x80U;
+  } else if (n == 0) {
+    return true;
   } else {
     return IsValidUtf8Slow(s);
   }
