@@ -3,6 +3,7 @@
 #include <string>
 
 #include "test_util.h"
+#include "varshred/metadata_cache_internal.h"
 
 namespace varshred {
 namespace {
@@ -342,6 +343,22 @@ TEST(MetadataBuilderTest, ReplayAfterTruncateUsesTheKeptKeys) {
   std::string out;
   b.Finish(&out);
   EXPECT_EQ(ToHex(out), "01 03 00 01 02 03 61 63 64");
+}
+
+TEST(MetadataTest, SameBytesSeesOneChangedByteAtEveryPositionAndLength) {
+  // MetadataCache reuses a dictionary on SameBytes(): a byte it missed would print
+  // another row's keys. Word compares up to 64 bytes, memcmp past them.
+  for (size_t n = 0; n <= 80; ++n) {
+    std::string a(n, '\0');
+    for (size_t i = 0; i < n; ++i) a[i] = static_cast<char>('a' + i % 26);
+    EXPECT_TRUE(internal::SameBytes(a, std::string(a))) << n;
+    EXPECT_FALSE(internal::SameBytes(a, a + "x")) << n;
+    for (size_t at = 0; at < n; ++at) {
+      std::string b = a;
+      b[at] = static_cast<char>(b[at] ^ 0x80);
+      EXPECT_FALSE(internal::SameBytes(a, b)) << n << " " << at;
+    }
+  }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,29 @@
 #include "varshred/metadata.h"
 
 namespace varshred::internal {
+
+/// Whether `a` and `b` hold the same bytes. Inline word compares up to 64 bytes (a
+/// dictionary of a few keys; memcmp's call costs more than such a compare).
+inline bool SameBytes(std::string_view a, std::string_view b) {
+  const size_t n = a.size();
+  if (n != b.size()) return false;
+  if (n > 64) return std::memcmp(a.data(), b.data(), n) == 0;
+  auto word = [](const char* p) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  };
+  if (n >= 8) {
+    uint64_t diff = word(a.data() + n - 8) ^ word(b.data() + n - 8);
+    for (size_t i = 0; i + 8 <= n; i += 8)
+      diff |= word(a.data() + i) ^ word(b.data() + i);
+    return diff == 0;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
 
 /// \brief Validates each row's metadata, but only when its bytes differ from the
 /// previous row's: consecutive rows usually share one dictionary (Spark writes the same
@@ -23,7 +47,7 @@ class MetadataCache {
  public:
   /// \brief The validated view of `bytes`; the error is MetadataView::Make's.
   arrow::Result<MetadataView> Get(std::string_view bytes) {
-    if (!valid_ || bytes != last_) {
+    if (!valid_ || !SameBytes(bytes, last_)) {
       ARROW_ASSIGN_OR_RAISE(view_, MetadataView::Make(bytes));
       last_ = bytes;
       valid_ = true;
