@@ -40,7 +40,8 @@ inline bool SameBytes(std::string_view a, std::string_view b) {
 
 /// \brief Validates each row's metadata, but only when its bytes differ from the
 /// previous row's: consecutive rows usually share one dictionary (Spark writes the same
-/// keys in the same order), so this turns a per-row check into a memcmp.
+/// keys in the same order), so this turns a per-row check into a byte comparison
+/// (SameBytes()).
 ///
 /// The views it returns are valid while the row's bytes are.
 class MetadataCache {

@@ -229,7 +229,8 @@ class Validator {
     // that two copies of it measured slower).
     const bool fields_ok =
         !Visitor::kInlineScalarChecks && id_size == 1 && offset_size == 1
-            ? CheckFields<1>(p, ids, offsets, values, n, data_size, depth, 1, 1, &sorted)
+            ? CheckFields<1>(p, ids, offsets, values, n, data_size, depth, id_size,
+                             offset_size, &sorted)
             : CheckFields<0>(p, ids, offsets, values, n, data_size, depth, id_size,
                              offset_size, &sorted);
     if (!fields_ok) return false;
@@ -245,8 +246,8 @@ class Validator {
   }
 
   // The fields of the object at `p`, whose parts start at `ids`, `offsets` and
-  // `values` from p; ids and offsets `kWidth` bytes wide, or id_size and offset_size
-  // bytes when it is 0.
+  // `values` from p. With kWidth != 0 the caller has found id_size and offset_size
+  // both kWidth, and the reads use the constant.
   template <int kWidth>
   [[gnu::always_inline]] bool CheckFields(const uint8_t* p, uint64_t ids,
                                           uint64_t offsets, uint64_t values, uint64_t n,
