@@ -134,6 +134,38 @@ TEST(VariantArrayTest, BuilderKeepsNullsAcrossItsGrowth) {
   }
 }
 
+// After its first rows the builder reserves what they predict for the rows reserved.
+// Rows that outgrow the prediction, calls that stop short of it, a null on the probe
+// row and a second array from the same builder all keep every byte.
+TEST(VariantArrayTest, BuilderKeepsBytesAroundItsPrediction) {
+  const std::string long_md = Hex("01 01 00 03") + "abc";
+  const std::string long_value = Hex("49 2c 01 00 00") + std::string(300, 'x');
+  auto is_long = [](int64_t i) { return i >= 1024 && i % 3 != 0; };
+  for (const int64_t rows : {4096, 1500}) {
+    VariantArrayBuilder builder;
+    for (int round = 0; round < 2; ++round) {
+      VS_ASSERT_OK(builder.Reserve(4096, 0));
+      for (int64_t i = 0; i < rows; ++i) {
+        VS_ASSERT_OK(i == 1023    ? builder.AppendNull()
+                     : is_long(i) ? builder.Append(long_md, long_value)
+                                  : builder.Append(kMd, kInt1));
+      }
+      VS_ASSIGN_OR_FAIL(auto array, builder.Finish());
+      VS_ASSERT_OK(array->ValidateFull());
+      VS_ASSIGN_OR_FAIL(auto view, VariantArrayView::Make(array));
+      ASSERT_EQ(view.length(), rows);
+      for (int64_t i = 0; i < rows; ++i) {
+        if (i == 1023) {
+          ASSERT_TRUE(view.IsNull(i));
+          continue;
+        }
+        ASSERT_EQ(view.metadata(i), is_long(i) ? long_md : kMd) << "row " << i;
+        ASSERT_EQ(view.value(i), is_long(i) ? long_value : kInt1) << "row " << i;
+      }
+    }
+  }
+}
+
 TEST(VariantArrayTest, ViewMatchesChildrenByNameInAnyOrder) {
   auto md = MakeBinaryLike<arrow::BinaryBuilder>({kMd, kMd});
   auto val = MakeBinaryLike<arrow::BinaryBuilder>({kInt1, kStrAb});

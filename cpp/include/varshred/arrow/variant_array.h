@@ -12,6 +12,7 @@
 #include <arrow/type_fwd.h>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -160,7 +161,9 @@ class VariantArrayBuilder {
   /// \brief Appends a SQL NULL (a null struct slot; its children hold empty bytes, so
   /// no child is ever null).
   arrow::Status AppendNull();
-  /// \brief Reserves room for `rows` more rows and `bytes` more value bytes.
+  /// \brief Reserves room for `rows` more rows and `bytes` more value bytes. After
+  /// its first rows, the builder grows its bytes once to what they predict for all
+  /// the rows reserved.
   arrow::Status Reserve(int64_t rows, int64_t bytes);
   int64_t length() const { return length_; }
 
@@ -169,11 +172,17 @@ class VariantArrayBuilder {
       VariantLayout layout = VariantLayout::kCanonical);
 
  private:
+  // Grows metadata and value bytes to what the rows so far predict for the rows
+  // reserved, which spares large arrays their doubling copies.
+  arrow::Status ReserveForReservedRows();
+
   arrow::BinaryBuilder metadata_;
   arrow::BinaryBuilder value_;
   arrow::TypedBufferBuilder<bool> validity_;
   int64_t length_ = 0;
   int64_t null_count_ = 0;
+  int64_t reserved_rows_ = 0;  // the length Reserve() prepared for
+  int64_t probe_at_ = std::numeric_limits<int64_t>::max();
 };
 
 /// \brief Returns `array` as an unshredded Variant array in `layout`, sharing its

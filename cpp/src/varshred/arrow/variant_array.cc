@@ -10,6 +10,8 @@
 #include <arrow/type.h>
 #include <arrow/util/key_value_metadata.h>
 
+#include <algorithm>
+
 #include "varshred/arrow/bit_builder_internal.h"
 #include "varshred/format.h"
 
@@ -146,6 +148,7 @@ arrow::Status VariantArrayBuilder::Append(std::string_view metadata,
   ARROW_RETURN_NOT_OK(value_.Append(value));
   ARROW_RETURN_NOT_OK(internal::AppendBit(&validity_, true));
   ++length_;
+  if (length_ >= probe_at_) return ReserveForReservedRows();
   return arrow::Status::OK();
 }
 
@@ -159,10 +162,26 @@ arrow::Status VariantArrayBuilder::AppendNull() {
 }
 
 arrow::Status VariantArrayBuilder::Reserve(int64_t rows, int64_t bytes) {
+  // A few rows are too few to predict from; too many delay the prediction.
+  constexpr int64_t kProbeRows = 1024;
+  reserved_rows_ = std::max(reserved_rows_, length_ + rows);
+  probe_at_ = reserved_rows_ - length_ >= 2 * kProbeRows
+                  ? length_ + kProbeRows
+                  : std::numeric_limits<int64_t>::max();
   ARROW_RETURN_NOT_OK(metadata_.Reserve(rows));
   ARROW_RETURN_NOT_OK(value_.Reserve(rows));
   ARROW_RETURN_NOT_OK(value_.ReserveData(bytes));
   return validity_.Reserve(rows);
+}
+
+arrow::Status VariantArrayBuilder::ReserveForReservedRows() {
+  probe_at_ = std::numeric_limits<int64_t>::max();
+  const double scale = 1.125 * static_cast<double>(reserved_rows_ - length_) /
+                       static_cast<double>(length_);
+  ARROW_RETURN_NOT_OK(metadata_.ReserveData(
+      static_cast<int64_t>(scale * static_cast<double>(metadata_.value_data_length()))));
+  return value_.ReserveData(
+      static_cast<int64_t>(scale * static_cast<double>(value_.value_data_length())));
 }
 
 arrow::Result<std::shared_ptr<arrow::Array>> VariantArrayBuilder::Finish(
@@ -184,6 +203,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantArrayBuilder::Finish(
                                                   std::move(validity), null_count_);
   length_ = 0;
   null_count_ = 0;
+  reserved_rows_ = 0;
+  probe_at_ = std::numeric_limits<int64_t>::max();
   return out;
 }
 
