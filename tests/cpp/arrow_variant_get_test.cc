@@ -4,6 +4,7 @@
 #include "test_util.h"
 #include "varshred/arrow/shred.h"
 #include "varshred/arrow/shredding_schema.h"
+#include "varshred/arrow/validate_kernel.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get.h"
 #include "varshred/builder.h"
@@ -187,6 +188,28 @@ TEST(VariantGetTest, InvalidBytesAreAnErrorNamingTheRow) {
   auto out = VariantGet(*array, P("$.a"), arrow::int64());
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.status().message().rfind("row 1: ", 0), 0u) << out.status().ToString();
+}
+
+// Only what a lookup reads is checked: a bad field elsewhere in the row does not fail
+// a path that avoids it, and fails one that reaches it, naming row and path.
+TEST(VariantGetTest, ChecksThePathNotTheRestOfTheRow) {
+  const std::string meta_ab = testing::Hex("01 02 00 01 02 61 62");  // ["a", "b"]
+  VariantArrayBuilder b;
+  VS_ASSERT_OK(b.Append(meta_ab, testing::Hex("02 02 00 01 00 02 04 0c 01 0c 02")));
+  // {"a": 1, "b": "\xff"}: b is not UTF-8.
+  VS_ASSERT_OK(b.Append(meta_ab, testing::Hex("02 02 00 01 00 02 04 0c 03 05 ff")));
+  VS_ASSIGN_OR_FAIL(auto array, b.Finish());
+  VS_ASSIGN_OR_FAIL(auto a, VariantGet(*array, P("$.a"), arrow::int64()));
+  ExpectArray(a, arrow::int64(), "[1, 3]");
+  VS_ASSIGN_OR_FAIL(auto as_variant, VariantGet(*array, P("$.a"), nullptr));
+  VS_ASSERT_OK(ValidateVariants(*as_variant));
+  for (const auto& type : {arrow::int64(), std::shared_ptr<arrow::DataType>()}) {
+    auto out = VariantGet(*array, P("$.b"), type);
+    ASSERT_FALSE(out.ok());
+    EXPECT_EQ(out.status().message().rfind("row 1: $.b: string is not valid UTF-8", 0),
+              0u)
+        << out.status().ToString();
+  }
 }
 
 TEST(VariantGetTest, AcceptsShreddedInput) {

@@ -14,6 +14,7 @@
 #include "varshred/json.h"
 #include "varshred/json_write_internal.h"
 #include "varshred/metadata_cache_internal.h"
+#include "varshred/path.h"
 #include "varshred/validate_internal.h"
 
 namespace varshred {
@@ -151,6 +152,53 @@ TEST(ValidateTest, RejectsMalformedChildInsideWellFormedParent) {
                         {"$.a[2]: ", "short string of 2 bytes runs past the end"}));
   // The same array alone is reported at $[2].
   EXPECT_TRUE(FailsWith(Validate(kEmpty, array), {"$[2]: "}));
+}
+
+// ValidatePath checks what Lookup reads: the containers on the path (every id and
+// offset of each) and the whole value found, not the other children.
+TEST(ValidateTest, PathChecksTheContainersOnItAndTheValueFound) {
+  const std::string meta_ab = Hex("01 02 00 01 02 61 62");  // ["a", "b"]
+  auto check = [&](std::string_view value, std::string_view path) {
+    internal::MetadataCache cache;
+    const MetadataView md = *cache.Get(meta_ab);
+    const arrow::Status plain =
+        internal::ValidatePath(md, nullptr, value, *VariantPath::Parse(path), {});
+    const arrow::Status ranked = internal::ValidatePath(md, cache.key_ranks(), value,
+                                                        *VariantPath::Parse(path), {});
+    EXPECT_EQ(plain.ToString(), ranked.ToString()) << path;
+    return plain;
+  };
+  // {"a": 1, "b": "\xff"}: b is not UTF-8.
+  const std::string bad_b = Hex("02 02 00 01 00 02 04 0c 01 05 ff");
+  EXPECT_TRUE(
+      FailsWith(ValidateValue(*MetadataView::Make(meta_ab), bad_b), {"$.b: ", "UTF-8"}));
+  VS_EXPECT_OK(check(bad_b, "$.a"));
+  VS_EXPECT_OK(check(bad_b, "$.c"));    // not there
+  VS_EXPECT_OK(check(bad_b, "$[0]"));   // not an array
+  VS_EXPECT_OK(check(bad_b, "$.a.b"));  // a is not an object
+  EXPECT_TRUE(FailsWith(check(bad_b, "$.b"), {"$.b: ", "UTF-8"}));
+  EXPECT_TRUE(FailsWith(check(bad_b, "$"), {"$.b: ", "UTF-8"}));
+  // The ids and offsets of a container on the path are all checked.
+  EXPECT_TRUE(FailsWith(check(Hex("02 02 00 05 00 02 04 0c 01 05 ff"), "$.a"),
+                        {"$: ", "field id 5 is out of range"}));
+  EXPECT_TRUE(FailsWith(check(Hex("02 02 00 01 00 07 04 0c 01 05 ff"), "$.a"),
+                        {"$: ", "offset 7 of field \"b\""}));
+  EXPECT_TRUE(FailsWith(check(Hex("02 02 00 00 00 02 04 0c 01 05 ff"), "$.a"),
+                        {"$: ", "duplicate key \"a\""}));
+  EXPECT_TRUE(FailsWith(check(Hex("02 02 00 01 00 02 04 0c 01 05"), "$.a"),
+                        {"$: ", "object data of 4 bytes runs past the end"}));
+  // [1, "\xff"] and {"a": [1, "\xff"]}.
+  const std::string bad_1 = Hex("03 02 00 02 04 0c 01 05 ff");
+  VS_EXPECT_OK(check(bad_1, "$[0]"));
+  VS_EXPECT_OK(check(bad_1, "$[2]"));
+  EXPECT_TRUE(FailsWith(check(bad_1, "$[1]"), {"$[1]: ", "UTF-8"}));
+  EXPECT_TRUE(FailsWith(check(Hex("03 02 00 09 04 0c 01 05 ff"), "$[0]"),
+                        {"$: ", "offset 9 of element 1"}));
+  const std::string nested = Hex("02 01 00 00 09") + bad_1;
+  VS_EXPECT_OK(check(nested, "$.a[0]"));
+  VS_EXPECT_OK(check(nested, "$.b"));
+  EXPECT_TRUE(FailsWith(check(nested, "$.a[1]"), {"$.a[1]: ", "UTF-8"}));
+  EXPECT_TRUE(FailsWith(check(nested, "$.a"), {"$.a[1]: ", "UTF-8"}));
 }
 
 TEST(ValidateTest, NestingDepthLimitIsFiveHundredContainers) {
@@ -510,6 +558,27 @@ TEST(ValidateTest, RandomMutationsNeverCrash) {
         if (ranked.ok()) {
           ASSERT_TRUE(
               writer.Write(VariantView::MakeUnchecked(mv, v_view), &expected).ok());
+        }
+        // A path's check passes wherever the whole value's does; where it passes,
+        // the value Lookup finds passes the whole check on its own.
+        std::vector<VariantPath> paths = {VariantPath(), *VariantPath::Parse("$[0]"),
+                                          *VariantPath::Parse("$[1]")};
+        for (uint32_t id = 0; id < mv.size() && id < 3; ++id) {
+          const std::string key(mv.key(id));
+          paths.push_back(VariantPath().Child(key));
+          paths.push_back(VariantPath().Child(key).Element(0));
+          paths.push_back(VariantPath().Element(0).Child(key));
+        }
+        for (const VariantPath& path : paths) {
+          const arrow::Status on_path =
+              internal::ValidatePath(mv, cache.key_ranks(), v_view, path, options);
+          if (ranked.ok()) ASSERT_TRUE(on_path.ok()) << path.ToString();
+          if (!on_path.ok()) continue;
+          const auto found = Lookup(VariantView::MakeUnchecked(mv, v_view), path);
+          if (found) {
+            ASSERT_TRUE(ValidateValue(mv, found->value_bytes(), options).ok())
+                << path.ToString() << " in " << testing::ToHex(v);
+          }
         }
         for (const bool plain_keys : {false, internal::PlainKeys(mv)}) {
           std::string text = "[";

@@ -795,6 +795,19 @@ TEST(VariantGetShreddedTest, NonObjectResidualWithTypedFieldsIsAnError) {
   EXPECT_EQ(out.status().message(), "row 0, $: non-object value with shredded fields");
 }
 
+TEST(VariantGetShreddedTest, ResidualBytesAreCheckedWhereThePathReadsThem) {
+  // Row 0 is not an object: its residual is [1, "\xff"], whose second element is not
+  // UTF-8.
+  auto array = HandBuilt({testing::Hex("03 02 00 02 04 0c 01 05 ff")}, {false},
+                         {std::nullopt}, "[null]");
+  VS_ASSIGN_OR_FAIL(auto first, VariantGet(*array, P("$[0]"), arrow::int64()));
+  EXPECT_TRUE(first->Equals(*arrow::json::ArrayFromJSONString(arrow::int64(), "[1]")))
+      << first->ToString();
+  auto out = VariantGet(*array, P("$[1]"), arrow::utf8());
+  ASSERT_TRUE(out.status().IsInvalid()) << out.status().ToString();
+  EXPECT_EQ(out.status().message(), "row 0, $[1]: string is not valid UTF-8");
+}
+
 TEST(VariantGetShreddedTest, InvalidResidualBytesAreAnErrorNamingRowAndPath) {
   // The residual value of row 1 claims an object of 5 fields with nothing after it.
   auto array = HandBuilt({std::nullopt, testing::Hex("02 05")}, {true, false},

@@ -166,6 +166,21 @@ def test_to_arrow_raise_names_row_and_path_and_null_keeps_containers():
                                                     '{"a":5}']
 
 
+def test_variant_get_checks_the_bytes_it_reads_not_the_rest_of_the_row():
+    # {"a": 1, "b": "\xff"}: b is not UTF-8, which validate reports.
+    arr = pa.StructArray.from_arrays(
+        [pa.array([bytes.fromhex("01020001026162")], pa.binary()),
+         pa.array([bytes.fromhex("020200010002040c0105ff")], pa.binary())],
+        names=["metadata", "value"])
+    with pytest.raises(vs.VariantError, match=r"row 0: \$\.b: string is not valid UTF-8"):
+        vs.validate(arr)
+    assert vs.variant_get(arr, "$.a", "bigint").to_pylist() == [1]
+    assert vs.to_python(vs.variant_get(arr, "$.a")) == [1]
+    for errors in ("null", "raise"):
+        with pytest.raises(vs.VariantError, match=r"row 0: \$\.b: string is not valid UTF-8"):
+            vs.variant_get(arr, "$.b", "string", errors=errors)
+
+
 def test_to_arrow_on_shredded_input_matches_unshredded():
     v = vs.from_json(['{"a": 1, "b": "x"}', '{"a": "2"}', "3", None])
     s = vs.shred(v, vs.ShreddingSchema.parse("a bigint, b string"))

@@ -515,6 +515,7 @@ class JsonWriter::Impl::CheckedPrinter {
       : writer_(writer), metadata_(metadata), plain_keys_(plain_keys), out_(*out) {}
 
   static constexpr bool kInlineScalarChecks = true;
+  static constexpr bool kFollowsPath = false;
 
   [[gnu::always_inline]] void Scalar(const uint8_t* value, uint64_t size) {
     writer_.WriteScalar(metadata_, {reinterpret_cast<const char*>(value), size}, &out_);

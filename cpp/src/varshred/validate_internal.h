@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "varshred/path.h"
 #include "varshred/validate.h"
 
 namespace varshred::internal {
@@ -18,5 +19,12 @@ namespace varshred::internal {
 arrow::Status ValidateValue(const MetadataView& metadata, const uint32_t* key_ranks,
                             std::string_view value, const ValidateOptions& options,
                             ValueFacts* facts);
+
+/// \brief ValidateValue() of what Lookup(value, path) reads: the containers on `path`
+/// (header, every id and offset, key order) and all of the value at its end, if any.
+/// Other children of those containers are not read, so they are not checked.
+arrow::Status ValidatePath(const MetadataView& metadata, const uint32_t* key_ranks,
+                           std::string_view value, const VariantPath& path,
+                           const ValidateOptions& options);
 
 }  // namespace varshred::internal

@@ -29,6 +29,12 @@ namespace varshred::internal {
 struct NoVisit {
   // Whether the walk inlines the checks of primitives into its dispatch.
   static constexpr bool kInlineScalarChecks = false;
+  // Whether the visitor chooses the children the walk checks, with
+  // `bool FollowField(int depth, uint32_t id)` and
+  // `bool FollowElement(int depth, uint64_t index)` (`depth`: the container's own,
+  // the top-level value's 0). A child not followed is not read; its id and offset
+  // are checked.
+  static constexpr bool kFollowsPath = false;
   void Scalar(const uint8_t* /*value*/, uint64_t /*size*/) {}
   void BeginObject() {}
   void Field(uint64_t /*index*/, uint32_t /*id*/) {}
@@ -287,6 +293,9 @@ class Validator {
         return Fail("offset ", off, " of field \"", metadata_.key(id),
                     "\" is outside the object data (", data_size, " bytes)");
       }
+      if constexpr (Visitor::kFollowsPath) {
+        if (!visitor_.FollowField(depth, id)) continue;
+      }
       visitor_.Field(i, id);
       uint64_t child = 0;
       if (!CheckChild(p + values + off, data_size - off, depth + 1, &child)) {
@@ -339,6 +348,9 @@ class Validator {
       if (off >= data_size) {
         return Fail("offset ", off, " of element ", i, " is outside the array data (",
                     data_size, " bytes)");
+      }
+      if constexpr (Visitor::kFollowsPath) {
+        if (!visitor_.FollowElement(depth, i)) continue;
       }
       visitor_.Element(i);
       uint64_t child = 0;

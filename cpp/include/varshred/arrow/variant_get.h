@@ -31,9 +31,11 @@ struct VariantGetOptions {
   VariantGetErrors errors = VariantGetErrors::kNull;
   /// Session time zone for timestamp casts (see TimeZone::Make).
   std::string timezone = "UTC";
-  /// Validate every row's metadata and value before reading it (O(row size)). Turn it
-  /// off only for bytes already validated (e.g. written by this library): invalid
-  /// bytes are then undefined behaviour.
+  /// Validate what is read before reading it: each row's metadata, the containers on
+  /// the path (header, every id and offset, key order) and all of the value found.
+  /// Other fields and elements are not read, so not checked. Turn it off only for
+  /// bytes already validated (e.g. written by this library): invalid bytes are then
+  /// undefined behaviour.
   bool validate = true;
 };
 
@@ -118,8 +120,9 @@ class CastAppender {
 /// the leaf's buffers (zero-copy) with the validity of every level ANDed in. Value and
 /// typed_value both set for a scalar or array on the path is Invalid naming the row
 /// and path, as is a non-object residual beside typed fields when the path reads it;
-/// other invalid data off the path is not looked at. Residual bytes are validated when
-/// options.validate (unsorted object ids accepted, as Unshred does).
+/// other invalid data off the path is not looked at. Residual bytes are validated along
+/// the rest of the path when options.validate (unsorted object ids accepted, as
+/// Unshred does).
 arrow::Result<std::shared_ptr<arrow::Array>> VariantGet(
     const arrow::Array& variants, const VariantPath& path,
     const std::shared_ptr<arrow::DataType>& type, const VariantGetOptions& options = {},

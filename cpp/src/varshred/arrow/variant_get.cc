@@ -268,25 +268,50 @@ arrow::Result<std::shared_ptr<arrow::Array>> OutputMetadata(const BinaryColumn& 
   return md.Finish();
 }
 
-arrow::Status RowViews::Get(int64_t row, VariantView* out) {
+arrow::Status RowViews::Row(int64_t row, MetadataView* metadata,
+                            std::string_view* value) {
   if (view_.metadata_column().IsNull(row)) {
     return arrow::Status::Invalid("row ", row,
                                   ": Variant metadata is null in a non-null row");
   }
   const std::string_view md = view_.metadata(row);
-  const std::string_view value = view_.value_or_variant_null(row);
+  *value = view_.value_or_variant_null(row);
   if (!validate_) {
-    *out = VariantView::MakeUnchecked(MetadataView::MakeUnchecked(md), value);
+    *metadata = MetadataView::MakeUnchecked(md);
     return arrow::Status::OK();
   }
-  auto metadata = metadata_.Get(md);
-  if (!metadata.ok()) {
-    return metadata.status().WithMessage("row ", row, ": ", metadata.status().message());
+  auto checked = metadata_.Get(md);
+  if (!checked.ok()) {
+    return checked.status().WithMessage("row ", row, ": ", checked.status().message());
   }
-  const arrow::Status st =
-      ValidateValue(*metadata, metadata_.key_ranks(), value, options_, /*facts=*/nullptr);
-  if (!st.ok()) return st.WithMessage("row ", row, ": ", st.message());
-  *out = VariantView::MakeUnchecked(*metadata, value);
+  *metadata = *checked;
+  return arrow::Status::OK();
+}
+
+arrow::Status RowViews::Get(int64_t row, VariantView* out) {
+  MetadataView metadata;
+  std::string_view value;
+  ARROW_RETURN_NOT_OK(Row(row, &metadata, &value));
+  if (validate_) {
+    const arrow::Status st = ValidateValue(metadata, metadata_.key_ranks(), value,
+                                           options_, /*facts=*/nullptr);
+    if (!st.ok()) return st.WithMessage("row ", row, ": ", st.message());
+  }
+  *out = VariantView::MakeUnchecked(metadata, value);
+  return arrow::Status::OK();
+}
+
+arrow::Status RowViews::Find(int64_t row, const VariantPath& path,
+                             std::optional<VariantView>* found) {
+  MetadataView metadata;
+  std::string_view value;
+  ARROW_RETURN_NOT_OK(Row(row, &metadata, &value));
+  if (validate_) {
+    const arrow::Status st =
+        ValidatePath(metadata, metadata_.key_ranks(), value, path, options_);
+    if (!st.ok()) return st.WithMessage("row ", row, ": ", st.message());
+  }
+  *found = Lookup(VariantView::MakeUnchecked(metadata, value), path);
   return arrow::Status::OK();
 }
 
@@ -307,11 +332,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> GetVariant(const VariantArrayView& 
   internal::RowViews row_views(view, validate);
   for (int64_t i = 0; i < n; ++i) {
     std::optional<VariantView> found;
-    if (!view.IsNull(i)) {
-      VariantView row;
-      ARROW_RETURN_NOT_OK(row_views.Get(i, &row));
-      found = Lookup(row, path);
-    }
+    if (!view.IsNull(i)) ARROW_RETURN_NOT_OK(row_views.Find(i, path, &found));
     if (found) {
       ARROW_RETURN_NOT_OK(values.Append(found->value_bytes()));
       validity.UnsafeAppend(true);
@@ -369,9 +390,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantGet(
       ARROW_RETURN_NOT_OK(appender->AppendNull());
       continue;
     }
-    VariantView row;
-    ARROW_RETURN_NOT_OK(row_views.Get(i, &row));
-    std::optional<VariantView> found = Lookup(row, path);
+    std::optional<VariantView> found;
+    ARROW_RETURN_NOT_OK(row_views.Find(i, path, &found));
     if (found) {
       ARROW_RETURN_NOT_OK(appender->Append(*found));
     } else {

@@ -11,11 +11,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get.h"
 #include "varshred/metadata_cache_internal.h"
+#include "varshred/path.h"
 #include "varshred/validate.h"
 
 namespace varshred::internal {
@@ -38,8 +40,15 @@ class RowViews {
   /// The Variant of row `row` (not SQL NULL; a null value child reads as a Variant
   /// null). Invalid bytes and a null metadata are errors naming the row.
   arrow::Status Get(int64_t row, VariantView* out);
+  /// Lookup(Get(row), path), checking only what the lookup reads
+  /// (internal::ValidatePath()): a row's other fields may be large.
+  arrow::Status Find(int64_t row, const VariantPath& path,
+                     std::optional<VariantView>* found);
 
  private:
+  // The row's dictionary (validated when asked) and value bytes.
+  arrow::Status Row(int64_t row, MetadataView* metadata, std::string_view* value);
+
   const VariantArrayView& view_;
   const bool validate_;
   MetadataCache metadata_;

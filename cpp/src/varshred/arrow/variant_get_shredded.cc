@@ -515,8 +515,9 @@ class ShreddedGetter {
     ARROW_RETURN_NOT_OK(RowMetadata(row, &md));
     const std::string_view bytes = lv.value.Get(r.pos);
     if (options_.validate) {
-      auto st = internal::ValidateValue(md, metadata_cache_.key_ranks(), bytes,
-                                        validate_options_, nullptr);
+      // Only what the lookup below reads.
+      auto st = internal::ValidatePath(md, metadata_cache_.key_ranks(), bytes, lv.rest,
+                                       validate_options_);
       if (!st.ok()) {
         // The validator names paths from the value's root ("$.a[2]: ..."): continue
         // this level's path instead of repeating a root.
