@@ -2,6 +2,9 @@
 //   {"id": 17, "name": "user_17", "score": 9.5, "tags": ["a","b"],
 //    "nested": {"x": 17, "flag": false}}
 // unshredded (1M rows), and the same rows shredded vs unshredded (100k rows).
+// With VARSHRED_BENCH_JSONL=FILE, also variant_get(v, path, bigint) on FILE's lines
+// (unshredded) for each path of VARSHRED_BENCH_PATHS (space-separated; "$.id" unless
+// set).
 // Build in Release with -DVARSHRED_BUILD_BENCHMARKS=ON.
 
 #include <arrow/array.h>
@@ -9,10 +12,14 @@
 #include <benchmark/benchmark.h>
 
 #include <array>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "bench_util.h"
 #include "shredding_datasets.h"
+#include "varshred/arrow/json_kernels.h"
 #include "varshred/arrow/shred.h"
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
@@ -146,6 +153,35 @@ BENCHMARK(BM_VariantGetNestedXInt64)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_VariantGetNestedXInt64Trusted)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_VariantGetNameString)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_VariantGetNestedVariant)->Unit(benchmark::kMillisecond);
+
+const bool kFileBenchmarks = [] {
+  const char* file = std::getenv("VARSHRED_BENCH_JSONL");
+  if (file == nullptr) return false;
+  arrow::StringBuilder text;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    if (!text.Append(line).ok()) return false;
+  }
+  static std::shared_ptr<arrow::Array> rows;
+  rows = *JsonToVariant(**text.Finish());
+  const char* paths = std::getenv("VARSHRED_BENCH_PATHS");
+  std::istringstream words(paths != nullptr ? paths : "$.id");
+  for (std::string path; words >> path;) {
+    benchmark::RegisterBenchmark(
+        ("BM_VariantGet/file/" + path).c_str(),
+        [path](benchmark::State& state) {
+          const VariantPath parsed = *VariantPath::Parse(path);
+          for (auto _ : state) {
+            auto out = VariantGet(*rows, parsed, arrow::int64());
+            if (!out.ok()) state.SkipWithError(out.status().ToString().c_str());
+            benchmark::DoNotOptimize(out);
+          }
+          state.SetItemsProcessed(state.iterations() * rows->length());
+        })
+        ->Unit(benchmark::kMillisecond);
+  }
+  return true;
+}();
 
 }  // namespace
 }  // namespace varshred
