@@ -161,11 +161,25 @@ TEST(ValidateTest, PathChecksTheContainersOnItAndTheValueFound) {
   auto check = [&](std::string_view value, std::string_view path) {
     internal::MetadataCache cache;
     const MetadataView md = *cache.Get(meta_ab);
+    EXPECT_TRUE(cache.Get(meta_ab).ok());  // a second row: the cache ranks the keys
+    EXPECT_NE(cache.key_ranks(), nullptr);
+    std::optional<std::string_view> found, ranked_found;
     const arrow::Status plain =
-        internal::ValidatePath(md, nullptr, value, *VariantPath::Parse(path), {});
-    const arrow::Status ranked = internal::ValidatePath(md, cache.key_ranks(), value,
-                                                        *VariantPath::Parse(path), {});
+        internal::ValidatePath(md, nullptr, value, *VariantPath::Parse(path), {}, &found);
+    const arrow::Status ranked = internal::ValidatePath(
+        md, cache.key_ranks(), value, *VariantPath::Parse(path), {}, &ranked_found);
     EXPECT_EQ(plain.ToString(), ranked.ToString()) << path;
+    if (plain.ok()) {
+      // What the walk found is what Lookup finds.
+      const auto looked_up =
+          Lookup(VariantView::MakeUnchecked(md, value), *VariantPath::Parse(path));
+      EXPECT_EQ(found.has_value(), looked_up.has_value()) << path;
+      if (found && looked_up) {
+        EXPECT_EQ(found->data(), looked_up->value_bytes().data()) << path;
+        EXPECT_EQ(found->size(), looked_up->value_bytes().size()) << path;
+      }
+      EXPECT_EQ(found, ranked_found) << path;
+    }
     return plain;
   };
   // {"a": 1, "b": "\xff"}: b is not UTF-8.
@@ -570,12 +584,17 @@ TEST(ValidateTest, RandomMutationsNeverCrash) {
           paths.push_back(VariantPath().Element(0).Child(key));
         }
         for (const VariantPath& path : paths) {
-          const arrow::Status on_path =
-              internal::ValidatePath(mv, cache.key_ranks(), v_view, path, options);
+          std::optional<std::string_view> bytes;
+          const arrow::Status on_path = internal::ValidatePath(
+              mv, cache.key_ranks(), v_view, path, options, &bytes);
           if (ranked.ok()) ASSERT_TRUE(on_path.ok()) << path.ToString();
           if (!on_path.ok()) continue;
+          // The walk finds what Lookup finds, and that passes the whole check.
           const auto found = Lookup(VariantView::MakeUnchecked(mv, v_view), path);
+          ASSERT_EQ(bytes.has_value(), found.has_value()) << path.ToString();
           if (found) {
+            ASSERT_EQ(bytes->data(), found->value_bytes().data()) << path.ToString();
+            ASSERT_EQ(bytes->size(), found->value_bytes().size()) << path.ToString();
             ASSERT_TRUE(ValidateValue(mv, found->value_bytes(), options).ok())
                 << path.ToString() << " in " << testing::ToHex(v);
           }

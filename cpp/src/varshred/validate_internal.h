@@ -5,6 +5,7 @@
 #include <arrow/status.h>
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "varshred/path.h"
@@ -22,9 +23,11 @@ arrow::Status ValidateValue(const MetadataView& metadata, const uint32_t* key_ra
 
 /// \brief ValidateValue() of what Lookup(value, path) reads: the containers on `path`
 /// (header, every id and offset, key order) and all of the value at its end, if any.
-/// Other children of those containers are not read, so they are not checked.
+/// Other children of those containers are not read, so they are not checked. On
+/// success `*found` holds the bytes of the value at `path` (Lookup's), if there is one.
 arrow::Status ValidatePath(const MetadataView& metadata, const uint32_t* key_ranks,
                            std::string_view value, const VariantPath& path,
-                           const ValidateOptions& options);
+                           const ValidateOptions& options,
+                           std::optional<std::string_view>* found);
 
 }  // namespace varshred::internal

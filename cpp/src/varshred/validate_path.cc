@@ -4,6 +4,8 @@
 // In a file of its own so that the compiler's choices for the whole-value walk in
 // validate.cc do not depend on a second instantiation beside it.
 
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "varshred/path.h"
@@ -32,10 +34,19 @@ class PathFollower : public internal::NoVisit {
     const PathSegment& s = segments_[depth];
     return s.is_index() && index == static_cast<uint64_t>(s.index);
   }
+  // The child followed at the last segment is the value found: only one is.
+  void Followed(int depth, const uint8_t* child, uint64_t size) {
+    if (static_cast<size_t>(depth) + 1 == segments_.size()) {
+      found_ = std::string_view(reinterpret_cast<const char*>(child), size);
+    }
+  }
+
+  const std::optional<std::string_view>& found() const { return found_; }
 
  private:
   const MetadataView& metadata_;
   const std::vector<PathSegment>& segments_;
+  std::optional<std::string_view> found_;
 };
 
 }  // namespace
@@ -43,11 +54,14 @@ class PathFollower : public internal::NoVisit {
 arrow::Status internal::ValidatePath(const MetadataView& metadata,
                                      const uint32_t* key_ranks, std::string_view value,
                                      const VariantPath& path,
-                                     const ValidateOptions& options) {
+                                     const ValidateOptions& options,
+                                     std::optional<std::string_view>* found) {
   ARROW_RETURN_NOT_OK(CheckValidateOptions(options));
   PathFollower follower(metadata, path);
   internal::Validator validator(metadata, key_ranks, options, &follower);
-  return validator.Run(value);
+  ARROW_RETURN_NOT_OK(validator.Run(value));
+  *found = path.is_root() ? std::optional<std::string_view>(value) : follower.found();
+  return arrow::Status::OK();
 }
 
 }  // namespace varshred

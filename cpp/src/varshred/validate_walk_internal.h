@@ -32,8 +32,9 @@ struct NoVisit {
   // Whether the visitor chooses the children the walk checks, with
   // `bool FollowField(int depth, uint32_t id)` and
   // `bool FollowElement(int depth, uint64_t index)` (`depth`: the container's own,
-  // the top-level value's 0). A child not followed is not read; its id and offset
-  // are checked.
+  // the top-level value's 0), and hears of each child followed once it passed with
+  // `void Followed(int depth, const uint8_t* child, uint64_t size)`. A child not
+  // followed is not read; its id and offset are checked.
   static constexpr bool kFollowsPath = false;
   void Scalar(const uint8_t* /*value*/, uint64_t /*size*/) {}
   void BeginObject() {}
@@ -301,6 +302,8 @@ class Validator {
       if (!CheckChild(p + values + off, data_size - off, depth + 1, &child)) {
         return InField(metadata_.key(id));
       }
+      if constexpr (Visitor::kFollowsPath)
+        visitor_.Followed(depth, p + values + off, child);
     }
     return true;
   }
@@ -357,6 +360,8 @@ class Validator {
       if (!CheckChild(p + values + off, data_size - off, depth + 1, &child)) {
         return InElement(i);
       }
+      if constexpr (Visitor::kFollowsPath)
+        visitor_.Followed(depth, p + values + off, child);
     }
     visitor_.EndArray();
     return true;

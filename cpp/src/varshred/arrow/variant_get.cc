@@ -306,12 +306,16 @@ arrow::Status RowViews::Find(int64_t row, const VariantPath& path,
   MetadataView metadata;
   std::string_view value;
   ARROW_RETURN_NOT_OK(Row(row, &metadata, &value));
-  if (validate_) {
-    const arrow::Status st =
-        ValidatePath(metadata, metadata_.key_ranks(), value, path, options_);
-    if (!st.ok()) return st.WithMessage("row ", row, ": ", st.message());
+  if (!validate_) {
+    *found = Lookup(VariantView::MakeUnchecked(metadata, value), path);
+    return arrow::Status::OK();
   }
-  *found = Lookup(VariantView::MakeUnchecked(metadata, value), path);
+  std::optional<std::string_view> bytes;
+  const arrow::Status st =
+      ValidatePath(metadata, metadata_.key_ranks(), value, path, options_, &bytes);
+  if (!st.ok()) return st.WithMessage("row ", row, ": ", st.message());
+  found->reset();
+  if (bytes) *found = VariantView::MakeUnchecked(metadata, *bytes);
   return arrow::Status::OK();
 }
 

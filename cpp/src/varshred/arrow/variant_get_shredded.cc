@@ -515,9 +515,10 @@ class ShreddedGetter {
     ARROW_RETURN_NOT_OK(RowMetadata(row, &md));
     const std::string_view bytes = lv.value.Get(r.pos);
     if (options_.validate) {
-      // Only what the lookup below reads.
+      // Only what the lookup below reads (which also serves trusted bytes).
+      std::optional<std::string_view> found;
       auto st = internal::ValidatePath(md, metadata_cache_.key_ranks(), bytes, lv.rest,
-                                       validate_options_);
+                                       validate_options_, &found);
       if (!st.ok()) {
         // The validator names paths from the value's root ("$.a[2]: ..."): continue
         // this level's path instead of repeating a root.
