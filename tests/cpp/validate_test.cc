@@ -163,7 +163,7 @@ TEST(ValidateTest, PathChecksTheContainersOnItAndTheValueFound) {
     const MetadataView md = *cache.Get(meta_ab);
     EXPECT_TRUE(cache.Get(meta_ab).ok());  // a second row: the cache ranks the keys
     EXPECT_NE(cache.key_ranks(), nullptr);
-    std::optional<std::string_view> found, ranked_found;
+    std::optional<VariantView> found, ranked_found;
     const arrow::Status plain =
         internal::ValidatePath(md, nullptr, value, *VariantPath::Parse(path), {}, &found);
     const arrow::Status ranked = internal::ValidatePath(
@@ -175,10 +175,13 @@ TEST(ValidateTest, PathChecksTheContainersOnItAndTheValueFound) {
           Lookup(VariantView::MakeUnchecked(md, value), *VariantPath::Parse(path));
       EXPECT_EQ(found.has_value(), looked_up.has_value()) << path;
       if (found && looked_up) {
-        EXPECT_EQ(found->data(), looked_up->value_bytes().data()) << path;
-        EXPECT_EQ(found->size(), looked_up->value_bytes().size()) << path;
+        EXPECT_EQ(found->value_bytes().data(), looked_up->value_bytes().data()) << path;
+        EXPECT_EQ(found->value_bytes().size(), looked_up->value_bytes().size()) << path;
       }
-      EXPECT_EQ(found, ranked_found) << path;
+      EXPECT_EQ(found.has_value(), ranked_found.has_value()) << path;
+      if (found && ranked_found) {
+        EXPECT_EQ(found->value_bytes(), ranked_found->value_bytes()) << path;
+      }
     }
     return plain;
   };
@@ -584,7 +587,7 @@ TEST(ValidateTest, RandomMutationsNeverCrash) {
           paths.push_back(VariantPath().Element(0).Child(key));
         }
         for (const VariantPath& path : paths) {
-          std::optional<std::string_view> bytes;
+          std::optional<VariantView> bytes;
           const arrow::Status on_path = internal::ValidatePath(
               mv, cache.key_ranks(), v_view, path, options, &bytes);
           if (ranked.ok()) ASSERT_TRUE(on_path.ok()) << path.ToString();
@@ -593,8 +596,10 @@ TEST(ValidateTest, RandomMutationsNeverCrash) {
           const auto found = Lookup(VariantView::MakeUnchecked(mv, v_view), path);
           ASSERT_EQ(bytes.has_value(), found.has_value()) << path.ToString();
           if (found) {
-            ASSERT_EQ(bytes->data(), found->value_bytes().data()) << path.ToString();
-            ASSERT_EQ(bytes->size(), found->value_bytes().size()) << path.ToString();
+            ASSERT_EQ(bytes->value_bytes().data(), found->value_bytes().data())
+                << path.ToString();
+            ASSERT_EQ(bytes->value_bytes().size(), found->value_bytes().size())
+                << path.ToString();
             ASSERT_TRUE(ValidateValue(mv, found->value_bytes(), options).ok())
                 << path.ToString() << " in " << testing::ToHex(v);
           }

@@ -10,6 +10,7 @@
 
 #include "varshred/path.h"
 #include "varshred/validate.h"
+#include "varshred/value.h"
 
 namespace varshred::internal {
 
@@ -24,10 +25,10 @@ arrow::Status ValidateValue(const MetadataView& metadata, const uint32_t* key_ra
 /// \brief ValidateValue() of what Lookup(value, path) reads: the containers on `path`
 /// (header, every id and offset, key order) and all of the value at its end, if any.
 /// Other children of those containers are not read, so they are not checked. On
-/// success `*found` holds the bytes of the value at `path` (Lookup's), if there is one.
+/// success `*found` is what Lookup(value, path) gives, without a second search.
 arrow::Status ValidatePath(const MetadataView& metadata, const uint32_t* key_ranks,
                            std::string_view value, const VariantPath& path,
                            const ValidateOptions& options,
-                           std::optional<std::string_view>* found);
+                           std::optional<VariantView>* found);
 
 }  // namespace varshred::internal

@@ -55,12 +55,15 @@ arrow::Status internal::ValidatePath(const MetadataView& metadata,
                                      const uint32_t* key_ranks, std::string_view value,
                                      const VariantPath& path,
                                      const ValidateOptions& options,
-                                     std::optional<std::string_view>* found) {
+                                     std::optional<VariantView>* found) {
   ARROW_RETURN_NOT_OK(CheckValidateOptions(options));
   PathFollower follower(metadata, path);
   internal::Validator validator(metadata, key_ranks, options, &follower);
   ARROW_RETURN_NOT_OK(validator.Run(value));
-  *found = path.is_root() ? std::optional<std::string_view>(value) : follower.found();
+  const std::optional<std::string_view> bytes =
+      path.is_root() ? std::optional<std::string_view>(value) : follower.found();
+  found->reset();
+  if (bytes) *found = VariantView::MakeUnchecked(metadata, *bytes);
   return arrow::Status::OK();
 }
 

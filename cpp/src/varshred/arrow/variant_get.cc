@@ -310,12 +310,9 @@ arrow::Status RowViews::Find(int64_t row, const VariantPath& path,
     *found = Lookup(VariantView::MakeUnchecked(metadata, value), path);
     return arrow::Status::OK();
   }
-  std::optional<std::string_view> bytes;
   const arrow::Status st =
-      ValidatePath(metadata, metadata_.key_ranks(), value, path, options_, &bytes);
+      ValidatePath(metadata, metadata_.key_ranks(), value, path, options_, found);
   if (!st.ok()) return st.WithMessage("row ", row, ": ", st.message());
-  found->reset();
-  if (bytes) *found = VariantView::MakeUnchecked(metadata, *bytes);
   return arrow::Status::OK();
 }
 

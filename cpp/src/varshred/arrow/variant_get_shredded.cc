@@ -514,9 +514,8 @@ class ShreddedGetter {
     MetadataView md;
     ARROW_RETURN_NOT_OK(RowMetadata(row, &md));
     const std::string_view bytes = lv.value.Get(r.pos);
+    std::optional<VariantView> found;  // by the checking walk, which follows lv.rest
     if (options_.validate) {
-      // Only what the lookup below reads (which also serves trusted bytes).
-      std::optional<std::string_view> found;
       auto st = internal::ValidatePath(md, metadata_cache_.key_ranks(), bytes, lv.rest,
                                        validate_options_, &found);
       if (!st.ok()) {
@@ -539,7 +538,7 @@ class ShreddedGetter {
       return arrow::Status::Invalid("row ", row, ", ", lv.path,
                                     ": non-object value with shredded fields");
     }
-    *out = Lookup(v, lv.rest);
+    *out = options_.validate ? found : Lookup(v, lv.rest);
     return arrow::Status::OK();
   }
 
