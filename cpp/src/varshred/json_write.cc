@@ -403,12 +403,20 @@ struct JsonWriter::Impl {
   [[gnu::always_inline]] void WriteScalar(const MetadataView& metadata,
                                           std::string_view v, TextSink* out) const {
     const auto header = static_cast<uint8_t>(v[0]);
-    const auto* payload = reinterpret_cast<const uint8_t*>(v.data()) + 1;
     if ((header & kBasicTypeMask) == static_cast<uint8_t>(BasicType::kShortString)) {
       internal::AppendJsonString(v.substr(1, header >> kValueHeaderShift), out);
       return;
     }
-    switch (static_cast<PrimitiveType>(header >> kValueHeaderShift)) {
+    WritePrimitive(metadata, static_cast<PrimitiveType>(header >> kValueHeaderShift), v,
+                   out);
+  }
+
+  // A primitive of type `type` starting at `v` (which may run on past it).
+  [[gnu::always_inline]] void WritePrimitive(const MetadataView& metadata,
+                                             PrimitiveType type, std::string_view v,
+                                             TextSink* out) const {
+    const auto* payload = reinterpret_cast<const uint8_t*>(v.data()) + 1;
+    switch (type) {
       case PrimitiveType::kNull:
         out->Put("null");
         return;
@@ -517,8 +525,13 @@ class JsonWriter::Impl::CheckedPrinter {
   static constexpr bool kInlineScalarChecks = true;
   static constexpr bool kFollowsPath = false;
 
-  [[gnu::always_inline]] void Scalar(const uint8_t* value, uint64_t size) {
-    writer_.WriteScalar(metadata_, {reinterpret_cast<const char*>(value), size}, &out_);
+  [[gnu::always_inline]] void ShortString(const uint8_t* value, uint64_t size) {
+    internal::AppendJsonString({reinterpret_cast<const char*>(value) + 1, size - 1},
+                               &out_);
+  }
+  [[gnu::always_inline]] void Primitive(const uint8_t* value, uint8_t id, uint64_t size) {
+    writer_.WritePrimitive(metadata_, static_cast<PrimitiveType>(id),
+                           {reinterpret_cast<const char*>(value), size}, &out_);
   }
   void BeginObject() { out_.Put('{'); }
   void Field(uint64_t index, uint32_t id) {

@@ -36,7 +36,10 @@ struct NoVisit {
   // `void Followed(int depth, const uint8_t* child, uint64_t size)`. A child not
   // followed is not read; its id and offset are checked.
   static constexpr bool kFollowsPath = false;
-  void Scalar(const uint8_t* /*value*/, uint64_t /*size*/) {}
+  // A scalar of `size` bytes at `value`: a short string's, or a primitive's of type id
+  // `id` (the walk has read both; a printer need not dispatch on them again).
+  void ShortString(const uint8_t* /*value*/, uint64_t /*size*/) {}
+  void Primitive(const uint8_t* /*value*/, uint8_t /*id*/, uint64_t /*size*/) {}
   void BeginObject() {}
   void Field(uint64_t /*index*/, uint32_t /*id*/) {}
   void EndObject() {}
@@ -136,7 +139,7 @@ class Validator {
         } else {
           if (!CheckPrimitive(p, avail, vh, size)) return false;
         }
-        visitor_.Scalar(p, *size);
+        visitor_.Primitive(p, vh, *size);
         return true;
       case BasicType::kShortString: {
         *size = 1 + static_cast<uint64_t>(vh);
@@ -148,7 +151,7 @@ class Validator {
           return Fail("string is not valid UTF-8");
         }
         facts_.primitive_types |= 1u << static_cast<int>(PrimitiveType::kString);
-        visitor_.Scalar(p, *size);
+        visitor_.ShortString(p, *size);
         return true;
       }
       case BasicType::kObject:
