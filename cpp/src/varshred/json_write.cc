@@ -242,6 +242,10 @@ void internal::AppendJsonString(std::string_view s, TextSink* out) {
 
 namespace {
 
+// The most room a decimal's text reserves (AppendDecimal): a sign, then at most "0.", 38
+// zeros and 39 digits, or 39 digits, the point and the fixed-size copy there.
+constexpr size_t kDecimalRoom = 96;
+
 // BigDecimal.stripTrailingZeros().toPlainString() of `unscaled` / 10^scale; Decimal4
 // and Decimal8 in 64 bits, Decimal16 in 128.
 template <typename Unscaled>
@@ -260,9 +264,7 @@ void AppendDecimal(Unscaled unscaled, int scale, TextSink* out) {
     out->Put('0');
     return;
   }
-  // A sign, then at most "0.", 38 zeros and 39 digits, or 39 digits, the point and
-  // the fixed-size copy below.
-  char* o = out->Reserve(96);
+  char* o = out->Reserve(kDecimalRoom);
   *o = '-';
   o += negative;
   const int digits = CountDigits(mag);
@@ -594,8 +596,10 @@ arrow::Status internal::WriteJsonChecked(const JsonWriter& writer,
 
 arrow::Status JsonWriter::Write(const VariantView& value, std::string* out) const {
   if (impl_->WriteOther(value, out)) return arrow::Status::OK();
-  // Text is mostly within twice the value's size (keys are ids in the value).
-  TextSink sink(out, 2 * value.value_bytes().size());
+  // Text is mostly within twice the value's size (keys are ids in the value); a decimal
+  // near its end reserves more than it prints, and a second growth of the string costs
+  // more than the bytes.
+  TextSink sink(out, 2 * value.value_bytes().size() + kDecimalRoom);
   const std::string_view v = value.value_bytes();
   impl_->Write(value.metadata(), v, Impl::PlainKeys(value.metadata(), v), &sink);
   return arrow::Status::OK();
