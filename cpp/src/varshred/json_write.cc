@@ -77,22 +77,29 @@ bool NeedsEscape(uint64_t w) {
           internal::BytesEqual(w, '\\')) != 0;
 }
 
+#if defined(__SSE2__)
+// Whether any of the 16 bytes at `p` needs an escape (as NeedsEscape()).
+inline bool NeedsEscape16(const char* p) {
+  const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  // A byte <= 0x1F (unsigned) is its own maximum with 0x1F.
+  const __m128i control_max = _mm_set1_epi8(0x1F);
+  const __m128i special =
+      _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+                   _mm_cmpeq_epi8(_mm_max_epu8(x, control_max), control_max));
+  return _mm_movemask_epi8(special) != 0;
+}
+#endif
+
 // The length of the prefix of `s` that needs no escape, rounded down to a multiple of
 // 8: 16 bytes at a time with SSE2 (every x86-64 has it; long text such as tweets),
-// then 8.
-size_t RawPrefix(std::string_view s) {
+// then 8. Out of line: inlined into AppendJsonString's loop for escapes, it cost the
+// common case of a plain string registers saved and restored (measured).
+[[gnu::noinline]] size_t RawPrefix(std::string_view s) {
   size_t i = 0;
 #if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i control_max = _mm_set1_epi8(0x1F);
   for (; i + 16 <= s.size(); i += 16) {
-    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-    // A byte <= 0x1F (unsigned) is its own maximum with 0x1F.
-    const __m128i special =
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)),
-                     _mm_cmpeq_epi8(_mm_max_epu8(x, control_max), control_max));
-    if (_mm_movemask_epi8(special) != 0) break;
+    if (NeedsEscape16(s.data() + i)) break;
   }
 #endif
   for (; i + 8 <= s.size(); i += 8) {
@@ -107,14 +114,41 @@ inline bool NeedsEscapeByte(char c) {
   return u < 0x80 && kEscapes.code[u] != 0;
 }
 
+// Whether a string of 1 to 3 bytes needs an escape: its bytes 0, n / 2 and n - 1,
+// padded with spaces (which need none), checked as one word.
+bool TinyNeedsEscape(const char* s, size_t n) {
+  const uint64_t w = 0x2020202020000000ULL | static_cast<uint8_t>(s[0]) |
+                     (uint64_t{static_cast<uint8_t>(s[n / 2])} << 8) |
+                     (uint64_t{static_cast<uint8_t>(s[n - 1])} << 16);
+  return NeedsEscape(w);
+}
+
 // Whether any byte of `s` needs an escape. Most strings and keys have none and are
-// copied in one piece.
+// copied in one piece. Whole blocks from the start, then one block that ends with `s`
+// (overlapping the last whole one) for the bytes left over.
 bool NeedsAnyEscape(std::string_view s) {
+  const char* d = s.data();
   const size_t n = s.size();
-  const size_t raw = RawPrefix(s);
-  if (raw == n) return false;
-  if (n >= 8) return raw + 8 <= n || NeedsEscape(ReadLE<uint64_t>(s.data() + n - 8));
-  return std::any_of(s.begin(), s.end(), NeedsEscapeByte);
+#if defined(__SSE2__)
+  if (n >= 16) {
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+      if (NeedsEscape16(d + i)) return true;
+    }
+    return i != n && NeedsEscape16(d + n - 16);
+  }
+#endif
+  if (n >= 8) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      if (NeedsEscape(ReadLE<uint64_t>(d + i))) return true;
+    }
+    return i != n && NeedsEscape(ReadLE<uint64_t>(d + n - 8));
+  }
+  if (n >= 4) {
+    return NeedsEscape(ReadLE<uint32_t>(d) | uint64_t{ReadLE<uint32_t>(d + n - 4)} << 32);
+  }
+  return n > 0 && TinyNeedsEscape(d, n);
 }
 
 // Copies `n` bytes of `s` to `p` and returns the end. Up to 16 bytes (most keys and
@@ -146,15 +180,6 @@ bool NeedsAnyEscape(std::string_view s) {
   p = CopyShort(p, s.data(), s.size());
   *p++ = '"';
   return p;
-}
-
-// Whether a string of 1 to 3 bytes needs an escape: its bytes 0, n / 2 and n - 1,
-// padded with spaces (which need none), checked as one word.
-bool TinyNeedsEscape(const char* s, size_t n) {
-  const uint64_t w = 0x2020202020000000ULL | static_cast<uint8_t>(s[0]) |
-                     (uint64_t{static_cast<uint8_t>(s[n / 2])} << 8) |
-                     (uint64_t{static_cast<uint8_t>(s[n - 1])} << 16);
-  return NeedsEscape(w);
 }
 
 // Puts `s` in quotes when none of its bytes needs an escape, else nothing; returns
