@@ -424,7 +424,9 @@ TEST(JsonParseTest, TheIndexedWalkReadsAsTheOnDemandReading) {
 
 // Numbers on both sides of the borders of the walk's one-pass reading of short
 // numbers (first digit not 0, at most 18 digits, no exponent): decimal4 to decimal8 at
-// 10 digits, to decimal16 or int64 past 18, signs, zeros and malformed neighbours.
+// 10 digits, to decimal16 or int64 past 18, signs, zeros and malformed neighbours; and
+// of its reading of exponents (first digit not 0, any number of digits): signs, out of
+// range both ways, and malformed exponents.
 TEST(JsonParseTest, NumbersAtTheShortPathsBordersReadAsTheOnDemandReading) {
   const std::vector<std::string> numbers = {"7",
                                             "-7",
@@ -463,7 +465,26 @@ TEST(JsonParseTest, NumbersAtTheShortPathsBordersReadAsTheOnDemandReading) {
                                             "-2147483649",
                                             "128",
                                             "-129",
-                                            "32768"};
+                                            "32768",
+                                            "1e5",
+                                            "-1E+05",
+                                            "1.25e-3 ",
+                                            "9.999999999999999e22",
+                                            "-1.2345678901234567e+02",
+                                            "123456789012345678901234567890e-10",
+                                            "1e400",
+                                            "-1e400",
+                                            "1e-400",
+                                            "2.4703282292062328e-324",
+                                            "1e",
+                                            "1e+",
+                                            "1E-",
+                                            "1ee5",
+                                            "1e+-5",
+                                            "1e5.5",
+                                            "1e5x",
+                                            "0.5e3",
+                                            "00e3"};
   JsonParseOptions doubles;
   doubles.numbers = JsonNumbers::kDouble;
   for (const JsonParseOptions& options : {JsonParseOptions{}, doubles}) {

@@ -315,10 +315,12 @@ const char* JsonReader::Location() {
 
 // The common numbers, read in one pass: an integer or a plain decimal (no exponent)
 // whose first digit is not 0 and which has at most 18 digits, so that every digit is
-// significant (precision = digits) and the unscaled value fits int64. False, having
-// added nothing, for every other number: AppendNumber() reads those. Only the index
-// walk takes this path; the on-demand reading keeps AppendNumber() alone, so that the
-// tests comparing the two readings check this path against the full scan.
+// significant (precision = digits) and the unscaled value fits int64; and a number of
+// the same first digits with an exponent, which is a double (its text handed to
+// from_chars once checked). False, having added nothing, for every other number:
+// AppendNumber() reads those. Only the index walk takes this path; the on-demand
+// reading keeps AppendNumber() alone, so that the tests comparing the two readings
+// check this path against the full scan.
 [[gnu::always_inline]] inline bool JsonReader::AppendShortNumber(std::string_view token) {
   const char* p = token.data();
   const char* const end = p + token.size();
@@ -340,6 +342,7 @@ const char* JsonReader::Location() {
     if (scale == 0) return false;
     digits += scale;
   }
+  if (p < end && (*p == 'e' || *p == 'E')) return AppendExponentNumber(token, p + 1);
   if (digits > kMaxDecimal8Precision) return false;
   while (p < end && IsJsonSpace(*p)) ++p;
   if (p != end) return false;  // an exponent, or not a number
@@ -350,6 +353,25 @@ const char* JsonReader::Location() {
   } else {
     AppendShortDecimal(value, digits, scale);
   }
+  return true;
+}
+
+// The rest of a number after its mantissa and the 'e' at `exponent`[-1]: the exponent's
+// digits, then only space. A result out of range (to infinity or zero) is left to
+// AppendNumber(), which decides it.
+inline bool JsonReader::AppendExponentNumber(std::string_view token,
+                                             const char* exponent) {
+  const char* p = exponent;
+  const char* const end = token.data() + token.size();
+  if (p < end && (*p == '+' || *p == '-')) ++p;
+  if (p == end || !IsDigit(*p)) return false;
+  while (p < end && IsDigit(*p)) ++p;
+  const char* const text_end = p;
+  while (p < end && IsJsonSpace(*p)) ++p;
+  if (p != end) return false;
+  double d = 0;
+  if (std::from_chars(token.data(), text_end, d).ec != std::errc()) return false;
+  builder_->AppendDouble(d);
   return true;
 }
 

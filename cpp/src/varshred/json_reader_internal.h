@@ -253,6 +253,7 @@ class JsonReader {
   }
   arrow::Status AppendNumber(std::string_view token);
   bool AppendShortNumber(std::string_view token);
+  bool AppendExponentNumber(std::string_view token, const char* exponent);
   void AppendShortDecimal(int64_t unscaled, int precision, int scale);
   arrow::Status ParseAny(od::value& v, int depth);
   arrow::Status ParseObject(od::object obj, const char* where, int depth);
