@@ -329,6 +329,37 @@ TEST(MetadataBuilderTest, ReplayThatStopsPastTheLinearLimitStillFindsEveryKey) {
   }
 }
 
+// Rows of very different key counts in turn (a row's first hash table is sized by the
+// row before), with keys of 0 to 40 bytes that differ only in one byte at the start,
+// middle or end (the hash reads words, their overlapping tails and short keys' bytes):
+// every key gets its first-seen id back, within a row and after a Reset().
+TEST(MetadataBuilderTest, RowsOfManyAndFewKeysFindEveryKey) {
+  MetadataBuilder b;
+  for (const int n : {2000, 3, 40, 0, 17, 2000, 1, 600}) {
+    std::vector<std::string> keys;
+    for (int i = 0; i < n; ++i) {
+      std::string k(static_cast<size_t>(i % 41), 'k');
+      if (!k.empty()) k[static_cast<size_t>(i / 41 % 3) * (k.size() - 1) / 2] = 'A';
+      k += std::to_string(n) + "/" + std::to_string(i / 41);
+      keys.push_back(std::move(k));
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int i = 0; i < n; ++i) {
+        ASSERT_EQ(b.Add(keys[static_cast<size_t>(i)]), static_cast<uint32_t>(i))
+            << "row of " << n << " keys, key " << i << ", pass " << pass;
+      }
+    }
+    std::string out;
+    b.Finish(&out);
+    VS_ASSIGN_OR_FAIL(MetadataView md, MetadataView::Make(out));
+    ASSERT_EQ(md.size(), static_cast<uint32_t>(n));
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(md.key(static_cast<uint32_t>(i)), keys[static_cast<size_t>(i)]);
+    }
+    b.Reset();
+  }
+}
+
 TEST(MetadataBuilderTest, ReplayAfterTruncateUsesTheKeptKeys) {
   MetadataBuilder b;
   b.Add("a");

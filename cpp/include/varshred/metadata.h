@@ -181,6 +181,9 @@ class MetadataBuilder {
   std::vector<Block> blocks_;
   size_t block_ = 0;             // the block being filled
   std::vector<uint32_t> table_;  // id + 1 per slot, 0 = empty; empty while linear
+  // How many keys the previous value had: a value's first table has room for as many,
+  // so that values of many keys do not rebuild theirs at each doubling.
+  size_t previous_keys_ = 0;
   size_t total_key_bytes_ = 0;
 
   void Encode(std::string* out) const;

@@ -205,8 +205,10 @@ std::string_view MetadataBuilder::Store(std::string_view key) {
 void MetadataBuilder::Index(uint32_t id) {
   if (table_.empty() || keys_.size() * 2 > table_.size()) {
     // Replayed keys are not indexed: the first table may need room for many.
+    const size_t keys =
+        table_.empty() ? std::max(keys_.size(), previous_keys_) : keys_.size();
     size_t capacity = std::max<size_t>(64, table_.size() * 2);
-    while (capacity < keys_.size() * 2) capacity *= 2;
+    while (capacity < keys * 2) capacity *= 2;
     Rehash(capacity);
     return;  // Rehash indexes every key, `id` included
   }
@@ -317,6 +319,7 @@ void MetadataBuilder::Reset() {
   truncated_ = false;
   replayed_calls_ = 0;
   new_ids_.clear();
+  previous_keys_ = keys_.size();
   keys_.clear();
   for (auto& b : blocks_) b.size = 0;  // keeps the memory
   block_ = 0;
