@@ -345,7 +345,7 @@ const char* JsonReader::Location() {
   if (p < end && (*p == 'e' || *p == 'E')) return AppendExponentNumber(token, p + 1);
   if (digits > kMaxDecimal8Precision) return false;
   while (p < end && IsJsonSpace(*p)) ++p;
-  if (p != end) return false;  // an exponent, or not a number
+  if (p != end) return false;  // not a number
   const auto magnitude = static_cast<int64_t>(unscaled);
   const int64_t value = negative ? -magnitude : magnitude;
   if (scale == 0) {
