@@ -3,6 +3,7 @@
 #include <string>
 
 #include "test_util.h"
+#include "varshred/hash_internal.h"
 #include "varshred/metadata_cache_internal.h"
 
 namespace varshred {
@@ -357,6 +358,43 @@ TEST(MetadataBuilderTest, RowsOfManyAndFewKeysFindEveryKey) {
       ASSERT_EQ(md.key(static_cast<uint32_t>(i)), keys[static_cast<size_t>(i)]);
     }
     b.Reset();
+  }
+}
+
+// The key tables (the dictionary builder's, inference's field index) keep the low bits
+// of internal::HashKey. Keys that differ only in two neighbouring bytes, at any place
+// of a 24-byte key (the high bytes of a word once put every such key in one slot of
+// inference's index), and in keys of 1 to 7 bytes, spread over a table of 4096 slots.
+TEST(HashKeyTest, KeysDifferingInTwoBytesAnywhereSpreadOverTheTable) {
+  constexpr size_t kSlots = 4096;
+  constexpr int kKeys = 1500;
+  auto mean_probes = [&](auto make_key) {
+    std::vector<bool> used(kSlots);
+    int64_t probes = 0;
+    for (int i = 0; i < kKeys; ++i) {
+      size_t slot = internal::HashKey(make_key(i)) & (kSlots - 1);
+      for (++probes; used[slot]; ++probes) slot = (slot + 1) & (kSlots - 1);
+      used[slot] = true;
+    }
+    return static_cast<double>(probes) / kKeys;
+  };
+  for (size_t at = 0; at + 1 < 24; ++at) {
+    const double mean = mean_probes([at](int i) {
+      std::string k(24, 'x');
+      k[at] = static_cast<char>(i & 255);
+      k[at + 1] = static_cast<char>(i >> 8);
+      return k;
+    });
+    EXPECT_LT(mean, 2.0) << "bytes " << at << " and " << at + 1;
+  }
+  for (size_t length = 2; length < 8; ++length) {
+    const double mean = mean_probes([length](int i) {
+      std::string k(length, 'x');
+      k[0] = static_cast<char>(i & 255);
+      k[length - 1] = static_cast<char>(i >> 8);
+      return k;
+    });
+    EXPECT_LT(mean, 2.0) << "keys of " << length << " bytes";
   }
 }
 

@@ -21,6 +21,7 @@
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/decimal_internal.h"
+#include "varshred/hash_internal.h"
 #include "varshred/metadata.h"
 #include "varshred/metadata_cache_internal.h"
 #include "varshred/validate.h"
@@ -34,39 +35,10 @@ using internal::JoinField;
 namespace {
 
 using internal::CountDigits;
+using internal::HashKey;
 using internal::kHistSize;
 using internal::kMaxDigits;
 using internal::kNumTypes;
-
-// A field's slot in its object's index. Keys are mostly short: the first and last 8
-// (or 4) bytes and the length, mixed by multiplication, tell them apart with a few
-// loads; longer keys also mix their middle words.
-uint64_t HashKey(std::string_view key) {
-  const char* p = key.data();
-  const size_t n = key.size();
-  uint64_t a = 0, b = 0;
-  if (n >= 8) {
-    std::memcpy(&a, p, 8);
-    std::memcpy(&b, p + n - 8, 8);
-    for (size_t i = 8; i + 8 < n; i += 8) {
-      uint64_t w;
-      std::memcpy(&w, p + i, 8);
-      a = (a ^ w) * 0x9E3779B97F4A7C15ull;
-    }
-  } else if (n >= 4) {
-    uint32_t a4, b4;
-    std::memcpy(&a4, p, 4);
-    std::memcpy(&b4, p + n - 4, 4);
-    a = a4;
-    b = b4;
-  } else if (n > 0) {
-    a = static_cast<uint8_t>(p[0]) |
-        static_cast<uint64_t>(static_cast<uint8_t>(p[n / 2])) << 8 |
-        static_cast<uint64_t>(static_cast<uint8_t>(p[n - 1])) << 16;
-  }
-  const uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b + n) * 0xC2B2AE3D27D4EB4Full;
-  return h ^ (h >> 31);
-}
 
 // Smallest of int8 (0), int16 (1), int32 (2), int64 (3) holding x; 4 for none.
 int IntegerWidth(int128_t x) {
