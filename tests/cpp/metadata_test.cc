@@ -330,6 +330,32 @@ TEST(MetadataBuilderTest, ReplayThatStopsPastTheLinearLimitStillFindsEveryKey) {
   }
 }
 
+// While a row replays the remembered dictionary its keys are read from there: size(),
+// key(), a rollback into the replay and the encoding of part of it must all see the
+// row's own keys.
+TEST(MetadataBuilderTest, KeysSizeAndTruncateInTheMiddleOfAReplay) {
+  MetadataBuilder b;
+  for (const char* k : {"x", "y", "z"}) b.Add(k);
+  b.Reset();
+  EXPECT_EQ(b.size(), 0u);
+  EXPECT_EQ(b.Add("x"), 0u);
+  EXPECT_EQ(b.Add("y"), 1u);
+  EXPECT_TRUE(b.replaying());
+  EXPECT_EQ(b.size(), 2u);
+  EXPECT_EQ(b.key(1), "y");
+  std::string scratch;
+  EXPECT_EQ(ToHex(std::string(b.FinishView(&scratch))), "01 02 00 01 02 78 79");
+  b.Truncate(1);  // a rolled-back value: "y" is gone, the replay stops
+  EXPECT_FALSE(b.replaying());
+  EXPECT_EQ(b.size(), 1u);
+  EXPECT_EQ(b.key(0), "x");
+  EXPECT_EQ(b.Add("w"), 1u);
+  EXPECT_EQ(b.Add("x"), 0u);
+  std::string out;
+  b.Finish(&out);
+  EXPECT_EQ(ToHex(out), "01 02 00 01 02 78 77");
+}
+
 // Rows of very different key counts in turn (a row's first hash table is sized by the
 // row before), with keys of 0 to 40 bytes that differ only in one byte at the start,
 // middle or end (the hash reads words, their overlapping tails and short keys' bytes):

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -121,24 +122,22 @@ class MetadataBuilder {
   /// \brief Adds `key` if new; returns its id either way.
   uint32_t Add(std::string_view key) {
     // Inline: the replayed key is usually right, and this runs once per object field.
-    if (replaying_ && replayed_calls_ < replay_ids_.size()) {
-      const uint32_t id = replay_ids_[replayed_calls_];
-      const std::string_view known = replay_keys_[id];
-      if (id <= keys_.size() && known.size() == key.size() &&
-          internal::SameBytes(known.data(), key.data(), key.size())) {
-        ++replayed_calls_;
-        if (id == keys_.size()) {
-          keys_.push_back(known);
-          total_key_bytes_ += known.size();
-        }
-        return id;
+    if (next_step_ != last_step_) {
+      const ReplayStep& step = *next_step_;
+      if (step.size == key.size() &&
+          internal::SameBytes(step.data, key.data(), key.size())) {
+        ++next_step_;
+        return step.id;
       }
     }
     return AddUnpredicted(key);
   }
 
-  uint32_t size() const { return static_cast<uint32_t>(keys_.size()); }
-  std::string_view key(uint32_t id) const { return keys_[id]; }
+  uint32_t size() const {
+    if (!replaying_) return static_cast<uint32_t>(keys_.size());
+    return next_step_ == replay_.data() ? 0 : next_step_[-1].keys_after;
+  }
+  std::string_view key(uint32_t id) const { return Keys()[id]; }
 
   /// \brief Appends the encoded metadata to `out`: keys in first-seen order, offsets
   /// as narrow as the dictionary allows, sorted bit clear (as Spark writes it).
@@ -167,12 +166,14 @@ class MetadataBuilder {
   // in keys_ stay valid until Reset(); memory is kept across Reset() for reuse.
   static constexpr uint32_t kLinearLimit = 16;
   uint32_t AddUnpredicted(std::string_view key);  // stops the replay
-  uint32_t Lookup(std::string_view key);          // Add() without the replay
+  // Ends the replay: the keys replayed so far become keys_.
+  void StopReplay();
+  uint32_t Lookup(std::string_view key);  // Add() without the replay
   std::string_view Store(std::string_view key);
   void Index(uint32_t id);
   void Rehash(size_t capacity);
 
-  std::vector<std::string_view> keys_;
+  std::vector<std::string_view> keys_;  // while not replaying
   struct Block {
     std::unique_ptr<char[]> data;
     size_t size = 0;
@@ -186,18 +187,36 @@ class MetadataBuilder {
   size_t previous_keys_ = 0;
   size_t total_key_bytes_ = 0;
 
-  void Encode(std::string* out) const;
+  // The dictionary's keys in id order.
+  std::span<const std::string_view> Keys() const {
+    if (replaying_) return {replay_keys_.data(), size()};
+    return keys_;
+  }
+  // Appends the encoding of the dictionary (EncodeKeys()) or of `keys`, whose lengths
+  // add up to `total_key_bytes`.
+  void EncodeKeys(std::string* out) const;
+  static void Encode(std::span<const std::string_view> keys, size_t total_key_bytes,
+                     std::string* out);
+  std::string_view Remembered() const;  // the remembered dictionary's encoding
   void Remember();
 
   // The remembered value: its keys (views into replay_bytes_, whose heap buffer does
-  // not move when swapped), the id each of its Add() calls returned, its encoding
-  // (made when first reused).
+  // not move when swapped), its Add() calls in order, its encoding (made when first
+  // reused). While a value replays it, its dictionary is the first size() keys of
+  // replay_keys_, and keys_ is left empty (filled by StopReplay()).
+  struct ReplayStep {
+    const char* data;     // the key's bytes
+    uint32_t size;        // and length
+    uint32_t id;          // the id the call returned
+    uint32_t keys_after;  // the dictionary's size after the call
+  };
   std::vector<char> replay_bytes_;
   std::vector<std::string_view> replay_keys_;
-  std::vector<uint32_t> replay_ids_;
+  std::vector<ReplayStep> replay_;
+  const ReplayStep* next_step_ = nullptr;  // the next Add() call's prediction
+  const ReplayStep* last_step_ = nullptr;  // past the last; next_step_ when stopped
   mutable std::string replay_encoded_;
   uint64_t replay_epoch_ = 0;
-  size_t replayed_calls_ = 0;      // Add() calls that matched, from the first on
   std::vector<uint32_t> new_ids_;  // Add() results after the replay stopped
   bool replaying_ = true;
   bool truncated_ = false;      // the call sequence no longer rebuilds the keys

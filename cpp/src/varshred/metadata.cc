@@ -127,10 +127,19 @@ using internal::HashKey;
 uint32_t MetadataBuilder::AddUnpredicted(std::string_view key) {
   // From here on, keys are looked up; the hash table (if this many keys need one) is
   // built by the next Index().
-  replaying_ = false;
+  if (replaying_) StopReplay();
   const uint32_t id = Lookup(key);
   new_ids_.push_back(id);
   return id;
+}
+
+void MetadataBuilder::StopReplay() {
+  replaying_ = false;
+  last_step_ = next_step_;  // Remember() reads the replayed calls' ids up to here
+  if (next_step_ == replay_.data()) return;  // nothing replayed: keys_ is empty
+  const uint32_t n = next_step_[-1].keys_after;
+  keys_.assign(replay_keys_.begin(), replay_keys_.begin() + n);
+  for (std::string_view k : keys_) total_key_bytes_ += k.size();
 }
 
 uint32_t MetadataBuilder::Lookup(std::string_view key) {
@@ -198,44 +207,57 @@ void MetadataBuilder::Rehash(size_t capacity) {
 }
 
 void MetadataBuilder::Finish(std::string* out) const {
-  if (replaying_ && keys_.size() == replay_keys_.size()) {
-    // The same keys in the same order as the remembered value: the same bytes.
-    if (replay_encoded_.empty()) Encode(&replay_encoded_);
-    out->append(replay_encoded_);
+  if (replaying_ && size() == replay_keys_.size()) {
+    out->append(Remembered());
     return;
   }
-  Encode(out);
+  EncodeKeys(out);
 }
 
 std::string_view MetadataBuilder::FinishView(std::string* scratch) const {
-  if (replaying_ && keys_.size() == replay_keys_.size()) {
-    if (replay_encoded_.empty()) Encode(&replay_encoded_);
-    return replay_encoded_;
-  }
+  if (replaying_ && size() == replay_keys_.size()) return Remembered();
   scratch->clear();
-  Encode(scratch);
+  EncodeKeys(scratch);
   return *scratch;
 }
 
-void MetadataBuilder::Encode(std::string* out) const {
-  const auto n = static_cast<uint32_t>(keys_.size());
+std::string_view MetadataBuilder::Remembered() const {
+  // The same keys in the same order as the remembered value: the same bytes.
+  if (replay_encoded_.empty()) {
+    Encode(replay_keys_, replay_bytes_.size(), &replay_encoded_);
+  }
+  return replay_encoded_;
+}
+
+void MetadataBuilder::EncodeKeys(std::string* out) const {
+  if (!replaying_) return Encode(keys_, total_key_bytes_, out);
+  // A prefix of the remembered keys.
+  const std::span<const std::string_view> keys = Keys();
+  size_t total_key_bytes = 0;
+  for (std::string_view k : keys) total_key_bytes += k.size();
+  Encode(keys, total_key_bytes, out);
+}
+
+void MetadataBuilder::Encode(std::span<const std::string_view> keys,
+                             size_t total_key_bytes, std::string* out) {
+  const size_t n = keys.size();
   const int offset_size =
-      IntegerSize(static_cast<uint32_t>(std::max<size_t>(total_key_bytes_, n)));
+      IntegerSize(static_cast<uint32_t>(std::max<size_t>(total_key_bytes, n)));
   out->push_back(static_cast<char>(kMetadataVersion |
                                    ((offset_size - 1) << kMetadataOffsetSizeShift)));
-  internal::AppendUnsigned(out, n, offset_size);
+  internal::AppendUnsigned(out, static_cast<uint32_t>(n), offset_size);
   uint32_t off = 0;
   internal::AppendUnsigned(out, off, offset_size);
-  for (std::string_view k : keys_) {
+  for (std::string_view k : keys) {
     off += static_cast<uint32_t>(k.size());
     internal::AppendUnsigned(out, off, offset_size);
   }
-  for (std::string_view k : keys_) out->append(k);
+  for (std::string_view k : keys) out->append(k);
 }
 
 void MetadataBuilder::Truncate(uint32_t size) {
-  if (keys_.size() <= size) return;
-  replaying_ = false;
+  if (this->size() <= size) return;
+  if (replaying_) StopReplay();
   truncated_ = true;
   while (keys_.size() > size) {
     total_key_bytes_ -= keys_.back().size();
@@ -260,19 +282,28 @@ void MetadataBuilder::Remember() {
     keys.emplace_back(bytes.data() + at, k.size());
     at += k.size();
   }
-  if (truncated_) {
-    // Ids returned before a Truncate() may name dropped keys: replay each kept key
-    // once, in order, instead.
-    replay_ids_.resize(keys.size());
-    for (uint32_t i = 0; i < keys.size(); ++i) replay_ids_[i] = i;
-  } else {
-    replay_ids_.resize(replayed_calls_);
-    replay_ids_.insert(replay_ids_.end(), new_ids_.begin(), new_ids_.end());
-  }
   replay_bytes_.swap(bytes);
   replay_keys_.swap(keys);
   replay_encoded_.clear();
   ++replay_epoch_;
+  // The value's Add() calls in order: those replayed (the same ids, their keys now in
+  // replay_bytes_), then those looked up.
+  uint32_t keys_after = 0;
+  auto step = [&](uint32_t id) -> ReplayStep {
+    keys_after = std::max(keys_after, id + 1);
+    const std::string_view k = replay_keys_[id];
+    return {k.data(), static_cast<uint32_t>(k.size()), id, keys_after};
+  };
+  if (truncated_) {
+    // Ids returned before a Truncate() may name dropped keys: replay each kept key
+    // once, in order, instead.
+    replay_.clear();
+    for (uint32_t id = 0; id < replay_keys_.size(); ++id) replay_.push_back(step(id));
+    return;
+  }
+  replay_.resize(static_cast<size_t>(next_step_ - replay_.data()));
+  for (ReplayStep& s : replay_) s = step(s.id);
+  for (const uint32_t id : new_ids_) replay_.push_back(step(id));
 }
 
 void MetadataBuilder::Reset() {
@@ -284,11 +315,12 @@ void MetadataBuilder::Reset() {
   } else if (++diverged_rows_ < 8 || diverged_rows_ % 64 == 0) {
     Remember();
   }
+  previous_keys_ = size();
   replaying_ = true;
   truncated_ = false;
-  replayed_calls_ = 0;
+  next_step_ = replay_.data();
+  last_step_ = replay_.data() + replay_.size();
   new_ids_.clear();
-  previous_keys_ = keys_.size();
   keys_.clear();
   for (auto& b : blocks_) b.size = 0;  // keeps the memory
   block_ = 0;
