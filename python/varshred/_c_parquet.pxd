@@ -76,6 +76,7 @@ cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
         UnshredOptions unshred
         shared_ptr[CFileSystem] filesystem
         cbool int96_as_micros
+        cbool dictionaries
 
     CResult[vector[ParquetColumnInfo]] InspectParquet(
         const string& path, const shared_ptr[CFileSystem]& filesystem)

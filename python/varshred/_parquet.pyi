@@ -55,6 +55,7 @@ def reader(
     filesystem: Any = None,
     int96_as_micros: bool = False,
     check_unshredded_values: bool = True,
+    dictionaries: bool = False,
 ) -> pa.RecordBatchReader: ...
 def read_leaves(
     path: str, leaves: list[int], row_groups: list[int] | None = None, filesystem: Any = None

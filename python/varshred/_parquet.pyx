@@ -262,13 +262,16 @@ def leaf_paths(str path, filesystem=None):
 
 def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict,
            row_groups=None, filesystem=None, bint int96_as_micros=False,
-           bint check_unshredded_values=True):
+           bint check_unshredded_values=True, bint dictionaries=False):
     """A pyarrow RecordBatchReader over ``path``, Variant columns rebuilt; only
     ``row_groups`` (in that order) when given; INT96 timestamps as microseconds (as
     Spark reads them) with ``int96_as_micros``. ``check_unshredded_values=False`` is
-    for a caller that hands every batch to a validating writer (UnshredOptions)."""
+    for a caller that hands every batch to a validating writer (UnshredOptions).
+    ``dictionaries`` (with ``shredded``): Variant columns' dictionary-encoded binary
+    leaves come as dictionary arrays (ParquetReadOptions::dictionaries)."""
     cdef ParquetReadOptions options
     options.int96_as_micros = int96_as_micros
+    options.dictionaries = dictionaries
     options.unshred.check_unshredded_values = check_unshredded_values
     if row_groups is not None:
         options.row_groups = row_groups

@@ -522,8 +522,9 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
     read by the C++ reader (without the GIL), given the result schema and filtered,
     then passed through ``transform(table, schema)`` (on the worker: e.g. the CLI's
     JSON text). ``as_stored`` leaves Variant columns as each file stores them
-    (shredded or not) for a transform that reads any shredding; ``schema`` still
-    names them as Variant."""
+    (shredded or not) for a transform that reads any shredding, their
+    dictionary-encoded binary leaves as dictionary arrays; ``schema`` still names them
+    as Variant."""
     conflict = choice("on_conflict", on_conflict, _kernels.ON_CONFLICT)
     threads = _dataset.default_threads(threads)
     ds = _dataset.Dataset(source, filesystem=filesystem)
@@ -555,7 +556,7 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
         # A column too deep to import as stored is rebuilt: the transform reads either.
         stored = as_stored and not infos[unit.file].too_deep_to_import
         return _parquet.reader(path, names, shredded or stored, batch_size, conflict,
-                               list(unit.row_groups), ds.filesystem)
+                               list(unit.row_groups), ds.filesystem, dictionaries=stored)
 
     def read_unit(unit: _dataset.Unit) -> list:  # on a worker thread
         # Batch by batch, as the one-thread stream: the decoded columns of one batch at a

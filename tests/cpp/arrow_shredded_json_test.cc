@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <vector>
 
 #include "random_variants.h"
 #include "test_util.h"
@@ -57,6 +58,53 @@ arrow::Result<std::vector<Opt>> Direct(const arrow::Array& shredded,
   options.on_conflict = policy;
   ARROW_ASSIGN_OR_RAISE(auto text, VariantToJson(shredded, options));
   return Texts(*text);
+}
+
+// `data` with every binary and string array replaced by a dictionary array of the same
+// values, as Parquet readers decode dictionary-encoded leaves: the dictionary holds the
+// values in reverse order (so an index is not its row), and null rows point outside it
+// (a null row's index must not be read).
+std::shared_ptr<arrow::ArrayData> WithDictionaries(
+    const std::shared_ptr<arrow::ArrayData>& data) {
+  auto out = data->Copy();
+  const arrow::Type::type id = data->type->id();
+  if (id == arrow::Type::BINARY || id == arrow::Type::STRING) {
+    const auto values = arrow::MakeArray(data);
+    const auto& binary = static_cast<const arrow::BinaryArray&>(*values);
+    const int64_t n = data->length;
+    arrow::BinaryBuilder reversed;
+    std::vector<int32_t> indices(static_cast<size_t>(n));
+    auto validity = *arrow::AllocateEmptyBitmap(n);
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t row = n - 1 - i;
+      EXPECT_TRUE(reversed.Append(binary.IsNull(row) ? "" : binary.GetView(row)).ok());
+      indices[static_cast<size_t>(i)] =
+          binary.IsNull(i) ? (1 << 30) : static_cast<int32_t>(row);
+      if (!binary.IsNull(i)) arrow::bit_util::SetBit(validity->mutable_data(), i);
+    }
+    auto dictionary = *reversed.Finish();
+    auto dictionary_data = dictionary->data()->Copy();
+    dictionary_data->type = data->type;
+    out = arrow::ArrayData::Make(arrow::dictionary(arrow::int32(), data->type), n,
+                                 {validity, arrow::Buffer::FromVector(indices)},
+                                 binary.null_count());
+    out->dictionary = dictionary_data;
+    return out;
+  }
+  if (id == arrow::Type::STRUCT) {
+    arrow::FieldVector fields;
+    for (int k = 0; k < data->type->num_fields(); ++k) {
+      out->child_data[k] = WithDictionaries(data->child_data[k]);
+      fields.push_back(data->type->field(k)->WithType(out->child_data[k]->type));
+    }
+    out->type = arrow::struct_(fields);
+  } else if (id == arrow::Type::LIST || id == arrow::Type::LARGE_LIST) {
+    out->child_data[0] = WithDictionaries(data->child_data[0]);
+    auto element = data->type->field(0)->WithType(out->child_data[0]->type);
+    out->type =
+        id == arrow::Type::LIST ? arrow::list(element) : arrow::large_list(element);
+  }
+  return out;
 }
 
 TEST(ShreddedJsonTest, MergesTypedAndUnsortedResidualFieldsInKeyOrder) {
@@ -208,6 +256,48 @@ TEST(ShreddedJsonPropertyTest, PrintsAsItsUnshreddedValues) {
       }
     }
   }
+}
+
+// Parquet readers asked for dictionaries (to-json) hand every binary leaf (metadata,
+// residual values, typed strings) as a dictionary array: the text is the same.
+TEST(ShreddedJsonPropertyTest, DictionaryLeavesPrintAsTheirPlainValues) {
+  constexpr uint64_t kSeed = 0xD1C7;
+  testing::RandomVariants gen(kSeed);
+  int dictionary_strings = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    auto input = gen.Column(20);
+    const ShreddingSchema schema = gen.Schema(0);
+    VS_ASSIGN_OR_FAIL(auto shredded, Shred(*input, schema));
+    auto dictionaries = arrow::MakeArray(WithDictionaries(shredded->data()));
+    ASSERT_TRUE(dictionaries->ValidateFull().ok()) << dictionaries->type()->ToString();
+    dictionary_strings +=
+        dictionaries->type()->ToString().find("values=string") != std::string::npos;
+    VS_ASSIGN_OR_FAIL(auto plain, Direct(*shredded, ConflictPolicy::kRaise));
+    VS_ASSIGN_OR_FAIL(auto direct, Direct(*dictionaries, ConflictPolicy::kRaise));
+    ASSERT_EQ(direct, plain) << "trial " << trial << " schema " << schema.ToDdl();
+    VS_ASSIGN_OR_FAIL(auto plain_lines, VariantToJsonLines(*shredded));
+    VS_ASSIGN_OR_FAIL(auto lines, VariantToJsonLines(*dictionaries));
+    ASSERT_TRUE(lines->Equals(*plain_lines)) << "trial " << trial;
+  }
+  EXPECT_GT(dictionary_strings, 10);  // typed strings were among the leaves
+}
+
+TEST(ShreddedJsonTest, DictionaryIndexOutsideItsDictionaryIsAnError) {
+  const std::string meta = Hex("01 00 00");
+  auto dictionary = Bin({meta});
+  std::vector<int32_t> bad = {0, 0, 5};
+  auto md = std::make_shared<arrow::DictionaryArray>(
+      arrow::dictionary(arrow::int32(), arrow::binary()),
+      arrow::MakeArray(arrow::ArrayData::Make(arrow::int32(), 3,
+                                              {nullptr, arrow::Buffer::FromVector(bad)})),
+      dictionary);
+  auto column = Struct({"metadata", "value"},
+                       {md, Bin({Hex("0c 01"), Hex("0c 02"), Hex("0c 03")})});
+  auto printed = Direct(*column, ConflictPolicy::kRaise);
+  ASSERT_FALSE(printed.ok());
+  EXPECT_NE(printed.status().message().find("row 2: dictionary index 5 outside"),
+            std::string::npos)
+      << printed.status().message();
 }
 
 }  // namespace

@@ -191,10 +191,11 @@ def _count_row_groups(monkeypatch) -> list:
     reader, read_leaves = _parquet.reader, _parquet.read_leaves
 
     def counting_reader(path, columns, shredded, batch_size, on_conflict, row_groups=None,
-                        filesystem=None):
+                        filesystem=None, **options):
         if row_groups is not None:
             seen.append(("table", os.path.basename(path), tuple(row_groups)))
-        return reader(path, columns, shredded, batch_size, on_conflict, row_groups, filesystem)
+        return reader(path, columns, shredded, batch_size, on_conflict, row_groups, filesystem,
+                      **options)
 
     def counting_leaves(path, leaves, row_groups=None, filesystem=None):
         seen.append(("leaves", os.path.basename(path), tuple(row_groups or ())))

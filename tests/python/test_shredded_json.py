@@ -61,13 +61,36 @@ def test_to_json_cli_prints_each_files_shredding(tweets, tmp_path):
 
 def _direct_and_rebuilt(path: str) -> tuple[list, list]:
     """A file's Variant column printed as stored, as ``varshred to-json`` prints it (from
-    the shredded columns; unsorted ids in key order), and after read_table rebuilt it."""
-    from varshred import _kernels
+    the shredded columns; unsorted ids in key order), and after read_table rebuilt it.
+    Read as stored with dictionary-encoded leaves as dictionaries, as to-json reads
+    them, the text must not change."""
+    from varshred import _kernels, _parquet
+
+    def text(column):
+        return _kernels.to_json(column, "UTC", _kernels.ON_CONFLICT["error"], True)
 
     stored = vs.parquet.read_table(path, ["v"], shredded=True)["v"]
     rebuilt = vs.parquet.read_table(path, ["v"])["v"]
-    direct = _kernels.to_json(stored, "UTC", _kernels.ON_CONFLICT["error"], True)
-    return direct.to_pylist(), vs.to_json(rebuilt).to_pylist()
+    direct = text(stored).to_pylist()
+    reader = _parquet.reader(path, ["v"], True, 65536, _kernels.ON_CONFLICT["error"],
+                             dictionaries=True)
+    assert [t for b in reader for t in text(b.column(0)).to_pylist()] == direct
+    return direct, vs.to_json(rebuilt).to_pylist()
+
+
+def test_to_json_reads_dictionary_encoded_leaves_as_dictionaries(tweets, tmp_path):
+    """The tweets' repeated strings are dictionary-encoded: to-json's reader hands them
+    as dictionary arrays (no copy of each row's bytes) and prints the same text."""
+    from varshred import _kernels, _parquet
+
+    path = str(tmp_path / "t.parquet")
+    vs.parquet.write_json(tweets * 3, path)
+    reader = _parquet.reader(path, None, True, 65536, _kernels.ON_CONFLICT["error"],
+                             dictionaries=True)
+    assert "dictionary<values=string" in str(reader.schema)
+    out = subprocess.run([sys.executable, "-m", "varshred", "to-json", path, "-"],
+                         capture_output=True, check=True).stdout.decode("utf-8")
+    assert out.splitlines() == vs.to_json(vs.from_json(tweets * 3)).to_pylist()
 
 
 def test_duckdb_files_print_as_read_table_reads_them(duckdb_corpus):

@@ -72,13 +72,16 @@ class NullMask {
   bool all_null_ = false;
 };
 
-/// \brief Reads one binary-like child (binary, large_binary or binary_view) by row.
-/// The dispatch on the child's type happens once, at construction.
+/// \brief Reads one binary-like child (binary, large_binary or binary_view, or a
+/// dictionary of binary values with int32 indices, as Parquet readers decode
+/// dictionary-encoded columns) by row. The dispatch on the child's type happens once,
+/// at construction.
 class BinaryColumn {
  public:
   BinaryColumn() = default;
-  /// \brief Fails unless `array` is binary, large_binary, binary_view, or the string
-  /// counterparts.
+  /// \brief Fails unless `array` is binary, large_binary, binary_view, the string
+  /// counterparts, or a dictionary with int32 indices of binary or string values,
+  /// every index of a non-null row within the dictionary.
   static arrow::Result<BinaryColumn> Make(const std::shared_ptr<arrow::Array>& array);
 
   bool IsNull(int64_t i) const { return nulls_.IsNull(i); }
@@ -90,6 +93,13 @@ class BinaryColumn {
       case Kind::kLargeBinary:
         return {reinterpret_cast<const char*>(data_) + offsets64_[i],
                 static_cast<size_t>(offsets64_[i + 1] - offsets64_[i])};
+      case Kind::kDictionary: {
+        // A null row's index may be anything: it reads as empty.
+        const auto k = static_cast<uint32_t>(indices_[i]);
+        if (k >= dictionary_size_) return {};
+        return {reinterpret_cast<const char*>(data_) + offsets32_[k],
+                static_cast<size_t>(offsets32_[k + 1] - offsets32_[k])};
+      }
       case Kind::kBinaryView:
         break;
     }
@@ -98,11 +108,17 @@ class BinaryColumn {
   const std::shared_ptr<arrow::Array>& array() const { return array_; }
   explicit operator bool() const { return array_ != nullptr; }
   /// \brief Whether values follow one another in one data buffer (binary and
-  /// large_binary, not the views): value i + 1 starts where value i ends.
-  bool contiguous() const { return kind_ != Kind::kBinaryView; }
+  /// large_binary, not the views or dictionaries): value i + 1 starts where value i
+  /// ends.
+  bool contiguous() const {
+    return kind_ == Kind::kBinary || kind_ == Kind::kLargeBinary;
+  }
+  /// \brief The dictionary's values, for a dictionary column (null otherwise): a
+  /// check of every distinct value need not read every row.
+  const std::shared_ptr<arrow::Array>& dictionary() const { return dictionary_; }
 
  private:
-  enum class Kind : uint8_t { kBinary, kLargeBinary, kBinaryView };
+  enum class Kind : uint8_t { kBinary, kLargeBinary, kBinaryView, kDictionary };
   std::string_view GetView(int64_t i) const;  // binary_view
 
   std::shared_ptr<arrow::Array> array_;
@@ -110,6 +126,9 @@ class BinaryColumn {
   const uint8_t* data_ = nullptr;
   const int32_t* offsets32_ = nullptr;
   const int64_t* offsets64_ = nullptr;
+  const int32_t* indices_ = nullptr;  // dictionaries: offset applied
+  uint32_t dictionary_size_ = 0;
+  std::shared_ptr<arrow::Array> dictionary_;
   Kind kind_ = Kind::kBinary;
 };
 

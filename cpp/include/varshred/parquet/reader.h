@@ -55,6 +55,11 @@ struct ParquetReadOptions {
   /// as Spark reads them, instead of Arrow's nanoseconds (which overflow outside the
   /// years 1677-2262).
   bool int96_as_micros = false;
+  /// With `shredded`: the binary and string leaves of Variant columns whose pages are
+  /// all dictionary-encoded come as dictionary arrays (int32 indices), which decode
+  /// without copying each row's bytes, for a reader that prints or compares the
+  /// columns as stored (BinaryColumn and the shredded JSON printer read them).
+  bool dictionaries = false;
   /// The filesystem `path` is in; by default resolved from `path` (see ResolveFile).
   std::shared_ptr<arrow::fs::FileSystem> filesystem;
 };

@@ -29,7 +29,11 @@ enum ScalarText : uint8_t {
 };
 
 ScalarText TextOf(const TypedScalarColumn& column) {
-  switch (column.array()->type_id()) {
+  const arrow::DataType* type = column.array()->type().get();
+  if (type->id() == arrow::Type::DICTIONARY) {
+    type = static_cast<const arrow::DictionaryType&>(*type).value_type().get();
+  }
+  switch (type->id()) {
     case arrow::Type::STRING:
     case arrow::Type::LARGE_STRING:
     case arrow::Type::STRING_VIEW:

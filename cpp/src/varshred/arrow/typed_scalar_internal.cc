@@ -167,6 +167,14 @@ arrow::Result<TypedScalarColumn::EncodeFn> TypedScalarColumn::Encoders::Pick(
       ARROW_ASSIGN_OR_RAISE(c->binary_, BinaryColumn::Make(c->array_));
       return Binary;
     }
+    case T::DICTIONARY: {
+      // As Parquet readers decode dictionary-encoded strings when asked to.
+      const arrow::Type::type values =
+          static_cast<const arrow::DictionaryType&>(type).value_type()->id();
+      if (values != T::STRING && values != T::BINARY) return nullptr;
+      ARROW_ASSIGN_OR_RAISE(c->binary_, BinaryColumn::Make(c->array_));
+      return values == T::STRING ? String : Binary;
+    }
     case T::FIXED_SIZE_BINARY:
       if (static_cast<const arrow::FixedSizeBinaryType&>(type).byte_width() != 16) {
         return nullptr;
@@ -184,6 +192,11 @@ namespace {
 // their bytes: each value is when the whole run is and no value starts inside a
 // character (on a continuation byte). False sends the caller to its per-value check.
 bool AllUtf8(const BinaryColumn& b, int64_t n) {
+  if (b.dictionary() != nullptr) {
+    // Rows are the dictionary's values: checking each of those once is enough.
+    const auto values = BinaryColumn::Make(b.dictionary());
+    return values.ok() && AllUtf8(*values, b.dictionary()->length());
+  }
   if (n == 0 || !b.contiguous()) return n == 0;
   const char* begin = b.Get(0).data();
   const std::string_view last = b.Get(n - 1);

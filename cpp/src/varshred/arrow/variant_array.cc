@@ -3,7 +3,9 @@
 #include "varshred/arrow/variant_array.h"
 
 #include <arrow/array/array_binary.h>
+#include <arrow/array/array_dict.h>
 #include <arrow/array/array_nested.h>
+#include <arrow/array/array_primitive.h>
 #include <arrow/array/util.h>
 #include <arrow/buffer_builder.h>
 #include <arrow/extension_type.h>
@@ -11,6 +13,7 @@
 #include <arrow/util/key_value_metadata.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "varshred/arrow/bit_builder_internal.h"
 #include "varshred/format.h"
@@ -68,7 +71,7 @@ arrow::Result<BinaryColumn> BinaryColumn::Make(
       col.kind_ = Kind::kBinary;
       col.offsets32_ = a.raw_value_offsets();
       col.data_ = a.raw_data();
-      break;
+      return col;
     }
     case arrow::Type::LARGE_BINARY:
     case arrow::Type::LARGE_STRING: {
@@ -76,17 +79,43 @@ arrow::Result<BinaryColumn> BinaryColumn::Make(
       col.kind_ = Kind::kLargeBinary;
       col.offsets64_ = a.raw_value_offsets();
       col.data_ = a.raw_data();
-      break;
+      return col;
     }
     case arrow::Type::BINARY_VIEW:
     case arrow::Type::STRING_VIEW:
       col.kind_ = Kind::kBinaryView;
-      break;
+      return col;
+    case arrow::Type::DICTIONARY: {
+      const auto& a = static_cast<const arrow::DictionaryArray&>(*array);
+      const auto& type = static_cast<const arrow::DictionaryType&>(*a.type());
+      const arrow::Type::type values = type.value_type()->id();
+      if (type.index_type()->id() != arrow::Type::INT32 ||
+          (values != arrow::Type::BINARY && values != arrow::Type::STRING)) {
+        break;
+      }
+      const auto& dictionary = static_cast<const arrow::BinaryArray&>(*a.dictionary());
+      col.kind_ = Kind::kDictionary;
+      col.dictionary_ = a.dictionary();
+      col.dictionary_size_ = static_cast<uint32_t>(
+          std::min<int64_t>(dictionary.length(), std::numeric_limits<int32_t>::max()));
+      col.offsets32_ = dictionary.raw_value_offsets();
+      col.data_ = dictionary.raw_data();
+      col.indices_ = static_cast<const arrow::Int32Array&>(*a.indices()).raw_values();
+      for (int64_t i = 0; i < array->length(); ++i) {
+        if (!col.IsNull(i) &&
+            static_cast<uint32_t>(col.indices_[i]) >= col.dictionary_size_) {
+          return arrow::Status::Invalid("row ", i, ": dictionary index ", col.indices_[i],
+                                        " outside the dictionary of ",
+                                        col.dictionary_size_, " values");
+        }
+      }
+      return col;
+    }
     default:
-      return arrow::Status::TypeError("expected a binary column, got ",
-                                      array->type()->ToString());
+      break;
   }
-  return col;
+  return arrow::Status::TypeError("expected a binary column, got ",
+                                  array->type()->ToString());
 }
 
 std::string_view BinaryColumn::GetView(int64_t i) const {

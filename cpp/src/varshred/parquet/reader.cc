@@ -31,9 +31,47 @@ constexpr char kCorrupt[] = "corrupt Parquet file";
 
 using FileSystemPtr = std::shared_ptr<arrow::fs::FileSystem>;
 
+std::vector<ParquetColumnInfo> Columns(const pq::SchemaDescriptor& schema);
+
+// Whether every data page of leaf `leaf`, in every row group, is dictionary-encoded
+// (by the footer's page encoding statistics; unknown counts as no).
+bool AllPagesInDictionary(const pq::FileMetaData& metadata, int leaf) {
+  for (int g = 0; g < metadata.num_row_groups(); ++g) {
+    const auto chunk = metadata.RowGroup(g)->ColumnChunk(leaf);
+    const std::vector<pq::PageEncodingStats> stats = chunk->encoding_stats();
+    if (stats.empty()) return false;
+    for (const pq::PageEncodingStats& page : stats) {
+      const bool data = page.page_type == pq::PageType::DATA_PAGE ||
+                        page.page_type == pq::PageType::DATA_PAGE_V2;
+      if (data && page.encoding != pq::Encoding::PLAIN_DICTIONARY &&
+          page.encoding != pq::Encoding::RLE_DICTIONARY) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// ParquetReadOptions::dictionaries: the binary leaves of Variant columns whose pages
+// are all dictionary-encoded are read as dictionary arrays, which decode without
+// copying each row's bytes.
+void ReadDictionaries(const pq::FileMetaData& metadata,
+                      pq::ArrowReaderProperties* properties) {
+  const pq::SchemaDescriptor& schema = *metadata.schema();
+  for (const ParquetColumnInfo& c : Columns(schema)) {
+    if (c.layout == VariantColumnLayout::kNone) continue;
+    for (int leaf : c.leaves) {
+      if (schema.Column(leaf)->physical_type() == pq::Type::BYTE_ARRAY &&
+          AllPagesInDictionary(metadata, leaf)) {
+        properties->set_read_dictionary(leaf, true);
+      }
+    }
+  }
+}
+
 arrow::Result<std::unique_ptr<pq::arrow::FileReader>> OpenFile(
     const std::string& path, arrow::MemoryPool* pool, const FileSystemPtr& filesystem,
-    bool int96_as_micros = false) {
+    bool int96_as_micros = false, bool dictionaries = false) {
   ARROW_ASSIGN_OR_RAISE(auto location, ResolveFile(path, filesystem));
   // Object stores: a size request, then range reads of the footer and the chunks.
   auto file = location.fs->OpenInputFile(location.path);
@@ -54,6 +92,7 @@ arrow::Result<std::unique_ptr<pq::arrow::FileReader>> OpenFile(
     pq::ArrowReaderProperties properties;
     if (int96_as_micros)
       properties.set_coerce_int96_timestamp_unit(arrow::TimeUnit::MICRO);
+    if (dictionaries) ReadDictionaries(*builder.raw_reader()->metadata(), &properties);
     opened = builder.memory_pool(pool)->properties(properties)->Build(&reader);
   }
   if (!opened.ok()) {
@@ -262,10 +301,60 @@ arrow::Status CheckParquetFooter(const std::string& path,
 
 namespace {
 
+bool ReadsDictionaries(const ParquetReadOptions& options) {
+  return options.shredded && options.dictionaries;
+}
+
+// The batches of `row_groups`, none spanning two of them: a leaf read as dictionaries
+// has one dictionary per row group, and Parquet C++ cannot hand a nested column whose
+// batch would need two ("nested data conversions not implemented for chunked array
+// outputs").
+class RowGroupBatches : public arrow::RecordBatchReader {
+ public:
+  static arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> Make(
+      pq::arrow::FileReader* file, std::vector<int> row_groups, std::vector<int> leaves) {
+    // The schema, from a reader of no row group.
+    ARROW_ASSIGN_OR_RAISE(auto none, file->GetRecordBatchReader({}, leaves));
+    auto reader = std::make_shared<RowGroupBatches>();
+    reader->file_ = file;
+    reader->schema_ = none->schema();
+    reader->row_groups_ = std::move(row_groups);
+    reader->leaves_ = std::move(leaves);
+    return reader;
+  }
+
+  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
+
+  arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* out) override {
+    while (true) {
+      if (current_ == nullptr) {
+        if (next_ == row_groups_.size()) {
+          *out = nullptr;
+          return arrow::Status::OK();
+        }
+        ARROW_ASSIGN_OR_RAISE(
+            current_, file_->GetRecordBatchReader({row_groups_[next_++]}, leaves_));
+      }
+      ARROW_RETURN_NOT_OK(current_->ReadNext(out));
+      if (*out != nullptr) return arrow::Status::OK();
+      current_.reset();
+    }
+  }
+
+ private:
+  pq::arrow::FileReader* file_ = nullptr;  // owned by the VariantBatchReader around this
+  std::shared_ptr<arrow::Schema> schema_;
+  std::vector<int> row_groups_;
+  std::vector<int> leaves_;
+  size_t next_ = 0;  // the next row group's place in row_groups_
+  std::shared_ptr<arrow::RecordBatchReader> current_;
+};
+
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
     const std::string& path, const ParquetReadOptions& options, arrow::MemoryPool* pool) {
-  ARROW_ASSIGN_OR_RAISE(
-      auto reader, OpenFile(path, pool, options.filesystem, options.int96_as_micros));
+  ARROW_ASSIGN_OR_RAISE(auto reader,
+                        OpenFile(path, pool, options.filesystem, options.int96_as_micros,
+                                 ReadsDictionaries(options)));
   const auto all = Columns(*reader->parquet_reader()->metadata()->schema());
   std::vector<ParquetColumnInfo> selected;
   if (options.columns.empty()) {
@@ -297,7 +386,9 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
     leaves.insert(leaves.end(), c.leaves.begin(), c.leaves.end());
   ARROW_ASSIGN_OR_RAISE(auto row_groups, RowGroups(path, *reader, options.row_groups));
   reader->set_batch_size(options.batch_size);
-  auto inner = reader->GetRecordBatchReader(row_groups, leaves);
+  auto inner = ReadsDictionaries(options)
+                   ? RowGroupBatches::Make(reader.get(), std::move(row_groups), leaves)
+                   : reader->GetRecordBatchReader(row_groups, leaves);
   if (!inner.ok())
     return inner.status().WithMessage(path, ": ", inner.status().message());
   std::shared_ptr<arrow::RecordBatchReader> inner_reader = std::move(inner).ValueOrDie();
