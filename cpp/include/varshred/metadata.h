@@ -198,6 +198,12 @@ class MetadataBuilder {
   static void Encode(std::span<const std::string_view> keys, size_t total_key_bytes,
                      std::string* out);
   std::string_view Remembered() const;  // the remembered dictionary's encoding
+  // Whether the value has replayed every remembered key: its encoding is Remembered().
+  bool ReplaysWholeDictionary() const {
+    return replaying_ && size() == replay_keys_.size();
+  }
+  // The bytes of the first `n` remembered keys (back to back in replay_bytes_).
+  size_t RememberedKeyBytes(uint32_t n) const;
   void Remember();
 
   // The remembered value: its keys (views into replay_bytes_, whose heap buffer does

@@ -139,7 +139,13 @@ void MetadataBuilder::StopReplay() {
   if (next_step_ == replay_.data()) return;  // nothing replayed: keys_ is empty
   const uint32_t n = next_step_[-1].keys_after;
   keys_.assign(replay_keys_.begin(), replay_keys_.begin() + n);
-  for (std::string_view k : keys_) total_key_bytes_ += k.size();
+  total_key_bytes_ = RememberedKeyBytes(n);
+}
+
+size_t MetadataBuilder::RememberedKeyBytes(uint32_t n) const {
+  if (n == 0) return 0;
+  const std::string_view last = replay_keys_[n - 1];
+  return static_cast<size_t>(last.data() + last.size() - replay_bytes_.data());
 }
 
 uint32_t MetadataBuilder::Lookup(std::string_view key) {
@@ -207,7 +213,7 @@ void MetadataBuilder::Rehash(size_t capacity) {
 }
 
 void MetadataBuilder::Finish(std::string* out) const {
-  if (replaying_ && size() == replay_keys_.size()) {
+  if (ReplaysWholeDictionary()) {
     out->append(Remembered());
     return;
   }
@@ -215,7 +221,7 @@ void MetadataBuilder::Finish(std::string* out) const {
 }
 
 std::string_view MetadataBuilder::FinishView(std::string* scratch) const {
-  if (replaying_ && size() == replay_keys_.size()) return Remembered();
+  if (ReplaysWholeDictionary()) return Remembered();
   scratch->clear();
   EncodeKeys(scratch);
   return *scratch;
@@ -230,12 +236,7 @@ std::string_view MetadataBuilder::Remembered() const {
 }
 
 void MetadataBuilder::EncodeKeys(std::string* out) const {
-  if (!replaying_) return Encode(keys_, total_key_bytes_, out);
-  // A prefix of the remembered keys.
-  const std::span<const std::string_view> keys = Keys();
-  size_t total_key_bytes = 0;
-  for (std::string_view k : keys) total_key_bytes += k.size();
-  Encode(keys, total_key_bytes, out);
+  Encode(Keys(), replaying_ ? RememberedKeyBytes(size()) : total_key_bytes_, out);
 }
 
 void MetadataBuilder::Encode(std::span<const std::string_view> keys,
