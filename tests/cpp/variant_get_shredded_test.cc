@@ -912,6 +912,50 @@ TEST(VariantGetShreddedTest, DecimalsBeyondTheirPrecisionAreErrorsNotNarrowed) {
             (*arrow::json::ArrayFromJSONString(arrow::int64(), "[12]"))->ToString());
 }
 
+// As for unshredded rows, a path checks the values it reads, not the column's other
+// typed leaves: a bad string or decimal elsewhere fails the paths that read it (and
+// reconstruction), not the others.
+TEST(VariantGetShreddedTest, ChecksTheLeavesThePathReadsNotTheOthers) {
+  auto group = [](const std::shared_ptr<arrow::Array>& typed) {
+    return *arrow::StructArray::Make({*arrow::MakeArrayOfNull(arrow::binary(), 2), typed},
+                                     std::vector<std::string>{"value", "typed_value"});
+  };
+  auto ids = *arrow::json::ArrayFromJSONString(arrow::int64(), "[1, 2]");
+  arrow::StringBuilder names;  // row 1 is not UTF-8
+  ASSERT_TRUE(names.Append("a").ok());
+  ASSERT_TRUE(names.Append("\xff").ok());
+  arrow::Decimal128Builder scores(arrow::decimal128(4, 0));  // row 0 has 10 digits
+  ASSERT_TRUE(scores.Append(arrow::Decimal128(5000000000LL)).ok());
+  ASSERT_TRUE(scores.Append(arrow::Decimal128(7)).ok());
+  auto typed = *arrow::StructArray::Make(
+      {group(ids), group(*names.Finish()), group(*scores.Finish())},
+      std::vector<std::string>{"id", "name", "score"});
+  arrow::BinaryBuilder mb;
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(mb.Append(std::string(kEmptyMetadata)).ok());
+  auto column = *arrow::StructArray::Make(
+      {*mb.Finish(), *arrow::MakeArrayOfNull(arrow::binary(), 2), typed},
+      std::vector<std::string>{"metadata", "value", "typed_value"});
+
+  VS_ASSIGN_OR_FAIL(auto id, VariantGet(*column, P("$.id"), arrow::int64()));
+  EXPECT_TRUE(id->Equals(*ids)) << id->ToString();
+  VS_ASSIGN_OR_FAIL(auto id_text, VariantGet(*column, P("$.id"), arrow::utf8()));
+  EXPECT_EQ(
+      id_text->ToString(),
+      (*arrow::json::ArrayFromJSONString(arrow::utf8(), R"(["1", "2"])"))->ToString());
+  const std::pair<const char*, const char*> failing[] = {
+      {"$.name", "row 1, $.name: typed string is not valid UTF-8"},
+      {"$.score", "row 0, $.score: decimal value 5000000000 has more than 4 digits"}};
+  for (const auto& [path, message] : failing) {
+    for (const auto& type : {arrow::utf8(), std::shared_ptr<arrow::DataType>()}) {
+      auto got = VariantGet(*column, P(path), type);
+      ASSERT_FALSE(got.ok()) << path;
+      EXPECT_EQ(got.status().message().rfind(message, 0), 0u) << got.status().ToString();
+    }
+  }
+  EXPECT_FALSE(VariantGet(*column, P("$"), nullptr).ok());
+  EXPECT_FALSE(Unshred(*column).ok());
+}
+
 TEST(VariantGetShreddedTest, TypedLeavesOfEveryTypeAreTheBytesUnshredWrites) {
   // docs/shredding.md#reconstruction: each typed_value type back to its Variant
   // primitive, byte for byte, whether read by VariantGet (Variant output) or rebuilt by

@@ -13,12 +13,15 @@ namespace varshred::internal {
 namespace {
 
 // `depth`: objects and arrays above the node, bounded by the nesting limit of values
-// (a shredded column cannot usefully be deeper than the values it holds).
+// (a shredded column cannot usefully be deeper than the values it holds). Without
+// `read_values`, only the shape is checked: the scalar leaves' types, not their values,
+// and the tree has no leaf readers.
 arrow::Result<std::unique_ptr<ReadNode>> CompilePair(std::shared_ptr<arrow::Array> group,
-                                                     const std::string& path, int depth);
+                                                     const std::string& path, int depth,
+                                                     bool read_values);
 
-arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed,
-                           int depth) {
+arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed, int depth,
+                           bool read_values) {
   const std::string& path = node->path;
   const arrow::Type::type id = typed->type_id();
   if ((id == arrow::Type::STRUCT || id == arrow::Type::LIST ||
@@ -42,8 +45,8 @@ arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed,
           }
         }
         o.names.push_back(name);
-        ARROW_ASSIGN_OR_RAISE(auto child,
-                              CompilePair(st.field(k), path + "." + name, depth + 1));
+        ARROW_ASSIGN_OR_RAISE(auto child, CompilePair(st.field(k), path + "." + name,
+                                                      depth + 1, read_values));
         o.children.push_back(std::move(child));
       }
       o.by_key.resize(o.names.size());
@@ -60,7 +63,8 @@ arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed,
       a.nulls = NullMask(*typed);
       const auto& l = static_cast<const arrow::ListArray&>(*typed);
       a.offsets32 = l.raw_value_offsets();
-      ARROW_ASSIGN_OR_RAISE(a.element, CompilePair(l.values(), path + "[]", depth + 1));
+      ARROW_ASSIGN_OR_RAISE(a.element,
+                            CompilePair(l.values(), path + "[]", depth + 1, read_values));
       node->typed = std::move(a);
       return arrow::Status::OK();
     }
@@ -70,11 +74,13 @@ arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed,
       a.nulls = NullMask(*typed);
       const auto& l = static_cast<const arrow::LargeListArray&>(*typed);
       a.offsets64 = l.raw_value_offsets();
-      ARROW_ASSIGN_OR_RAISE(a.element, CompilePair(l.values(), path + "[]", depth + 1));
+      ARROW_ASSIGN_OR_RAISE(a.element,
+                            CompilePair(l.values(), path + "[]", depth + 1, read_values));
       node->typed = std::move(a);
       return arrow::Status::OK();
     }
     default: {
+      if (!read_values) return TypedScalarColumn::CheckType(typed, path);
       ARROW_ASSIGN_OR_RAISE(auto p, TypedScalarColumn::Make(typed, path));
       node->typed = std::move(p);
       return arrow::Status::OK();
@@ -83,7 +89,8 @@ arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed,
 }
 
 arrow::Result<std::unique_ptr<ReadNode>> CompilePair(std::shared_ptr<arrow::Array> group,
-                                                     const std::string& path, int depth) {
+                                                     const std::string& path, int depth,
+                                                     bool read_values) {
   if (group->type_id() != arrow::Type::STRUCT) {
     return arrow::Status::TypeError("shredded group at ", path, " must be a struct, got ",
                                     group->type()->ToString());
@@ -110,7 +117,7 @@ arrow::Result<std::unique_ptr<ReadNode>> CompilePair(std::shared_ptr<arrow::Arra
       node->value = *col;
       any = true;
     } else if (name == "typed_value") {
-      ARROW_RETURN_NOT_OK(CompileTyped(node.get(), st.field(k), depth));
+      ARROW_RETURN_NOT_OK(CompileTyped(node.get(), st.field(k), depth, read_values));
       any = true;
     } else {
       return arrow::Status::TypeError("unexpected child '", name,
@@ -140,20 +147,29 @@ bool ObjectReader::IsShreddedName(std::string_view key) const {
   return false;
 }
 
-arrow::Result<std::unique_ptr<ReadNode>> CompileShreddedColumn(
-    const VariantArrayView& view) {
+namespace {
+
+arrow::Result<std::unique_ptr<ReadNode>> CompileColumn(const VariantArrayView& view,
+                                                       bool read_values) {
   auto root = std::make_unique<ReadNode>();
   root->path.push_back('$');  // (operator= trips a -Wrestrict false positive)
   root->group = view.storage();
   root->group_nulls = NullMask(*root->group);
   root->value = view.value_column();
   if (view.typed_value())
-    ARROW_RETURN_NOT_OK(CompileTyped(root.get(), view.typed_value(), 0));
+    ARROW_RETURN_NOT_OK(CompileTyped(root.get(), view.typed_value(), 0, read_values));
   return root;
 }
 
+}  // namespace
+
+arrow::Result<std::unique_ptr<ReadNode>> CompileShreddedColumn(
+    const VariantArrayView& view) {
+  return CompileColumn(view, /*read_values=*/true);
+}
+
 arrow::Status CheckShreddedLayout(const VariantArrayView& view) {
-  return CompileShreddedColumn(view).status();
+  return CompileColumn(view, /*read_values=*/false).status();
 }
 
 arrow::Status ResidualError(const arrow::Status& status, int64_t row,

@@ -216,7 +216,7 @@ bool AllUtf8(const BinaryColumn& b, int64_t n) {
 
 }  // namespace
 
-arrow::Result<TypedScalarColumn> TypedScalarColumn::Make(
+arrow::Result<TypedScalarColumn> TypedScalarColumn::Typed(
     const std::shared_ptr<arrow::Array>& typed, const std::string& path) {
   TypedScalarColumn c;
   // arrow.uuid arrives here as its fixed_size_binary(16) storage.
@@ -224,6 +224,17 @@ arrow::Result<TypedScalarColumn> TypedScalarColumn::Make(
   c.nulls_ = NullMask(*c.array_);
   ARROW_ASSIGN_OR_RAISE(c.encode_, Encoders::Pick(&c));
   if (c.encode_ == nullptr) return UnsupportedShreddedType(*c.array_->type(), path);
+  return c;
+}
+
+arrow::Status TypedScalarColumn::CheckType(const std::shared_ptr<arrow::Array>& typed,
+                                           const std::string& path) {
+  return Typed(typed, path).status();
+}
+
+arrow::Result<TypedScalarColumn> TypedScalarColumn::Make(
+    const std::shared_ptr<arrow::Array>& typed, const std::string& path) {
+  ARROW_ASSIGN_OR_RAISE(TypedScalarColumn c, Typed(typed, path));
   if (c.encode_ == Encoders::String) {
     // Parquet readers do not check UTF-8 of STRING columns; residual strings are
     // checked (Validate), so typed ones must be too, before any row is read.

@@ -34,9 +34,15 @@ class TypedScalarColumn {
  public:
   TypedScalarColumn() = default;
 
-  /// TypeError naming `path` when `typed` has no Variant equivalent.
+  /// TypeError naming `path` when `typed` has no Variant equivalent; Invalid when one
+  /// of its values is not what its type says (a string that is not UTF-8): values are
+  /// checked here, once, before any row is read.
   static arrow::Result<TypedScalarColumn> Make(const std::shared_ptr<arrow::Array>& typed,
                                                const std::string& path);
+
+  /// Make()'s type check alone, reading no value: for a check of a column's shape.
+  static arrow::Status CheckType(const std::shared_ptr<arrow::Array>& typed,
+                                 const std::string& path);
 
   /// Appends the Variant value of row `i` (which must not be null) to `out`. Invalid
   /// when the value is outside its Arrow type: a decimal with more digits than its
@@ -62,6 +68,10 @@ class TypedScalarColumn {
  private:
   struct Encoders;  // the encode functions, in the .cc
   using EncodeFn = void (*)(const TypedScalarColumn&, int64_t, std::string*);
+
+  // The column with its encoder, its values not yet checked.
+  static arrow::Result<TypedScalarColumn> Typed(
+      const std::shared_ptr<arrow::Array>& typed, const std::string& path);
 
   std::shared_ptr<arrow::Array> array_;
   NullMask nulls_;

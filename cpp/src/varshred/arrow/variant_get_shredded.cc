@@ -356,8 +356,9 @@ class ShreddedGetter {
 
   arrow::Status Compile() {
     levels_.reserve(path_.size() + 1);
-    // The same layout rules as Unshred(), for the whole column: a path must not read a
-    // column that reconstruction would reject.
+    // The same shape rules as Unshred(), for the whole column: a path must not read a
+    // column whose shape reconstruction would reject. Values are checked only where
+    // they are read (README: not the row's other fields).
     ARROW_RETURN_NOT_OK(internal::CheckShreddedLayout(view_));
     levels_.emplace_back();
     MakeLevel(view_.storage(), "$", false, &levels_.back());
