@@ -722,6 +722,32 @@ TEST(VariantGetShreddedTest, ZeroCopyMatchesUnshreddedWithMissingLevels) {
 // ----------------------------------------------------------------------
 // Hand-built layouts
 
+// Typed rows between residual ones are appended as array slices when the run is long
+// and value by value when it is short: both give what the unshredded rows give.
+TEST(VariantGetShreddedTest, ShortAndLongTypedRunsBetweenResidualRows) {
+  std::vector<std::string> text;
+  for (int i = 0; i < 300; ++i) {
+    // Residual rows (a string id) after runs of 3, 100 and 150 typed rows; some nulls.
+    const bool residual = i == 3 || i == 104 || i == 255 || i == 256;
+    text.push_back(residual     ? "{\"id\": \"" + std::to_string(i) + "\"}"
+                   : i % 7 == 0 ? "{\"id\": null}"
+                                : "{\"id\": " + std::to_string(i) + "}");
+  }
+  std::vector<const char*> docs;
+  for (const auto& t : text) docs.push_back(t.c_str());
+  auto variants = VariantsFromJson(docs);
+  auto shredded = ShredAs(variants, "struct<id: bigint>");
+  for (const auto& type : {arrow::int64(), arrow::int32(), arrow::utf8()}) {
+    for (int64_t offset : {0, 2, 101}) {
+      SCOPED_TRACE(type->ToString() + " at " + std::to_string(offset));
+      VS_ASSIGN_OR_FAIL(auto got, VariantGet(*shredded->Slice(offset), P("$.id"), type));
+      VS_ASSIGN_OR_FAIL(auto want, VariantGet(*variants->Slice(offset), P("$.id"), type));
+      VS_ASSERT_OK(got->ValidateFull());
+      EXPECT_TRUE(got->Equals(*want)) << got->ToString();
+    }
+  }
+}
+
 // Metadata with the one key "a".
 const std::string kMetaA = testing::Hex("01 01 00 01 61");
 
