@@ -13,8 +13,9 @@ namespace varshred::internal {
 /// \brief Checks the shape of a shredded column everywhere below the top: every group a
 /// struct of `value` and/or `typed_value` (each at most once), no duplicate object
 /// fields, supported typed_value types, nesting within kMaxNestingDepth. Unshred() and
-/// variant_get apply the same rules (shredded_plan.cc). No value is read: each reader
-/// checks the values it reads (typed strings' UTF-8, decimals' precision).
+/// variant_get apply the same rules (shredded_plan.cc). No value is read (dictionary
+/// indices are bounds-checked): each reader checks the values it reads (typed strings'
+/// UTF-8, decimals' precision).
 arrow::Status CheckShreddedLayout(const VariantArrayView& view);
 
 }  // namespace varshred::internal

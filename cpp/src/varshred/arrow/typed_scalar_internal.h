@@ -40,7 +40,8 @@ class TypedScalarColumn {
   static arrow::Result<TypedScalarColumn> Make(const std::shared_ptr<arrow::Array>& typed,
                                                const std::string& path);
 
-  /// Make()'s type check alone, reading no value: for a check of a column's shape.
+  /// Make()'s type check alone, for a check of a column's shape: no value is read,
+  /// but a dictionary's indices are bounds-checked (BinaryColumn::Make).
   static arrow::Status CheckType(const std::shared_ptr<arrow::Array>& typed,
                                  const std::string& path);
 
