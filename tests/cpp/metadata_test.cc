@@ -1,6 +1,7 @@
 #include "varshred/metadata.h"
 
 #include <string>
+#include <vector>
 
 #include "test_util.h"
 #include "varshred/hash_internal.h"
@@ -438,6 +439,50 @@ TEST(MetadataBuilderTest, ReplayAfterTruncateUsesTheKeptKeys) {
   std::string out;
   b.Finish(&out);
   EXPECT_EQ(ToHex(out), "01 03 00 01 02 03 61 63 64");
+}
+
+TEST(MetadataCacheTest, FindAgreesWithTheScanBeforeAndAfterSortingTheIds) {
+  // An unsorted dictionary (as Spark and varshred write them) of 41 keys in reverse
+  // order, "k07" twice (ids 32 and 40): Unshred resolves every typed field name of a
+  // row through Find(), which scans a few times, then binary-searches the ids sorted
+  // by key. Both must give MetadataView::Find()'s answer, the lowest id.
+  std::string strings;
+  std::vector<uint8_t> offsets{0};
+  std::vector<std::string> keys;
+  for (int i = 39; i >= 0; --i)
+    keys.push_back("k" + std::string(i < 10 ? "0" : "") + std::to_string(i));
+  keys.push_back("k07");
+  for (const auto& k : keys) {
+    strings += k;
+    offsets.push_back(static_cast<uint8_t>(strings.size()));
+  }
+  std::string bytes(1, '\x01');
+  bytes.push_back(static_cast<char>(keys.size()));
+  for (uint8_t o : offsets) bytes.push_back(static_cast<char>(o));
+  bytes += strings;
+  std::vector<std::string> probes = keys;
+  for (const char* missing : {"", "k", "k40", "k070", "a", "z"})
+    probes.push_back(missing);
+  const std::string two_keys = Hex("01 02 00 01 02 6b 30");  // "k", "0"
+  internal::MetadataCache cache;
+  for (int round = 0; round < 2; ++round) {
+    VS_ASSIGN_OR_FAIL(MetadataView md, cache.Get(bytes));
+    ASSERT_FALSE(md.sorted());
+    for (const auto& k : probes) EXPECT_EQ(cache.Find(k), md.Find(k)) << k;
+    EXPECT_EQ(cache.Find("k07"), 32u);
+    // A hint naming the key is taken, even a repeated one; a wrong hint is searched
+    // past, and the shift it was off by is tried first for the next key.
+    EXPECT_EQ(cache.Find("k07", 40), 40u);
+    EXPECT_EQ(cache.Find("k10", 5), 29u);
+    EXPECT_EQ(cache.Find("k09", 6), 30u);
+    EXPECT_EQ(cache.Find("k39", 40), 0u);
+    EXPECT_FALSE(cache.Find("zz", 3).has_value());
+    EXPECT_EQ(cache.Find("k07", 1000), 32u);  // a hint past the dictionary
+    // Another dictionary in between: what was sorted for the first one is dropped.
+    VS_ASSIGN_OR_FAIL(MetadataView other, cache.Get(two_keys));
+    for (int i = 0; i < 12; ++i) EXPECT_EQ(cache.Find("0"), other.Find("0"));
+    EXPECT_FALSE(cache.Find("k07").has_value());
+  }
 }
 
 TEST(MetadataTest, SameBytesSeesOneChangedByteAtEveryPositionAndLength) {

@@ -1106,6 +1106,14 @@ TEST(VariantGetShreddedTest, DuplicateChildrenAreAnErrorNamingThePath) {
                                            arrow::field("a", Group(arrow::utf8()))}));
   array = *arrow::MakeArrayOfNull(two_fields, 1);
   ExpectBothReject(array, "$.b", "duplicate shredded field 'a' at $");
+  // Far apart in a wide object (found by sorting the names, not by comparing pairs).
+  arrow::FieldVector wide;
+  for (int i = 0; i < 3000; ++i) {
+    wide.push_back(arrow::field("f" + std::to_string(i), Group(arrow::int64())));
+  }
+  wide.push_back(arrow::field("f17", Group(arrow::int64())));
+  array = *arrow::MakeArrayOfNull(Layout(arrow::struct_(wide)), 1);
+  ExpectBothReject(array, "$.f1", "duplicate shredded field 'f17' at $");
   // Two typed_value children at the top.
   auto top = arrow::struct_({arrow::field("metadata", arrow::binary(), false),
                              arrow::field("typed_value", arrow::int64()),

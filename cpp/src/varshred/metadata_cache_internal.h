@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <numeric>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -54,7 +56,10 @@ class MetadataCache {
       valid_ = true;
       ++epoch_;
       rows_ = 0;
+      scans_ = 0;
+      shift_ = 0;
       ranks_.clear();
+      by_key_.clear();
     }
     ++rows_;
     return view_;
@@ -70,21 +75,67 @@ class MetadataCache {
     return ranks_.data();
   }
 
+  /// \brief An id of `key` in the current dictionary, for callers that look up many
+  /// keys per dictionary: `hint` when it names `key` (the key's id in an earlier
+  /// dictionary; rows written alike keep their ids), else MetadataView::Find()'s lowest
+  /// id. An unsorted dictionary is scanned for its first few lookups, then searched
+  /// through its ids in key order, sorted once (a wide row's object rebuilt field by
+  /// field would otherwise scan it per field).
+  std::optional<uint32_t> Find(std::string_view key, uint32_t hint = kNoHint) {
+    if (hint != kNoHint) {
+      // A key added or dropped before it shifts every later id alike: try the shift
+      // the last miss found first.
+      const int64_t shifted = int64_t{hint} + shift_;
+      if (shifted >= 0 && shifted < view_.size() &&
+          view_.key(static_cast<uint32_t>(shifted)) == key) {
+        return static_cast<uint32_t>(shifted);
+      }
+      if (hint < view_.size() && view_.key(hint) == key) return hint;
+    }
+    const std::optional<uint32_t> id = FindWithoutHint(key);
+    if (id && hint != kNoHint) shift_ = int64_t{*id} - int64_t{hint};
+    return id;
+  }
+
   /// Changes whenever Get() switched to another dictionary (for caches keyed on it).
   uint64_t epoch() const { return epoch_; }
 
+  static constexpr uint32_t kNoHint = std::numeric_limits<uint32_t>::max();
+
  private:
+  static constexpr uint32_t kScanKeys = 16;
+  static constexpr uint32_t kScansBeforeSort = 8;
+
+  std::optional<uint32_t> FindWithoutHint(std::string_view key) {
+    if (view_.sorted() || view_.size() <= kScanKeys || scans_ < kScansBeforeSort) {
+      ++scans_;
+      return view_.Find(key);
+    }
+    if (by_key_.empty()) SortIds();
+    const auto it = std::lower_bound(
+        by_key_.begin(), by_key_.end(), key,
+        [this](uint32_t id, std::string_view k) { return view_.key(id) < k; });
+    if (it != by_key_.end() && view_.key(*it) == key) return *it;
+    return std::nullopt;
+  }
+
+  // The ids in key order, equal keys by id (so the first of them is the lowest id).
+  [[gnu::noinline]] void SortIds() {
+    by_key_.resize(view_.size());
+    std::iota(by_key_.begin(), by_key_.end(), 0);
+    std::stable_sort(by_key_.begin(), by_key_.end(), [this](uint32_t a, uint32_t b) {
+      return view_.key(a) < view_.key(b);
+    });
+  }
+
   // Out of line: key_ranks() is asked once per row, the ranks made once per dictionary.
   [[gnu::noinline]] void RankKeys() {
-    std::vector<uint32_t> ids(view_.size());
-    std::iota(ids.begin(), ids.end(), 0);
-    std::sort(ids.begin(), ids.end(),
-              [this](uint32_t a, uint32_t b) { return view_.key(a) < view_.key(b); });
-    ranks_.resize(ids.size());
+    if (by_key_.empty()) SortIds();
+    ranks_.resize(by_key_.size());
     uint32_t rank = 0;
-    for (size_t k = 0; k < ids.size(); ++k) {
-      if (k > 0 && view_.key(ids[k]) != view_.key(ids[k - 1])) ++rank;
-      ranks_[ids[k]] = rank;
+    for (size_t k = 0; k < by_key_.size(); ++k) {
+      if (k > 0 && view_.key(by_key_[k]) != view_.key(by_key_[k - 1])) ++rank;
+      ranks_[by_key_[k]] = rank;
     }
   }
 
@@ -92,8 +143,11 @@ class MetadataCache {
   MetadataView view_;
   bool valid_ = false;
   uint64_t epoch_ = 0;
-  uint64_t rows_ = 0;            // Get() calls for the current dictionary
-  std::vector<uint32_t> ranks_;  // key_ranks(), once computed
+  uint64_t rows_ = 0;             // Get() calls for the current dictionary
+  uint32_t scans_ = 0;            // Find() calls that scanned it
+  int64_t shift_ = 0;             // Find(): its last found id less the hint
+  std::vector<uint32_t> ranks_;   // key_ranks(), once computed
+  std::vector<uint32_t> by_key_;  // SortIds(), once computed
 };
 
 }  // namespace varshred::internal

@@ -36,24 +36,30 @@ arrow::Status CompileTyped(ReadNode* node, std::shared_ptr<arrow::Array> typed, 
       o.array = typed;
       o.nulls = NullMask(*typed);
       const auto& st = static_cast<const arrow::StructArray&>(*typed);
-      for (int k = 0; k < st.num_fields(); ++k) {
-        const std::string& name = st.type()->field(k)->name();
-        for (const auto& seen : o.names) {
-          if (seen == name) {
-            return arrow::Status::TypeError("duplicate shredded field '", name, "' at ",
-                                            path);
-          }
-        }
-        o.names.push_back(name);
-        ARROW_ASSIGN_OR_RAISE(auto child, CompilePair(st.field(k), path + "." + name,
-                                                      depth + 1, read_values));
-        o.children.push_back(std::move(child));
-      }
+      for (int k = 0; k < st.num_fields(); ++k)
+        o.names.push_back(st.type()->field(k)->name());
       o.by_key.resize(o.names.size());
       for (uint32_t k = 0; k < o.by_key.size(); ++k) o.by_key[k] = k;
-      std::sort(o.by_key.begin(), o.by_key.end(),
-                [&](uint32_t a, uint32_t b) { return o.names[a] < o.names[b]; });
+      // Stable: of two equal names, the later field is the one reported.
+      std::stable_sort(o.by_key.begin(), o.by_key.end(),
+                       [&](uint32_t a, uint32_t b) { return o.names[a] < o.names[b]; });
+      // Sorted, duplicates are neighbours: wide objects (thousands of fields) are
+      // checked in n log n, not by comparing every pair.
+      for (size_t k = 1; k < o.by_key.size(); ++k) {
+        const std::string& name = o.names[o.by_key[k]];
+        if (name == o.names[o.by_key[k - 1]]) {
+          return arrow::Status::TypeError("duplicate shredded field '", name, "' at ",
+                                          path);
+        }
+      }
+      for (int k = 0; k < st.num_fields(); ++k) {
+        ARROW_ASSIGN_OR_RAISE(
+            auto child,
+            CompilePair(st.field(k), path + "." + o.names[k], depth + 1, read_values));
+        o.children.push_back(std::move(child));
+      }
       o.ids.assign(o.names.size(), kUnknownId);
+      o.hints.assign(o.names.size(), kUnknownId);
       node->typed = std::move(o);
       return arrow::Status::OK();
     }

@@ -36,8 +36,10 @@ struct ObjectReader {
   std::vector<std::string> names;
   std::vector<std::unique_ptr<ReadNode>> children;
   std::vector<uint32_t> by_key;  // child indexes ordered by name bytes
-  // Unshred: the metadata id per child, for metadata epoch `epoch`.
+  // Unshred: the metadata id per child, for metadata epoch `epoch`, and the last id
+  // found for it in any epoch (the first guess in the next dictionary).
   std::vector<uint32_t> ids;
+  std::vector<uint32_t> hints;
   uint64_t epoch = 0;
   // VariantToJson: `"name":` per child, escaped once.
   std::vector<std::string> json_keys;

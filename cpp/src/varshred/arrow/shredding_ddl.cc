@@ -8,6 +8,7 @@
 #include <cctype>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 #include "varshred/arrow/shredding_path_internal.h"
 #include "varshred/arrow/shredding_schema.h"
@@ -184,6 +185,7 @@ class DdlParser {
   arrow::Result<ShreddingSchema> ParseFields(char close) {
     ARROW_RETURN_NOT_OK(Enter(pos_));
     std::vector<ShreddingSchema::Field> fields;
+    std::unordered_set<std::string> names;  // wide objects: no pairwise comparison
     SkipSpace();
     if (close != '\0' && Peek() == close) {
       Leave();
@@ -195,8 +197,8 @@ class DdlParser {
       SkipSpace();
       if (Peek() == ':') ++pos_;
       ARROW_ASSIGN_OR_RAISE(ShreddingSchema type, ParseType());
-      for (const auto& f : fields) {
-        if (f.first == name) return ErrorAt("duplicate field '" + name + "'", name_pos);
+      if (!names.insert(name).second) {
+        return ErrorAt("duplicate field '" + name + "'", name_pos);
       }
       fields.emplace_back(std::move(name), std::move(type));
       SkipSpace();

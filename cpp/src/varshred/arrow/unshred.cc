@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 #include <variant>
 
 #include "varshred/arrow/extension_internal.h"
@@ -46,13 +47,14 @@ class Rebuilder {
  public:
   Rebuilder(const UnshredOptions& options) : options_(options) {}
 
-  // `key_ranks` as internal::MetadataCache::key_ranks().
-  void StartRow(int64_t row, const MetadataView& metadata, const uint32_t* key_ranks,
-                uint64_t epoch) {
+  // `metadata` is the row's dictionary, current in `cache`.
+  void StartRow(int64_t row, const MetadataView& metadata,
+                internal::MetadataCache* cache) {
     row_ = row;
     metadata_ = metadata;
-    key_ranks_ = key_ranks;
-    epoch_ = epoch;
+    cache_ = cache;
+    key_ranks_ = cache->key_ranks();
+    epoch_ = cache->epoch();
   }
 
   // Appends the value at index i of `node` to out, or sets *missing.
@@ -140,7 +142,9 @@ class Rebuilder {
   arrow::Status RebuildObject(ReadNode& node, ObjectReader& o, int64_t i, bool has_value,
                               std::string* out) {
     if (o.epoch != epoch_) {
-      std::fill(o.ids.begin(), o.ids.end(), kUnknownId);
+      for (size_t k = 0; k < o.ids.size(); ++k) {
+        if (o.ids[k] != kUnknownId) o.hints[k] = std::exchange(o.ids[k], kUnknownId);
+      }
       o.epoch = epoch_;
     }
     const size_t start = out->size();
@@ -155,7 +159,7 @@ class Rebuilder {
       if (missing) continue;
       if (o.ids[k] == kUnknownId) {
         // docs/shredding.md: every field name is in the row's metadata.
-        auto id = metadata_.Find(o.names[k]);
+        auto id = cache_->Find(o.names[k], o.hints[k]);
         if (!id) {
           return internal::NodeError(row_, child,
                                      "shredded field name is not in the row's metadata");
@@ -198,6 +202,7 @@ class Rebuilder {
 
   const UnshredOptions& options_;
   MetadataView metadata_;
+  internal::MetadataCache* cache_ = nullptr;
   int64_t row_ = 0;
   const uint32_t* key_ranks_ = nullptr;
   uint64_t epoch_ = 0;
@@ -290,8 +295,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> Unshred(const arrow::Array& shredde
     if (!metadata.ok()) {
       return arrow::Status::Invalid("row ", row, ": ", metadata.status().message());
     }
-    rebuilder.StartRow(row, *metadata, metadata_cache.key_ranks(),
-                       metadata_cache.epoch());
+    rebuilder.StartRow(row, *metadata, &metadata_cache);
     scratch.clear();
     bool missing;
     ARROW_RETURN_NOT_OK(rebuilder.Rebuild(*root, row, &scratch, &missing));
