@@ -185,15 +185,17 @@ cdef int _append(VariantBuilder* b, object value, int depth) except -1:
         _append_array(b, value, depth)
     elif t is bytes:
         b.AppendBinary(_view(value))
-    # Subclasses and the less common types.
+    # Subclasses and the less common types. A subclass's value is its base type's, as
+    # json.dumps stores it: not what an overridden __str__, __int__ or __float__ says
+    # (a `class Color(str, Enum)` member is its string, not "Color.RED").
     elif isinstance(value, bool):
         b.AppendBool(bool(value))
     elif isinstance(value, int):
-        _append_int(b, int(value))
+        _append_int(b, int.__int__(value))
     elif isinstance(value, float):
-        b.AppendDouble(float(value))
+        b.AppendDouble(float.__float__(value))
     elif isinstance(value, str):
-        data = _utf8(str(value))
+        data = _utf8(str.__str__(value))
         b.AppendString(_view(data))
     elif isinstance(value, _decimal.Decimal):
         _append_decimal(b, value)

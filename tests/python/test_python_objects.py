@@ -92,6 +92,41 @@ def test_subclasses_are_accepted():
     assert value_bytes((1, 2)) == value_bytes([1, 2])
 
 
+def test_subclasses_are_stored_by_their_value_not_their_str():
+    # Found by probing from outside: subclasses went through str() / int() / float(),
+    # so a `class Color(str, Enum)` member was stored as "Color.RED" (its keys, though,
+    # as "red"). json.dumps stores the base type's value, and so does varshred now.
+    import enum
+    import json
+
+    class Color(str, enum.Enum):
+        RED = "red"
+
+    class Seven(int):
+        def __int__(self):
+            return 7
+
+        __index__ = __int__
+
+        def __lt__(self, other):  # comparisons are not how the value is read either
+            return True
+
+    class Shown(float):
+        def __float__(self):
+            return 0.0
+
+    class Loud(str):
+        def __str__(self):
+            return "LOUD"
+
+    values = [{"c": Color.RED}, {Color.RED: 1}, Seven(3), Seven(2 ** 70), Shown(1.5),
+              Loud("quiet"), [Loud("x"), Seven(-4)]]
+    expected = [json.dumps(v, separators=(",", ":")) for v in values]
+    assert vs.to_json(vs.from_python(values)).to_pylist() == expected
+    for v in values:
+        assert value_bytes(v) == value_bytes(json.loads(json.dumps(v)))
+
+
 def test_round_trip_of_every_type():
     values = [
         True, 7, -300, 70000, 2 ** 40, 2.25, float("inf"), D("3.14"), D("-0.000001"),
