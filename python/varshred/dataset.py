@@ -99,7 +99,9 @@ def _expand(path: str, filesystem: pafs.FileSystem | None) -> list[_Entry]:
     fs, inner, prefix = _filesystem(path, filesystem)
     # A URI's query (endpoint_override=...) is kept on every file listed from it.
     query = "?" + path.partition("?")[2] if prefix and "?" in path else ""
-    if _MAGIC.search(inner):
+    # A name with glob characters that exists is that file or directory (`[x].parquet`
+    # is not `x.parquet`); only one that does not is a pattern.
+    if _MAGIC.search(inner) and fs.get_file_info(inner).type == pafs.FileType.NotFound:
         matches = [prefix + m for m in _glob(fs, inner)]
         if not matches:
             raise FileNotFoundError(f"{path}: no file or directory matches")
@@ -156,12 +158,13 @@ def files(source: Any, *, filesystem: pafs.FileSystem | None = None) -> list[str
 
 
 def is_single_file(source: Any, filesystem: pafs.FileSystem | None = None) -> bool:
-    """True when ``source`` names one existing file (not a directory, glob or list)."""
+    """True when ``source`` names one existing file (not a directory, glob or list; a
+    file whose name holds glob characters is that file, as in :func:`files`)."""
     if not isinstance(source, (str, os.PathLike)):
         return False
     path = os.fspath(source)
     fs, inner, _ = _filesystem(path, filesystem)
-    return not _MAGIC.search(inner) and fs.get_file_info(inner).type == pafs.FileType.File
+    return fs.get_file_info(inner).type == pafs.FileType.File
 
 
 # ----------------------------------------------------------------------------

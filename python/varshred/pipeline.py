@@ -144,7 +144,9 @@ def _input_files(path: str) -> list[str]:
     if _fs.is_uri(path) and not path.startswith("file://"):
         return _fs.list_files(path)
     path = vs.spark._absolute(path.removeprefix("file://"))
-    matches = sorted(glob.glob(path)) if glob.has_magic(path) else [path]
+    # A name with glob characters that exists is read as named (vs.dataset's rule).
+    glob_it = glob.has_magic(path) and not os.path.exists(path)
+    matches = sorted(glob.glob(path)) if glob_it else [path]
     out = []
     for m in matches:
         if os.path.isdir(m):

@@ -89,6 +89,28 @@ def test_files_lists_directories_globs_and_lists(drifted):
         vs.dataset.files(str(drifted / "*.json"))
 
 
+def test_names_with_glob_characters_that_exist_are_read_as_named(tmp_path, capsys):
+    # Found by probing from outside: `[x].parquet` was globbed to `x.parquet` (the other
+    # file's rows, silently), and the CLI's directory walk re-globbed the names it listed
+    # (a traceback for `q?.parquet`).
+    (tmp_path / "d").mkdir()
+    vs.parquet.write_json(['{"which":"bracket"}'], str(tmp_path / "d" / "[x].parquet"))
+    vs.parquet.write_json(['{"which":"x"}'] * 2, str(tmp_path / "d" / "x.parquet"))
+    vs.parquet.write_json(['{"which":"question"}'], str(tmp_path / "d" / "q?.parquet"))
+    for name, which in (("[x].parquet", "bracket"), ("q?.parquet", "question")):
+        path = str(tmp_path / "d" / name)
+        assert vs.dataset.files(path) == [path]
+        assert _json(vs.parquet.read_table(path)) == [{"which": which}]
+    # A pattern that names no file is still a pattern.
+    assert vs.dataset.files(str(tmp_path / "d" / "[xy].parquet")) == [
+        str(tmp_path / "d" / "x.parquet")]
+    assert cli.main(["inspect", str(tmp_path / "d")]) == 0
+    capsys.readouterr()
+    assert cli.main(["get", str(tmp_path / "d"), "$.which"]) == 0
+    assert sorted(capsys.readouterr().out.split()) == sorted(
+        ['"bracket"', '"question"', '"x"', '"x"'])
+
+
 def test_read_table_of_a_drifted_directory(drifted):
     t = vs.parquet.read_table(str(drifted))
     assert t.schema.names == ["v", "source"]
