@@ -191,6 +191,15 @@ def write_table(table: pa.Table, path: str, *, shredding: Mapping[str, Any] | No
         w.write_table(table)
 
 
+def _documents(strings: Any) -> Iterator[str | None]:
+    """``strings``, each checked to be JSON text (or None, a null row)."""
+    for row, s in enumerate(strings):
+        if s is not None and not isinstance(s, str):
+            raise TypeError(f"write_json expects JSON text, one string per row: row {row} "
+                            f"is {type(s).__name__}")
+        yield s
+
+
 def write_json(strings: Any, path: str, *, column: str = "v",
                shredding: ShreddingSchema | str = "infer",
                errors: Literal["raise", "null"] = "raise",
@@ -223,6 +232,10 @@ def write_json(strings: Any, path: str, *, column: str = "v",
 
     infer = isinstance(shredding, str) and shredding == "infer"
     is_arrow = isinstance(strings, (pa.Array, pa.ChunkedArray))
+    if isinstance(strings, (str, bytes, bytearray)):
+        # An iterable of characters: never meant as one document per character.
+        raise TypeError("write_json expects JSON documents, one per row (a string array "
+                        f"or an iterable of strings), got {type(strings).__name__}")
 
     def rows_within(nbytes: int, rows: int) -> int:  # of the Arrow input, by its average row
         total = max(1, strings.nbytes)
@@ -234,7 +247,7 @@ def write_json(strings: Any, path: str, *, column: str = "v",
             for start in range(0, len(strings), step):
                 yield start, strings.slice(start, step)
             return
-        it = iter(strings)
+        it = _documents(strings)
         start = 0
         # Inferring from the first chunk: it may take up to the sample's bytes.
         bound = sample_bytes if infer else chunk_bytes

@@ -9,6 +9,7 @@ statistics are counted straight from the text too (ShreddingStats.add_json)."""
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pyarrow as pa
@@ -146,3 +147,19 @@ def test_statistics_of_json_text_name_the_bad_row():
         vs.ShreddingStats().add_json([good, '{"a": 1, "a": 2}'])
     with pytest.raises(TypeError):
         vs.ShreddingStats().add_json(pa.array([1, 2]))
+
+
+def test_a_bare_string_or_non_text_rows_are_a_type_error(tmp_path):
+    # Found by probing from outside: a str is an iterable of characters, and
+    # write_json('123', path) wrote three documents; a row of another type failed on
+    # len() without naming it. from_json and from_python refuse a bare str already.
+    path = str(tmp_path / "x.parquet")
+    for bare in ('{"a":1}', "123", b'{"a":1}'):
+        with pytest.raises(TypeError, match="one per row"):
+            vs.parquet.write_json(bare, path)
+    with pytest.raises(TypeError, match="row 1 is int"):
+        vs.parquet.write_json(['{"a":1}', 2], path)
+    with pytest.raises(TypeError, match="row 0 is bytes"):
+        vs.parquet.write_json([b'{"a":1}'], path)
+    assert not os.path.exists(path)
+    assert vs.parquet.write_json(['{"a":1}', None], path) == 2
