@@ -20,7 +20,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence
 from urllib.parse import unquote
 
 import pyarrow as pa
@@ -119,6 +119,15 @@ def _expand(path: str, filesystem: pafs.FileSystem | None) -> list[_Entry]:
         else:  # a file named (or matched) is read whatever its name
             out.append(_Entry(m + query, ()))
     return out
+
+
+def hive_partitioned(root: str, files: Sequence[str]) -> bool:
+    """Whether any of ``files`` lies below the directory ``root`` in Hive-style
+    ``key=value`` directories: columns a read of ``root`` adds (Spark's, and
+    varshred's), which the files themselves do not hold."""
+    prefix = root.rstrip("/") + "/"
+    return any(_partition(tuple(f[len(prefix):].split("/")[:-1]))
+               for f in files if f.startswith(prefix))
 
 
 def _partition(dirs: tuple[str, ...]) -> tuple:

@@ -137,12 +137,14 @@ def _import_pyspark_testing() -> None:
         pass
 
 
-def _input_files(path: str) -> list[str]:
+def _input_files(path: str) -> tuple[list[str], bool]:
     """The data files behind a local path, directory or glob (made absolute: the
     executors of a cluster run in their own directories), or a URI of a file or a
-    directory on any store (docs/storage.md)."""
+    directory on any store (docs/storage.md); and whether a directory's files lie in
+    Hive-style key=value directories (columns Spark's read of it adds)."""
     if _fs.is_uri(path) and not path.startswith("file://"):
-        return _fs.list_files(path)
+        files = _fs.list_files(path)
+        return files, vs.dataset.hive_partitioned(path, files)
     path = vs.spark._absolute(path.removeprefix("file://"))
     # A name with glob characters that exists is read as named (vs.dataset's rule).
     glob_it = glob.has_magic(path) and not os.path.exists(path)
@@ -156,7 +158,7 @@ def _input_files(path: str) -> list[str]:
                         if not f.startswith(("_", "."))]
         elif os.path.exists(m):
             out.append(m)
-    return out
+    return out, vs.dataset.hive_partitioned(path, out)
 
 
 def _is_parquet(path: str) -> bool:
@@ -407,7 +409,7 @@ class ShredJob:
         self._check_arguments()
         self.output = vs.spark._absolute(self.output)
         try:
-            files = _input_files(self.input)
+            files, partitioned = _input_files(self.input)
         except OSError as e:  # e.g. a bucket that does not exist, access denied
             raise JobError(f"{self.input}: {e}") from None
         if not files:
@@ -421,11 +423,13 @@ class ShredJob:
 
         start = time.time()
         # JSON lines are read by the tasks themselves: no Spark DataFrame needed.
-        direct = fmt == "json" and jsonlines.readable(files)
+        # Files in key=value directories are read by Spark, whose read adds those
+        # columns (the tasks' own reads would drop them).
+        direct = fmt == "json" and jsonlines.readable(files) and not partitioned
         # Local Parquet files are most often a table as stored, which the tasks read
         # themselves (docs/cluster.md#stored-tables); the driver can sample them too.
         table = (_stored_table.file_table(files) if fmt == "parquet" and not self.remote
-                 and not _remote(self.input) else None)
+                 and not _remote(self.input) and not partitioned else None)
         # When the tasks read the input, the JVM only schedules them: it may start lean.
         lean = direct or (table is not None and _stored_table.likely_stored(table))
 

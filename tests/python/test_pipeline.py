@@ -355,6 +355,27 @@ def test_parquet_input_with_variant_and_json_string_columns(spark, tmp_path):
         ShredJob(bare, str(tmp_path / "o2"), log=lambda _: None).run(spark)
 
 
+def test_partition_directories_are_columns_as_spark_reads_them(spark, tmp_path):
+    # Found by probing from outside: the tasks' own read of a table as stored (and of
+    # JSON lines) took the files alone, so the k=... directories' column was dropped.
+    src = str(tmp_path / "table")
+    (spark.sql("SELECT id, id % 2 AS k, parse_json('{\"a\":' || id || '}') AS v "
+               "FROM range(10)").write.partitionBy("k").parquet(src))
+    out = str(tmp_path / "out")
+    assert ShredJob(src, out, log=lambda _: None).run(spark).rows == 10
+    rows = spark.read.parquet(out).selectExpr("id", "k", "to_json(v) AS v").collect()
+    assert sorted((r.id, r.k, r.v) for r in rows) == [(i, i % 2, f'{{"a":{i}}}')
+                                                     for i in range(10)]
+    lines = tmp_path / "lines"
+    for k in (1, 2):
+        (lines / f"k={k}").mkdir(parents=True)
+        (lines / f"k={k}" / "part.jsonl").write_text(f'{{"x": {k}}}\n')
+    out = str(tmp_path / "out_lines")
+    assert ShredJob(str(lines), out, log=lambda _: None).run(spark).rows == 2
+    rows = spark.read.parquet(out).selectExpr("k", "to_json(data) AS d").collect()
+    assert sorted((r.k, r.d) for r in rows) == [(1, '{"x":1}'), (2, '{"x":2}')]
+
+
 def test_shred_command_on_a_parquet_table_in_its_own_process(spark, tmp_path):
     # As a user runs it: its own session, the sample read from the files while Spark
     # starts, the tasks reading their row groups (docs/cluster.md#stored-tables).
