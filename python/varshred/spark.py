@@ -792,7 +792,8 @@ def _write(spark: SparkSession, path: str, *, df: DataFrame | None = None,
         created = not _fs.exists(path)
         try:
             if stored is not None:
-                writer = _ArrowWriter({**options, "path": path}, overwrite=mode == "overwrite")
+                writer = _ArrowWriter({**options, "path": path}, overwrite=mode == "overwrite",
+                                      schema=stored.schema)
                 try:
                     messages = _stored_table.write(spark, stored, writer)
                 except BaseException:
@@ -878,7 +879,9 @@ class _ArrowWriter(DataSourceArrowWriter):
     nulled rows and per-path statistics of everything written).
     """
 
-    def __init__(self, options: dict, overwrite: bool):
+    def __init__(self, options: dict, overwrite: bool, schema: pa.Schema | None = None):
+        # The rows' Arrow schema, for the one file of an output without rows.
+        self.schema = schema
         self.path: str = options.get("path") or ""
         if not self.path:
             raise vs.VariantError("the varshred data source needs a path: .save(path)")
@@ -990,6 +993,12 @@ class _ArrowWriter(DataSourceArrowWriter):
 
     def commit(self, messages: list[WriterCommitMessage | None]) -> None:
         written = [m for m in messages if isinstance(m, _Written)]  # None: a failed task
+        if (not any(m.files for m in written) and self.schema is not None
+                and (self.overwrite or not (_fs.exists(self.path)
+                                            and _part_files(self.path)))):
+            # No task saw a row: one file of none, from which Spark and DuckDB read the
+            # output's schema (as from Spark's own write of no rows).
+            written.append(self._write_empty())
         files = publish([f for m in written for f in m.files], self.path, self.overwrite,
                         [{"rows": m.rows, "shredding": m.schemas} for m in written
                          for _ in m.files])
@@ -999,6 +1008,18 @@ class _ArrowWriter(DataSourceArrowWriter):
 
     def abort(self, messages: list[WriterCommitMessage | None]) -> None:
         _fs.remove_tree(self.staging)
+
+    def _write_empty(self) -> _Written:
+        assert self.schema is not None
+        schema = pa.schema([
+            pa.field(f.name, vs.variant_type()) if vs.parquet.is_variant_type(f.type)
+            or f.name in self.json_columns else f for f in self.schema])
+        _fs.makedirs(self.staging)
+        target = _fs.join(self.staging, "part-00000-empty.parquet")
+        vs.parquet.ParquetWriter(target, schema, compression=self.compression).close()
+        variants = [f.name for f in schema if vs.parquet.is_variant_type(f.type)]
+        return _Written([target], 0, self.staging, _fs.size(target),
+                        schemas={n: "none" for n in variants})
 
 
 SUCCESS = "_SUCCESS"
@@ -1307,4 +1328,10 @@ class VarshredDataSource(DataSource):
         return _PathReader(self.options, _parse_paths(self._paths_option()), schema)
 
     def writer(self, schema, overwrite: bool):
-        return _ArrowWriter(dict(self.options), overwrite)
+        from pyspark.sql.pandas.types import to_arrow_schema
+
+        try:
+            arrow_schema = to_arrow_schema(schema)
+        except Exception:  # noqa: BLE001 (a type pyspark does not map: no empty file)
+            arrow_schema = None
+        return _ArrowWriter(dict(self.options), overwrite, arrow_schema)

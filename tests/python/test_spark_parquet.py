@@ -143,6 +143,39 @@ def test_failed_task_leaves_no_files(spark, tmp_path):
     assert leftover == []
 
 
+def test_a_write_of_no_rows_leaves_a_readable_empty_table(spark, tmp_path):
+    # Found by probing from outside: no task wrote a file, so the output held only
+    # _SUCCESS, which Spark cannot read ("unable to infer schema"); an overwrite with
+    # no rows left nothing readable of the table it replaced.
+    empty = spark.sql("SELECT id, parse_json('1') AS v, CAST(id AS STRING) AS j "
+                      "FROM range(0)")
+    out = str(tmp_path / "empty")
+    summary = vs.spark.write(empty, out, json_columns=["j"])
+    assert summary.rows == 0 and len(summary.files) == 1
+    back = spark.read.parquet(out)
+    assert [(f.name, f.dataType.typeName()) for f in back.schema] == [
+        ("id", "long"), ("v", "variant"), ("j", "variant")]
+    assert back.count() == 0
+    vs.spark.write(spark.sql("SELECT 7 AS id, parse_json('2') AS v, '3' AS j"), out,
+                   mode="overwrite")
+    vs.spark.write(empty, out, json_columns=["j"], mode="overwrite")
+    assert spark.read.parquet(out).count() == 0
+    # Appending no rows to a table adds no file.
+    vs.spark.write(spark.sql("SELECT 7 AS id, parse_json('2') AS v, '3' AS j"), out,
+                   json_columns=["j"], mode="overwrite")
+    assert vs.spark.write(empty, out, json_columns=["j"], mode="append").files == []
+    assert spark.read.parquet(out).count() == 1
+    # A table as stored (read by varshred's own tasks) of no rows, and the data source.
+    src = str(tmp_path / "src")
+    empty.drop("j").write.parquet(src)
+    out2 = str(tmp_path / "from_stored")
+    assert vs.spark.write(spark.read.parquet(src), out2).rows == 0
+    assert spark.read.parquet(out2).schema["v"].dataType.typeName() == "variant"
+    out3 = str(tmp_path / "source")
+    empty.write.format("varshred").option("json_columns", "j").mode("overwrite").save(out3)
+    assert spark.read.parquet(out3).count() == 0
+
+
 def test_data_source_infers_a_schema_by_default(spark, tmp_path):
     vs.spark.register(spark)
     docs = sample_events(500)
