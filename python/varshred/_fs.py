@@ -116,6 +116,12 @@ def exists(path: str) -> bool:
     return _info(path)[2].type != pafs.FileType.NotFound
 
 
+def is_file(path: str) -> bool:
+    import pyarrow.fs as pafs
+
+    return _info(path)[2].type == pafs.FileType.File
+
+
 def has_data(path: str) -> bool:
     """A file, or a directory with anything in it."""
     import pyarrow.fs as pafs

@@ -346,6 +346,10 @@ class ShredJob:
             raise JobError(f"--sample-rows: 0 (all) or more, got {self.sample_rows}")
         if self.errors not in ("raise", "null"):
             raise JobError(f"--errors: 'raise' or 'null', got {self.errors!r}")
+        try:
+            vs.spark._spark_compression(self.compression)
+        except vs.VariantError as e:
+            raise JobError(f"--{e}") from None
 
     def _input_format(self, files: list[str]) -> str:
         if self.input_format != "auto":
@@ -418,6 +422,9 @@ class ShredJob:
         fmt = self._input_format(files)
         if fmt == "parquet":
             self._check_parquet(files)
+        if _fs.is_file(self.output):
+            raise JobError(f"{self.output} is a file: OUTPUT names the directory the part "
+                           "files go to")
         if self.mode in ("error", "errorifexists") and _fs.has_data(self.output):
             raise JobError(f"{self.output} already exists; use --mode overwrite or append")
 

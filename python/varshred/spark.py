@@ -447,6 +447,20 @@ def spark_shredding(schema: "vs.ShreddingSchema | str", *,
         vs.ShreddingSchema.from_arrow(kept)
 
 
+# The codecs Parquet C++ writes that Spark 4.3 reads: its Hadoop build bundles no
+# Brotli codec (a read fails with "BrotliCodec was not found").
+SPARK_COMPRESSIONS = ("zstd", "snappy", "gzip", "lz4", "none", "uncompressed")
+
+
+def _spark_compression(name: str) -> None:
+    """Checks a compression option for output meant for Spark."""
+    if not isinstance(name, str) or name.lower() not in SPARK_COMPRESSIONS:
+        why = (" (Spark 4.3 bundles no Brotli codec and cannot read it)"
+               if str(name).lower() == "brotli" else "")
+        raise vs.VariantError(f"compression {name!r} for Spark: one of "
+                              f"{', '.join(SPARK_COMPRESSIONS)}{why}")
+
+
 def _explicit_shredding(option: str) -> None:
     """Checks an explicit shredding option (a DDL or a JSON object {column: DDL}) for
     output meant for Spark; the words infer/per-file/none need no check."""
@@ -769,6 +783,10 @@ def _write(spark: SparkSession, path: str, *, df: DataFrame | None = None,
     if mode not in modes:
         raise vs.VariantError(f"mode: one of {sorted(modes)}, got {mode!r}")
     mode = modes[mode]
+    _spark_compression(compression)
+    if _fs.is_file(path):
+        raise vs.VariantError(f"{path} is a file: the path names the directory the part "
+                              "files go to")
     if mode in ("error", "ignore") and _path_has_data(path):
         if mode == "ignore":
             return None
@@ -891,6 +909,7 @@ class _ArrowWriter(DataSourceArrowWriter):
         self.json_columns = [c.strip() for c in options.get("json_columns", "").split(",")
                              if c.strip()]
         self.compression = options.get("compression", "zstd")
+        _spark_compression(self.compression)  # on the driver, before any task runs
         self.errors = options.get("errors", "raise")
         if self.errors not in ("raise", "null"):
             raise vs.VariantError(f'option errors: "raise" or "null", got {self.errors!r}')

@@ -277,6 +277,16 @@ def test_bad_arguments_fail_before_spark_starts(tmp_path):
         (["shred", str(tmp_path / "mixed"), str(tmp_path / "o")],
          "readme.txt: not a Parquet file"),
         (["to-json", str(fake), str(tmp_path / "x.json")], str(fake)),
+        # Found by probing from outside: Spark cannot read brotli (the job wrote it
+        # anyway), an unknown codec was blamed on the input's line 1 once Spark was up,
+        # and an OUTPUT that is a file failed on an internal staging directory.
+        (["shred", str(src), str(tmp_path / "o"), "--compression", "brotli"],
+         "--compression 'brotli' for Spark: one of zstd, snappy, gzip, lz4, none, "
+         "uncompressed (Spark 4.3 bundles no Brotli codec"),
+        (["shred", str(src), str(tmp_path / "o"), "--compression", "lzo"],
+         "--compression 'lzo' for Spark: one of"),
+        (["shred", str(src), str(src), "--mode", "overwrite"],
+         f"{src} is a file: OUTPUT names the directory"),
     ]
     for argv, expected in cases:
         r = subprocess.run([sys.executable, "-m", "varshred", *argv], capture_output=True,

@@ -258,3 +258,13 @@ def test_path_reader_reads_every_visible_file(spark, tmp_path):
     rows = (spark.read.format("varshred").option("variant_paths", "a:bigint")
             .load(str(tmp_path)).collect())
     assert sorted(r.a for r in rows) == [1, 2, 3]
+
+
+def test_codecs_spark_cannot_read_are_refused_before_writing(spark, tmp_path):
+    # Found by probing from outside: compression="brotli" wrote files Spark 4.3 then
+    # failed to read ("BrotliCodec was not found").
+    df = spark.sql("SELECT parse_json('1') AS v")
+    for codec in ("brotli", "lzo"):
+        with pytest.raises(vs.VariantError, match=f"compression '{codec}' for Spark"):
+            vs.spark.write(df, str(tmp_path / "out"), compression=codec)
+    assert not os.path.exists(tmp_path / "out")
