@@ -804,9 +804,12 @@ def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str
         leaves = sorted({leaf for p in paths for leaf in
                          _path_columns(path, column, _segments(p), leaf_index).leaves})
     by_leaf = {i: p for p, i in leaf_index.items()}
-    if not leaves or max(len(by_leaf[i]) for i in leaves) >= _dataset.IMPORT_DEPTH:
+    if (not leaves or max(len(by_leaf[i]) for i in leaves) >= _dataset.IMPORT_DEPTH
+            or any("\0" in name for i in leaves for name in by_leaf[i])):
         # The legacy draft's leaves do not map onto paths, and a partial column deeper
-        # than pyarrow imports cannot cross into Python: the column, rebuilt, can.
+        # than pyarrow imports, or with a field named with a NUL byte (the Arrow C data
+        # interface's names end at the first), cannot cross into Python: the column,
+        # rebuilt, can.
         reader = _parquet.reader(path, [column], False, 65536, _kernels.ON_CONFLICT["error"],
                                  row_groups, filesystem)
         whole = reader.read_all()[column]
