@@ -237,6 +237,12 @@ TEST(JsonParseTest, MalformedInputsFailWithOffsets) {
   ExpectInvalid("truex", "at byte 0: invalid literal");
   ExpectInvalid("[1, falsey]", "at byte 4: invalid literal");
   ExpectInvalid(R"({"a": nulll})", "at byte 6: invalid literal");
+  // A bad literal followed by more text is the literal's error, not trailing content
+  // (found by probing from outside: "not json" read as trailing content at byte 4).
+  ExpectInvalid("not json", "at byte 0: invalid literal");
+  ExpectInvalid("falsey 1", "at byte 0: invalid literal");
+  ExpectInvalid("  nul l", "at byte 2: invalid literal");
+  ExpectInvalid("true x", "at byte 5: trailing content after the document");
   ExpectInvalid("01", "at byte 0: malformed number");
   ExpectInvalid("1.", "malformed number");
   ExpectInvalid(".5", "invalid JSON");

@@ -36,6 +36,18 @@ namespace {
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+// Whether `token` is `literal` followed by nothing but whitespace (a literal's length
+// is a constant, so the comparison is a load or two, not a call).
+template <size_t N>
+bool IsLiteral(std::string_view token, const char (&literal)[N]) {
+  constexpr size_t n = N - 1;
+  if (token.size() < n || std::memcmp(token.data(), literal, n) != 0) return false;
+  for (size_t i = n; i < token.size(); ++i) {
+    if (!IsJsonSpace(token[i])) return false;
+  }
+  return true;
+}
+
 // One JSON number token, scanned once.
 struct ScannedNumber {
   std::string_view text;  // the number without trailing whitespace
@@ -508,6 +520,12 @@ inline arrow::Status JsonReader::ParseAny(od::value& v, int depth) {
 
 inline arrow::Status JsonReader::ParseScalarDocument(od::json_type type) {
   const std::string_view token = RawToken(doc_.raw_json_token());
+  // A bad literal is named before whatever follows it ("not json": the literal).
+  if ((type == od::json_type::boolean && !IsLiteral(token, "true") &&
+       !IsLiteral(token, "false")) ||
+      (type == od::json_type::null && !IsLiteral(token, "null"))) {
+    return Error(sj::N_ATOM_ERROR, token.data());
+  }
   // The raw token runs up to the next token: anything after it is trailing content.
   if (token.data() + token.size() != begin_ + size_) {
     return arrow::Status::Invalid("invalid JSON at byte ",
@@ -620,22 +638,6 @@ arrow::Status JsonReader::Iterate(od::json_type* type) {
 // included). The walk checks the grammar as it goes and gives up at the first thing
 // it does not accept; Parse() then drops what it added and the on-demand reading
 // reports the error (or reads what the walk leaves to it: single scalar documents).
-
-namespace {
-
-// Whether `token` is `literal` followed by nothing but whitespace (a literal's length
-// is a constant, so the comparison is a load or two, not a call).
-template <size_t N>
-bool IsLiteral(std::string_view token, const char (&literal)[N]) {
-  constexpr size_t n = N - 1;
-  if (token.size() < n || std::memcmp(token.data(), literal, n) != 0) return false;
-  for (size_t i = n; i < token.size(); ++i) {
-    if (!IsJsonSpace(token[i])) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 bool JsonReader::Index(std::string_view json, size_t readable_after,
                        VariantBuilder* builder, JsonCursor* cursor) {
