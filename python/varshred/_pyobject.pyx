@@ -225,8 +225,10 @@ cdef int _append(VariantBuilder* b, object value, int depth) except -1:
     elif isinstance(value, (list, tuple)):
         _append_array(b, value, depth)
     else:
-        raise _ConvertError(TypeError,
-                            f"cannot convert {t.__name__} to a Variant value")
+        # Qualified: numpy's bool_ is named "bool", which reads as Python's bool.
+        name = (t.__qualname__ if t.__module__ == "builtins"
+                else f"{t.__module__}.{t.__qualname__}")
+        raise _ConvertError(TypeError, f"cannot convert {name} to a Variant value")
     return 0
 
 

@@ -135,6 +135,11 @@ def test_from_python_unsupported_type_names_row_and_path():
         vs.from_python([object()])
     with pytest.raises(TypeError, match=r"^row 0: \$\['a b'\]: cannot convert complex"):
         vs.from_python([{"a b": 1j}])
+    # Another module's type is named with its module: numpy's bool_ calls itself
+    # "bool", which read as if Python's bool were refused.
+    Bool = type("bool", (), {"__module__": "numpy"})
+    with pytest.raises(TypeError, match=r"^row 0: \$: cannot convert numpy\.bool to"):
+        vs.from_python([Bool()])
 
 
 def test_from_python_non_string_keys_are_a_type_error():
