@@ -367,6 +367,18 @@ TEST(ValidateTest, RejectsInvalidUtf8Strings) {
   VS_EXPECT_OK(Validate(kEmpty, Hex("3c 02 00 00 00 c3 28")));
 }
 
+TEST(ValidateTest, RejectsTimesOutsideADay) {
+  // Found by probing from outside: a time of -1 us validated, printed as
+  // "23:59:59.999999" and made Arrow time64 arrays that fail Arrow's own validation.
+  // Header 0x44: primitive 17 (time_ntz, us).
+  EXPECT_TRUE(FailsWith(Validate(kEmpty, Hex("44 ff ff ff ff ff ff ff ff")),
+                        {"$: ", "time of -1 microseconds is not within a day"}));
+  EXPECT_TRUE(FailsWith(Validate(kEmpty, Hex("44 00 60 d7 1d 14 00 00 00")),
+                        {"time of 86400000000 microseconds"}));
+  VS_EXPECT_OK(Validate(kEmpty, Hex("44 ff 5f d7 1d 14 00 00 00")));  // 23:59:59.999999
+  VS_EXPECT_OK(Validate(kEmpty, Hex("44 00 00 00 00 00 00 00 00")));  // midnight
+}
+
 TEST(ValidateTest, RejectsDecimalScaleAndPrecisionBeyond38) {
   EXPECT_TRUE(FailsWith(Validate(kEmpty, Hex("20 27 01 00 00 00")),
                         {"$: ", "decimal scale 39 exceeds 38"}));

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "varshred/calendar_internal.h"
 #include "varshred/endian_internal.h"
 #include "varshred/format.h"
 #include "varshred/utf8_internal.h"
@@ -188,6 +189,13 @@ class Validator {
         if (type == PrimitiveType::kDecimal16 &&
             DecimalPrecision(ReadLE<int128_t>(p + 2)) > kMaxDecimal16Precision) {
           return Fail("decimal16 unscaled value has more than 38 digits");
+        }
+      }
+      if (type == PrimitiveType::kTimeNtzMicros) {
+        // A time of day: Arrow's time64 and Parquet's TIME hold nothing else.
+        const auto micros = ReadLE<int64_t>(p + 1);
+        if (micros < 0 || micros >= kMicrosPerDay) {
+          return Fail("time of ", micros, " microseconds is not within a day");
         }
       }
       return true;
