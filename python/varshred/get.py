@@ -111,8 +111,9 @@ def variant_get(variants: Any, path: str, target_type: str | pa.DataType | None 
     ``target_type`` the result is a Variant column. On shredded input
     (``{metadata, value, typed_value}``) the typed columns along the path are read
     directly; only rows whose value sits in a residual ``value`` are decoded.
-    Bytes written elsewhere are checked where they are read: each row's metadata,
-    the objects and arrays on the path and the whole value found (invalid bytes there
+    Bytes written elsewhere are checked where they are read: the metadata of each
+    row answered from Variant bytes (not of one answered from a typed column), the
+    objects and arrays on the path and the whole value found (invalid bytes there
     raise :class:`VariantError` naming row and path, whatever ``errors`` is).
     """
     target = None if target_type is None else arrow_type(target_type)
