@@ -36,6 +36,17 @@ DEMO_SCHEMA = ("struct<id: bigint, kind: string, user: struct<name: string, scor
                "tags: array<string>>")
 
 
+# Names of the files the command made for the user's own (a copy of standard input, a
+# temporary output): messages and listings show what the user named.
+_SHOWN_AS: dict[str, str] = {}
+
+
+def _shown(text: str) -> str:
+    for internal, name in _SHOWN_AS.items():
+        text = text.replace(internal, name)
+    return text
+
+
 @contextlib.contextmanager
 def _input(path: str) -> Iterator[str]:
     """``path``, or for "-" a temporary copy of standard input (Parquet needs to seek)."""
@@ -46,6 +57,7 @@ def _input(path: str) -> Iterator[str]:
         target = os.path.join(d, "stdin.parquet")
         with open(target, "wb") as f:
             shutil.copyfileobj(sys.stdin.buffer, f)
+        _SHOWN_AS[target] = "-"
         yield target
 
 
@@ -64,6 +76,7 @@ def _output(path: str):
             yield f
         return
     tmp = f"{path}.{os.getpid()}.tmp"  # the file appears only complete
+    _SHOWN_AS[tmp] = path
     try:
         with open(tmp, "wb") as f:
             yield f
@@ -74,7 +87,7 @@ def _output(path: str):
 
 
 def _fail(message: str) -> int:
-    print(f"varshred: error: {message}", file=sys.stderr)
+    print(f"varshred: error: {_shown(message)}", file=sys.stderr)
     return 1
 
 
@@ -147,7 +160,7 @@ def _inspect_files(files: list[str]) -> int:
     for path in files:
         try:  # a corrupt file may fail at any step: report it, never a traceback
             infos = vs.parquet.inspect(path)
-            print(f"{path}  ({vs.parquet._parquet_file(path).metadata.num_rows} rows)")
+            print(f"{_shown(path)}  ({vs.parquet._parquet_file(path).metadata.num_rows} rows)")
             for info in infos:
                 if not info.is_variant:
                     continue
@@ -158,6 +171,8 @@ def _inspect_files(files: list[str]) -> int:
                     lines: list[str] = []
                     _count_tree(raw, "$", lines, "    ")
                     print("\n".join(lines))
+        except BrokenPipeError:  # output piped into `head`: main() stops quietly
+            raise
         except (ValueError, OSError, TypeError, NotImplementedError) as e:
             return _fail(str(e))
     return 0

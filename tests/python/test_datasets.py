@@ -340,6 +340,16 @@ def test_cli_dash_is_stdin_and_stdout(drifted, tmp_path):
     assert r.stdout.decode().splitlines() == _docs(0, 300)
     r = _run_cli("get", "-", "$.user.name", "--type", "string", stdin=one.read_bytes())
     assert r.stdout.decode().split() == [f'"u{i % 7}"' for i in range(300)]  # JSON values
+    # Standard input and a temporary output are named as the user named them (found by
+    # probing from outside: messages named the command's own temporary files).
+    r = _run_cli("inspect", "-", stdin=one.read_bytes())
+    assert r.stdout.decode().startswith("-  (300 rows)")
+    r = _run_cli("to-json", "-", stdin=b"garbage")
+    assert r.returncode == 1 and r.stderr.decode().startswith("varshred: error: -: ")
+    assert b"varshred-stdin" not in r.stderr
+    r = _run_cli("to-json", str(one), str(tmp_path / "nowhere" / "out.jsonl"))
+    assert r.returncode == 1 and b".tmp" not in r.stderr
+    assert str(tmp_path / "nowhere" / "out.jsonl").encode() in r.stderr
     r = _run_cli("get", str(drifted / "part-*"), "$.id", "--threads", "2")
     assert r.stdout.decode().split()[299:302] == ["299", '"s0"', '"s1"']
     r = _run_cli("inspect", str(drifted))
@@ -373,6 +383,16 @@ def test_cli_output_is_whole_when_the_command_ends_at_once(tmp_path):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert json.loads(p.stdout.readline()) == {"id": 0, "s": ""}
     p.stdout.close()  # as `| head -1` does
+    assert p.wait(timeout=300) == 0
+    assert p.stderr.read() == b""
+    # inspect of many files into `head`: it reported the broken pipe as a file's error.
+    (tmp_path / "many").mkdir()
+    for i in range(400):  # more text than a pipe holds
+        vs.parquet.write_json(['{"a": 1}'], str(tmp_path / "many" / f"p{i:03d}.parquet"))
+    p = subprocess.Popen([sys.executable, "-m", "varshred", "inspect", str(tmp_path / "many")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+    p.stdout.readline()
+    p.stdout.close()
     assert p.wait(timeout=300) == 0
     assert p.stderr.read() == b""
 
