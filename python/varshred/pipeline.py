@@ -369,7 +369,9 @@ class ShredJob:
             try:  # varshred checks the footer before pyarrow reads it
                 vs.parquet._parquet_file(f)
             except Exception as e:  # pyarrow raises several kinds for bad footers
-                raise JobError(f"{f}: not a readable Parquet file: {e}") from None
+                message = str(e)  # varshred's own check names the file already
+                raise JobError(message if message.startswith(f"{f}: ")
+                               else f"{f}: not a readable Parquet file: {message}") from None
 
     def _frame(self, spark, fmt: str):
         if fmt == "json":
@@ -425,6 +427,8 @@ class ShredJob:
         if _fs.is_file(self.output):
             raise JobError(f"{self.output} is a file: OUTPUT names the directory the part "
                            "files go to")
+        if self.mode == "ignore" and _fs.has_data(self.output):
+            return None  # before Spark starts and the sample is read: nothing to write
         if self.mode in ("error", "errorifexists") and _fs.has_data(self.output):
             raise JobError(f"{self.output} already exists; use --mode overwrite or append")
 

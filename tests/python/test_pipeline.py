@@ -287,6 +287,8 @@ def test_bad_arguments_fail_before_spark_starts(tmp_path):
          "--compression 'lzo' for Spark: one of"),
         (["shred", str(src), str(src), "--mode", "overwrite"],
          f"{src} is a file: OUTPUT names the directory"),
+        (["shred", str(src), str(tmp_path / "o"), "--format", "parquet"],
+         f"{src}: not a readable Parquet file ("),
     ]
     for argv, expected in cases:
         r = subprocess.run([sys.executable, "-m", "varshred", *argv], capture_output=True,
@@ -295,6 +297,13 @@ def test_bad_arguments_fail_before_spark_starts(tmp_path):
         lines = [line for line in r.stderr.splitlines() if line.strip()]
         assert len(lines) == 1 and lines[0].startswith("varshred: error: "), (argv, r.stderr)
         assert expected in lines[0], (argv, lines[0])
+        assert lines[0].count("not a readable Parquet file") <= 1, lines[0]  # said once
+    # --mode ignore of an existing output: nothing to do, so no Spark and no sample.
+    r = subprocess.run([sys.executable, "-m", "varshred", "shred", str(src),
+                        str(tmp_path / "exists"), "--mode", "ignore"], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0 and "nothing written (--mode ignore)" in r.stdout
+    assert "[1/3]" not in r.stdout + r.stderr and "Spark" not in r.stdout + r.stderr
 
 
 def test_save_modes(spark, tmp_path):
