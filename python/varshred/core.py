@@ -57,8 +57,9 @@ def from_json(strings: Any, *, numbers: Literal["decimal", "double"] = "decimal"
     """Parses JSON text into Variant values, byte for byte as Spark's ``parse_json``.
 
     Args:
-        strings: Arrow string data (string, large_string or string_view), or a Python
-            list of ``str`` / ``None``. A null string gives a SQL NULL row.
+        strings: Arrow string data (string, large_string or string_view, also
+            dictionary-encoded or as pyarrow's ``arrow.json`` type), or a Python list
+            of ``str`` / ``None``. A null string gives a SQL NULL row.
         numbers: ``"decimal"`` (Spark): a number with a fraction becomes the smallest
             exact decimal, falling back to double; ``"double"``: always double.
         duplicate_keys: ``"error"`` (Spark's default) or ``"last"`` (last value wins).

@@ -1,7 +1,10 @@
 // Tests for varshred/arrow/json_kernels.h.
 
 #include <arrow/array/array_binary.h>
+#include <arrow/array/array_dict.h>
 #include <arrow/array/builder_binary.h>
+#include <arrow/extension/json.h>
+#include <arrow/json/from_string.h>
 #include <arrow/type.h>
 
 #include <optional>
@@ -57,6 +60,32 @@ TEST(JsonToVariantTest, WritesExactBytesAndKeepsSqlNulls) {
   EXPECT_EQ(ToHex(view.metadata(2)), "01 00 00");
   EXPECT_EQ(ToHex(view.value(2)), "00");
   EXPECT_EQ(ToHex(view.value(3)), "20 01 0f 00 00 00");  // decimal4 15, scale 1
+}
+
+TEST(JsonToVariantTest, ReadsDictionaryEncodedAndArrowJsonText) {
+  // Found by probing from outside: pyarrow's arrow.json type and dictionary-encoded
+  // strings (what Parquet readers give for repeated text) were refused.
+  auto plain = Strings({R"({"a":1})", std::nullopt, "[2]", R"({"a":1})"});
+  VS_ASSIGN_OR_FAIL(auto expected, JsonToVariant(*plain));
+  auto entries = Strings({"[2]", R"({"a":1})", "x"});  // "x" is never used
+  auto indices =
+      arrow::json::ArrayFromJSONString(arrow::int8(), "[1, null, 0, 1]").ValueOrDie();
+  VS_ASSIGN_OR_FAIL(
+      auto dict, arrow::DictionaryArray::FromArrays(
+                     arrow::dictionary(arrow::int8(), arrow::utf8()), indices, entries));
+  VS_ASSIGN_OR_FAIL(auto from_dict, JsonToVariant(*dict));
+  EXPECT_TRUE(from_dict->Equals(*expected));
+  auto json =
+      arrow::ExtensionType::WrapArray(arrow::extension::json(arrow::utf8()), plain);
+  VS_ASSIGN_OR_FAIL(auto from_json, JsonToVariant(*json));
+  EXPECT_TRUE(from_json->Equals(*expected));
+  // A row pointing at a bad entry names the row.
+  auto bad = arrow::json::ArrayFromJSONString(arrow::int8(), "[0, 2]").ValueOrDie();
+  VS_ASSIGN_OR_FAIL(auto bad_dict,
+                    arrow::DictionaryArray::FromArrays(
+                        arrow::dictionary(arrow::int8(), arrow::utf8()), bad, entries));
+  const arrow::Status st = JsonToVariant(*bad_dict).status();
+  EXPECT_EQ(st.message().rfind("row 1: ", 0), 0u) << st.message();
 }
 
 // Rows are parsed in place inside the Arrow data buffer, each followed by the next

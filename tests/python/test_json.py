@@ -140,3 +140,22 @@ def test_a_rows_error_does_not_depend_on_the_row_after_it(next_row):
         vs.from_json(pa.array(rows))
     with pytest.raises(vs.VariantError, match=expected):
         vs.from_json_lines("\n".join(rows).encode())
+
+
+def test_arrow_json_and_dictionary_encoded_text_are_json_input(tmp_path):
+    # Found by probing from outside: pyarrow's canonical JSON type (arrow.json) and
+    # dictionary-encoded strings, which Parquet readers give for repeated text, were
+    # refused as JSON input.
+    docs = ['{"a":1}', None, "[2]", '{"a":1}']
+    expected = vs.from_json(pa.array(docs))
+    for text in (pa.array(docs, pa.json_()), pa.array(docs).dictionary_encode(),
+                 pa.chunked_array([pa.array(docs, pa.json_())])):
+        got = vs.from_json(text)
+        got = got.combine_chunks() if isinstance(got, pa.ChunkedArray) else got
+        assert got.equals(expected)
+        path = str(tmp_path / "out.parquet")
+        assert vs.parquet.write_json(text, path) == 4
+        assert vs.to_json(vs.parquet.read_table(path)["v"]).to_pylist() == docs
+        stats = vs.ShreddingStats()
+        stats.add_json(text)
+        assert stats.rows == 4

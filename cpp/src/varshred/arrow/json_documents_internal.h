@@ -10,11 +10,14 @@
 
 #include <arrow/array/array_base.h>
 #include <arrow/array/array_binary.h>
+#include <arrow/array/array_dict.h>
+#include <arrow/extension_type.h>
 #include <arrow/status.h>
 
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <vector>
 
 #include "varshred/arrow/json_kernels.h"
 #include "varshred/builder.h"
@@ -63,13 +66,63 @@ inline bool IsBlankLine(const char* p, const char* end) {
   return true;
 }
 
+// The documents of a plain string array, in order (a dictionary's entries).
+inline arrow::Status Collect(const arrow::Array& strings,
+                             std::vector<JsonDocument>* out) {
+  out->resize(static_cast<size_t>(strings.length()));
+  auto put = [out](const JsonDocument& d, int64_t i) {
+    (*out)[static_cast<size_t>(i)] = d;
+    return arrow::Status::OK();
+  };
+  switch (strings.type_id()) {
+    case arrow::Type::STRING:
+      return ForEach(static_cast<const arrow::StringArray&>(strings), put);
+    case arrow::Type::LARGE_STRING:
+      return ForEach(static_cast<const arrow::LargeStringArray&>(strings), put);
+    case arrow::Type::STRING_VIEW:
+      return ForEach(static_cast<const arrow::StringViewArray&>(strings), put);
+    default:
+      return arrow::Status::TypeError("JSON input: a dictionary of ",
+                                      strings.type()->ToString(), ", not of strings");
+  }
+}
+
 }  // namespace json_documents
 
 /// \brief Calls `fn(const JsonDocument&, int64_t row)` for each row of a string,
-/// large_string or string_view array; returns fn's first error. TypeError for other
-/// types.
+/// large_string or string_view array, of one dictionary-encoded over such strings (as
+/// Parquet readers hand out repeated text), or of an `arrow.json` extension array (the
+/// canonical JSON type: its storage is one of those); returns fn's first error.
+/// TypeError for other types.
 arrow::Status ForEachJsonDocument(const arrow::Array& strings, auto&& fn) {
   switch (strings.type_id()) {
+    case arrow::Type::EXTENSION: {
+      const auto& ext = static_cast<const arrow::ExtensionArray&>(strings);
+      if (ext.extension_type()->extension_name() == "arrow.json") {
+        return ForEachJsonDocument(*ext.storage(), fn);
+      }
+      break;
+    }
+    case arrow::Type::DICTIONARY: {
+      const auto& dict = static_cast<const arrow::DictionaryArray&>(strings);
+      std::vector<JsonDocument> entries;
+      ARROW_RETURN_NOT_OK(json_documents::Collect(*dict.dictionary(), &entries));
+      for (int64_t i = 0; i < dict.length(); ++i) {
+        JsonDocument d;
+        if (dict.IsNull(i)) {
+          d.is_null = true;
+        } else {
+          const int64_t k = dict.GetValueIndex(i);
+          if (k < 0 || k >= static_cast<int64_t>(entries.size())) {
+            return arrow::Status::Invalid("row ", i, ": dictionary index ", k,
+                                          " out of range");
+          }
+          d = entries[static_cast<size_t>(k)];
+        }
+        ARROW_RETURN_NOT_OK(fn(d, i));
+      }
+      return arrow::Status::OK();
+    }
     case arrow::Type::STRING:
       return json_documents::ForEach(static_cast<const arrow::StringArray&>(strings), fn);
     case arrow::Type::LARGE_STRING:
@@ -79,10 +132,12 @@ arrow::Status ForEachJsonDocument(const arrow::Array& strings, auto&& fn) {
       return json_documents::ForEach(static_cast<const arrow::StringViewArray&>(strings),
                                      fn);
     default:
-      return arrow::Status::TypeError(
-          "JSON input must be a string, large_string or string_view array, got ",
-          strings.type()->ToString());
+      break;
   }
+  return arrow::Status::TypeError(
+      "JSON input must be a string, large_string or string_view array (or dictionary "
+      "or arrow.json over one), got ",
+      strings.type()->ToString());
 }
 
 /// \brief Calls `fn(const JsonDocument&, int64_t row)` for each line of `text`
