@@ -209,9 +209,10 @@ def to_arrow(variants: Any, target_type: str | pa.DataType, *,
     A failed cast is null under ``"null"``, leaving its struct, list or map valid as
     Spark does; under ``"raise"`` it raises :class:`VariantError` naming the row and
     the path. Besides Spark's types, unsigned integers, other timestamp units
-    (nanoseconds exact), time, date64, uuid and view types round-trip what
-    :func:`from_arrow` makes: ``to_arrow(from_arrow(x), x.type) == x`` (but for
-    decimals of negative scale, which Variant lacks: a ``TypeError`` as a target). On
+    (nanoseconds exact), time, date64, uuid and string and binary views round-trip
+    what :func:`from_arrow` makes: ``to_arrow(from_arrow(x), x.type) == x`` (but for
+    decimals of negative scale, which Variant lacks, and list views, which
+    :func:`from_arrow` reads: a ``TypeError`` as a target). On
     shredded input, scalar targets read the typed columns directly (as
     :func:`variant_get`).
     """
