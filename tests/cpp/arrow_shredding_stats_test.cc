@@ -124,6 +124,15 @@ TEST(ShreddingStatsTest, TracksNestedPathsAndQuotedNames) {
   EXPECT_EQ(stats.Find("`a.b`.c")->count(VariantType::kBoolean), 1);
   EXPECT_EQ(stats.Find("a.b"), nullptr);
   EXPECT_EQ(stats.Find("e[]k"), nullptr);
+  // A key named "$" is not the root, in labels as in lookups (found by probing from
+  // outside: the inference table printed both as "$").
+  auto dollar = Scan({R"({"$": 1, "$x": true})"});
+  std::vector<std::string> paths;
+  for (const auto& c : dollar.TypeCounts()) paths.push_back(c.path);
+  EXPECT_EQ(paths, (std::vector<std::string>{"$", "`$`", "`$x`"}));
+  ASSERT_NE(dollar.Find("`$`"), nullptr);
+  EXPECT_EQ(dollar.Find("`$`")->count(VariantType::kInt8), 1);
+  EXPECT_EQ(dollar.Find("`$x`")->count(VariantType::kBoolean), 1);
 }
 
 TEST(ShreddingStatsTest, TypeCountsListEveryPathWithItsTypes) {

@@ -68,9 +68,14 @@ arrow::Result<std::vector<PathSegment>> ParsePath(std::string_view path) {
 }
 
 std::string QuotePathSegment(std::string_view name) {
-  bool plain = !name.empty();
+  // A leading '$' would read as the root ("$" itself, "$x"); a control character would
+  // print unseen.
+  bool plain = !name.empty() && name[0] != '$';
   for (char c : name) {
-    if (c == '.' || c == '[' || c == ']' || c == '`' || c == ' ') plain = false;
+    if (c == '.' || c == '[' || c == ']' || c == '`' || c == ' ' ||
+        static_cast<unsigned char>(c) < 0x20) {
+      plain = false;
+    }
   }
   if (plain) return std::string(name);
   std::string out = "`";
