@@ -586,11 +586,13 @@ def variant_columns(df: DataFrame) -> list[str]:
     return [f.name for f in df.schema.fields if isinstance(f.dataType, VariantType)]
 
 
-def _check_no_nested_variants(schema) -> None:
-    """Refuses a Spark schema with Variant values inside an array, struct or map:
-    varshred writes Variant columns at the top level only, and would write a nested one
-    as a plain struct of two binaries (no VARIANT annotation: every reader then sees
-    bytes, not a Variant)."""
+def _warn_of_nested_variants(schema) -> None:
+    """Warns when a Spark schema holds Variant values inside an array, struct or map:
+    varshred annotates top-level Variant columns only, so those are written as their
+    (value, metadata) pairs, which readers see as binaries unless told the type
+    (docs/interop.md#files-spark-reads)."""
+    import warnings
+
     from pyspark.sql.types import ArrayType, MapType, StructType, VariantType
 
     def holds_variant(t) -> bool:
@@ -607,10 +609,11 @@ def _check_no_nested_variants(schema) -> None:
     nested = [f.name for f in schema.fields
               if not isinstance(f.dataType, VariantType) and holds_variant(f.dataType)]
     if nested:
-        raise vs.VariantError(
+        warnings.warn(
             f"column {nested[0]!r} holds Variant values inside an array, struct or map: "
-            "varshred writes top-level Variant columns only (select the values as columns "
-            "of their own, or write with Spark's df.write.parquet)")
+            "they are written as (value, metadata) pairs without the VARIANT annotation; "
+            "read them back with a schema that names them variant "
+            "(docs/interop.md#files-spark-reads)", stacklevel=3)
 
 
 def sample_stats(df: DataFrame, *, json_columns: Sequence[str] = (),
@@ -788,7 +791,7 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
     itself, in the same tasks and files (docs/cluster.md#stored-tables); any other
     DataFrame through Spark.
     """
-    _check_no_nested_variants(df.schema)
+    _warn_of_nested_variants(df.schema)
     return _write(df.sparkSession, path, df=df, shredding=shredding, mode=mode,
                   json_columns=json_columns, errors=errors, compression=compression,
                   sample_rows=sample_rows, sample_bytes=sample_bytes,
@@ -1377,7 +1380,6 @@ class VarshredDataSource(DataSource):
     def writer(self, schema, overwrite: bool):
         from pyspark.sql.pandas.types import to_arrow_schema
 
-        _check_no_nested_variants(schema)
         try:
             arrow_schema = to_arrow_schema(schema)
         except Exception:  # noqa: BLE001 (a type pyspark does not map: no empty file)
