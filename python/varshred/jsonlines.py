@@ -395,11 +395,9 @@ class WriteSplits:
                 "nulled": nulled, "ddl": ddl}
 
     def write_empty(self) -> dict:
-        """A part file of no rows, for a job whose input holds none: Spark and DuckDB
-        read the output's schema from it, as from Spark's own write of no rows."""
-        target = _fs.join(self.staging, "part-00000-empty.parquet")
-        vs.parquet.ParquetWriter(target, pa.schema([(self.column, vs.variant_type())]),
-                                 compression=self.compression).close()
+        """A part file of no rows, for a job whose input holds none."""
+        target = vs.parquet._write_empty_part(
+            self.staging, pa.schema([(self.column, vs.variant_type())]), self.compression)
         return {"file": target, "rows": 0, "bytes": _fs.size(target), "nulled": 0,
                 "ddl": "none"}
 

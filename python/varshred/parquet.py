@@ -191,6 +191,15 @@ def write_table(table: pa.Table, path: str, *, shredding: Mapping[str, Any] | No
         w.write_table(table)
 
 
+def _write_empty_part(directory: str, schema: pa.Schema, compression: str) -> str:
+    """A part file of no rows in ``directory`` (returned), for a write whose input held
+    none: Spark and DuckDB read the output's schema from it, as from Spark's own write
+    of no rows (an output of ``_SUCCESS`` alone is an error to them)."""
+    target = _fs.join(directory, "part-00000-empty.parquet")
+    ParquetWriter(target, schema, compression=compression).close()
+    return target
+
+
 def _documents(strings: Any) -> Iterator[str | None]:
     """``strings``, each checked to be JSON text (or None, a null row)."""
     for row, s in enumerate(strings):

@@ -1044,11 +1044,8 @@ class _ArrowWriter(DataSourceArrowWriter):
     def commit(self, messages: list[WriterCommitMessage | None]) -> None:
         written = [m for m in messages if isinstance(m, _Written)]  # None: a failed task
         if (not any(m.files for m in written) and self.schema is not None
-                and (self.overwrite or not (_fs.exists(self.path)
-                                            and _part_files(self.path)))):
-            # No task saw a row: one file of none, from which Spark and DuckDB read the
-            # output's schema (as from Spark's own write of no rows).
-            written.append(self._write_empty())
+                and (self.overwrite or not _part_files(self.path))):
+            written.append(self._write_empty())  # no task saw a row
         files = publish([f for m in written for f in m.files], self.path, self.overwrite,
                         [{"rows": m.rows, "shredding": m.schemas} for m in written
                          for _ in m.files])
@@ -1065,8 +1062,7 @@ class _ArrowWriter(DataSourceArrowWriter):
             pa.field(f.name, vs.variant_type()) if vs.parquet.is_variant_type(f.type)
             or f.name in self.json_columns else f for f in self.schema])
         _fs.makedirs(self.staging)
-        target = _fs.join(self.staging, "part-00000-empty.parquet")
-        vs.parquet.ParquetWriter(target, schema, compression=self.compression).close()
+        target = vs.parquet._write_empty_part(self.staging, schema, self.compression)
         variants = [f.name for f in schema if vs.parquet.is_variant_type(f.type)]
         return _Written([target], 0, self.staging, _fs.size(target),
                         schemas={n: "none" for n in variants})

@@ -66,26 +66,8 @@ inline bool IsBlankLine(const char* p, const char* end) {
   return true;
 }
 
-// The documents of a plain string array, in order (a dictionary's entries).
-inline arrow::Status Collect(const arrow::Array& strings,
-                             std::vector<JsonDocument>* out) {
-  out->resize(static_cast<size_t>(strings.length()));
-  auto put = [out](const JsonDocument& d, int64_t i) {
-    (*out)[static_cast<size_t>(i)] = d;
-    return arrow::Status::OK();
-  };
-  switch (strings.type_id()) {
-    case arrow::Type::STRING:
-      return ForEach(static_cast<const arrow::StringArray&>(strings), put);
-    case arrow::Type::LARGE_STRING:
-      return ForEach(static_cast<const arrow::LargeStringArray&>(strings), put);
-    case arrow::Type::STRING_VIEW:
-      return ForEach(static_cast<const arrow::StringViewArray&>(strings), put);
-    default:
-      return arrow::Status::TypeError("JSON input: a dictionary of ",
-                                      strings.type()->ToString(), ", not of strings");
-  }
-}
+// The documents of `strings` in row order (a dictionary's entries), defined below.
+arrow::Status Collect(const arrow::Array& strings, std::vector<JsonDocument>* out);
 
 }  // namespace json_documents
 
@@ -139,6 +121,21 @@ arrow::Status ForEachJsonDocument(const arrow::Array& strings, auto&& fn) {
       "or arrow.json over one), got ",
       strings.type()->ToString());
 }
+
+namespace json_documents {
+
+// Out of ForEachJsonDocument's template (its `put` is one type), so that the
+// dictionary case instantiates it once.
+inline arrow::Status Collect(const arrow::Array& strings,
+                             std::vector<JsonDocument>* out) {
+  out->resize(static_cast<size_t>(strings.length()));
+  return ForEachJsonDocument(strings, [out](const JsonDocument& d, int64_t i) {
+    (*out)[static_cast<size_t>(i)] = d;
+    return arrow::Status::OK();
+  });
+}
+
+}  // namespace json_documents
 
 /// \brief Calls `fn(const JsonDocument&, int64_t row)` for each line of `text`
 /// ('\n'-separated) holding more than ASCII whitespace; rows count those lines.
