@@ -513,6 +513,8 @@ def iter_batches(path: Any, *, columns: list[str] | None = None, batch_size: int
     (default: the CPU count) decode up to ``readahead`` row groups (default
     ``2 * threads``) ahead of the consumer; with ``threads=1`` the batches stream
     from the reader one at a time (a row group larger than memory is fine)."""
+    if batch_size < 1:  # Parquet C++ would read no rows at all
+        raise ValueError(f"batch_size must be positive, not {batch_size}")
     schema, tables = _scan(path, columns, batch_size, shredded, on_conflict, filter, threads,
                            readahead, filesystem)
     for table in tables:

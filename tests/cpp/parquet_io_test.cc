@@ -477,6 +477,44 @@ TEST_F(ParquetIoTest, StreamingReadsHonourBatchSize) {
   EXPECT_GE(batches, 8);
 }
 
+// Parquet C++ read no rows at batch_size 0 (an empty table, no error) and called the
+// file corrupt below it, until 2026-11-30.
+TEST_F(ParquetIoTest, BatchSizeMustBePositive) {
+  auto table = Table(Events());
+  VS_ASSERT_OK(WriteParquet(*table, Path("b.parquet"), {{"v", EventSchema()}}));
+  for (int64_t size : {int64_t{0}, int64_t{-1}}) {
+    ParquetReadOptions read;
+    read.batch_size = size;
+    auto st = ReadParquet(Path("b.parquet"), read).status();
+    EXPECT_TRUE(st.IsInvalid()) << st.ToString();
+    EXPECT_NE(st.message().find("batch_size must be positive"), std::string::npos)
+        << st.ToString();
+  }
+}
+
+// A field declared not nullable makes the Variant group required, which has no level
+// for a SQL NULL; Arrow does not check the flag, so such rows reach the writer. They
+// crashed it in Parquet C++'s encoder until 2026-11-30.
+TEST_F(ParquetIoTest, NullRowsOfANonNullableFieldAreRefused) {
+  const auto variants = Events();  // row 2 is NULL
+  const auto schema = arrow::schema({arrow::field("v", variants->type(), false)});
+  for (const bool shredded : {false, true}) {
+    std::map<std::string, ShreddingSchema> shredding;
+    if (shredded) shredding.emplace("v", EventSchema());
+    const std::string path = Path(shredded ? "s.parquet" : "u.parquet");
+    auto st = WriteParquet(*arrow::Table::Make(schema, {variants}), path, shredding);
+    EXPECT_TRUE(st.IsInvalid()) << st.ToString();
+    EXPECT_NE(st.message().find("column \"v\", row 2: SQL NULL"), std::string::npos)
+        << st.ToString();
+    EXPECT_FALSE(fs::exists(path));
+    // Rows without a NULL write a required group, and read back.
+    const auto two = variants->Slice(0, 2);
+    VS_ASSERT_OK(WriteParquet(*arrow::Table::Make(schema, {two}), path, shredding));
+    VS_ASSIGN_OR_FAIL(auto back, ReadParquet(path));
+    ExpectSameVariants(two, *arrow::Concatenate(back->column(0)->chunks()));
+  }
+}
+
 // Columns come back in the order asked for, each read with its own layout: asked
 // otherwise than the file orders them, the layouts (shredded `v`, unshredded `w`) were
 // applied to the wrong columns until 2026-11-27 ("a Variant column must be a struct

@@ -350,6 +350,31 @@ TEST_F(WriteJsonTest, EachCallIndexesItsOwnInput) {
   VS_ASSERT_OK(writer->Close());
 }
 
+// A NULL string, or a document made NULL under JsonErrorPolicy::kNull, has no place
+// in a required Variant group: WriteJson published a file whose leaves were out of
+// step (row 2's metadata moved to row 1) until 2026-11-30.
+TEST_F(WriteJsonTest, NullRowsOfANonNullableFieldAreRefused) {
+  const auto type = VariantSchema()->field(0)->type();
+  const auto schema = arrow::schema({arrow::field("v", type, false)});
+  for (const char* ddl : {"struct<a: int>", "variant"}) {
+    std::map<std::string, ShreddingSchema> shredding;
+    if (std::string(ddl) != "variant") shredding.emplace("v", Parse(ddl));
+    for (const bool bad_document : {false, true}) {
+      JsonToVariantOptions json;
+      json.errors = JsonErrorPolicy::kNull;
+      const std::string path = Path("n.parquet");
+      VS_ASSIGN_OR_FAIL(auto writer, ParquetWriter::Open(path, schema, shredding));
+      std::vector<std::optional<std::string>> docs = {R"({"a": 1})", std::nullopt, "[3]"};
+      if (bad_document) docs[1] = "{";
+      auto st = writer->WriteJson(*Strings(docs), json).status();
+      EXPECT_TRUE(st.IsInvalid()) << st.ToString();
+      EXPECT_NE(st.message().find("row 1: SQL NULL"), std::string::npos) << st.ToString();
+      EXPECT_FALSE(writer->Close().ok());
+      EXPECT_FALSE(fs::exists(path));
+    }
+  }
+}
+
 TEST_F(WriteJsonTest, NeedsAWriterOfOneVariantColumn) {
   auto schema =
       arrow::schema({VariantSchema()->field(0), arrow::field("id", arrow::int64())});

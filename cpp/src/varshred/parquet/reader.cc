@@ -352,6 +352,11 @@ class RowGroupBatches : public arrow::RecordBatchReader {
 
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
     const std::string& path, const ParquetReadOptions& options, arrow::MemoryPool* pool) {
+  // Parquet C++ reads no rows at 0 and calls the file corrupt below it.
+  if (options.batch_size <= 0) {
+    return arrow::Status::Invalid("batch_size must be positive, not ",
+                                  options.batch_size);
+  }
   ARROW_ASSIGN_OR_RAISE(auto reader,
                         OpenFile(path, pool, options.filesystem, options.int96_as_micros,
                                  ReadsDictionaries(options)));

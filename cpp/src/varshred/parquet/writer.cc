@@ -53,6 +53,8 @@ namespace varshred {
 namespace pq = ::parquet;
 
 constexpr char kWriteFailed[] = "writing Parquet failed";
+constexpr char kNullInRequiredColumn[] =
+    "SQL NULL in a Variant column whose field is not nullable";
 using pq::schema::GroupNode;
 using pq::schema::NodePtr;
 
@@ -319,6 +321,7 @@ class ParquetSink {
   // depth-first column order, and places the pairs of `root` on them.
   arrow::Status Init(const GroupNode& group, Node& root, int first_leaf) {
     const int16_t base = group.is_optional() ? 1 : 0;
+    nullable_ = group.is_optional();
     int next = first_leaf;
     metadata_leaf_ = AddLeaf(next++, base, 0);
     return Place(group, root, base, 0, &next);
@@ -403,6 +406,8 @@ class ParquetSink {
   // Events of the shredding core (shredder_internal.h).
 
   arrow::Status NullRow(Node&) {
+    // A required group has no level for NULL: writing one would misalign the leaves.
+    if (!nullable_) return arrow::Status::Invalid(kNullInRequiredColumn);
     // SQL NULL: the group itself is null at every leaf.
     for (auto& leaf : leaves_) leaf.Levels(0, 0);
     return arrow::Status::OK();
@@ -624,6 +629,7 @@ class ParquetSink {
   }
 
   int metadata_leaf_ = 0;
+  bool nullable_ = true;  // whether the Variant group is optional
   std::vector<Leaf> leaves_;
   Arena arena_;
 };
@@ -716,17 +722,21 @@ class VariantColumnWriter {
     VariantBuilder builder(options.parse.duplicate_keys);
     shredder_.StartColumn();
     for (size_t i = 0; i < docs.size(); ++i) {
+      const int64_t row = row_offset + static_cast<int64_t>(i);
+      auto null_row = [&] {
+        auto st = sink_.NullRow(*root_);
+        return st.ok() ? st : st.WithMessage("row ", row, ": ", st.message());
+      };
       if (docs[i].is_null) {
-        ARROW_RETURN_NOT_OK(sink_.NullRow(*root_));
+        ARROW_RETURN_NOT_OK(null_row());
         continue;
       }
       std::string_view metadata, value;
       ARROW_ASSIGN_OR_RAISE(const bool parsed, internal::ParseJsonDocument(
-                                                   parser, builder, docs[i],
-                                                   row_offset + static_cast<int64_t>(i),
+                                                   parser, builder, docs[i], row,
                                                    options.errors, &metadata, &value));
       if (!parsed) {
-        ARROW_RETURN_NOT_OK(sink_.NullRow(*root_));
+        ARROW_RETURN_NOT_OK(null_row());
         ++invalid;
         continue;
       }
