@@ -250,6 +250,25 @@ TEST(JsonToVariantTest, ErrorsNameTheRowOrBecomeNulls) {
   EXPECT_EQ(ToHex(view.value(0)), "03 01 00 02 0c 01");
 }
 
+// A bad option is the call's error, before any row: under kNull it made every row a
+// NULL counted as invalid, and under kRaise blamed row 0, until 2026-11-30.
+TEST(JsonToVariantTest, BadParseOptionsFailTheCallNotTheRows) {
+  const auto input = Strings({"1", "[2]"});
+  for (const int depth : {-1, 501}) {
+    for (const auto errors : {JsonErrorPolicy::kNull, JsonErrorPolicy::kRaise}) {
+      JsonToVariantOptions options;
+      options.errors = errors;
+      options.parse.max_depth = depth;
+      for (const auto& st : {JsonToVariantWithStats(*input, options).status(),
+                             JsonLinesToVariant("1\n[2]\n", options).status()}) {
+        EXPECT_TRUE(st.IsInvalid()) << st.ToString();
+        EXPECT_EQ(st.message().rfind("JSON max_depth " + std::to_string(depth), 0), 0u)
+            << st.message();
+      }
+    }
+  }
+}
+
 TEST(JsonToVariantTest, AcceptsEveryStringTypeAndRejectsOthers) {
   const Cells cells = {R"({"k":"v"})", std::nullopt};
   arrow::ArrayVector inputs = {Strings<arrow::StringBuilder>(cells),

@@ -227,7 +227,7 @@ TEST(JsonParseTest, DepthLimit) {
   // A larger limit than readers accept is refused.
   JsonParseOptions too_deep;
   too_deep.max_depth = 501;
-  ExpectInvalid("1", "max_depth 501 exceeds varshred's nesting limit of 500", too_deep);
+  ExpectInvalid("1", "max_depth 501 is outside 0..500", too_deep);
 }
 
 TEST(JsonParseTest, MalformedInputsFailWithOffsets) {

@@ -375,6 +375,18 @@ TEST_F(WriteJsonTest, NullRowsOfANonNullableFieldAreRefused) {
   }
 }
 
+// As JsonToVariant: a bad option fails the call, not every row (kNull wrote NULLs).
+TEST_F(WriteJsonTest, BadParseOptionsFailTheCall) {
+  JsonToVariantOptions json;
+  json.errors = JsonErrorPolicy::kNull;
+  json.parse.max_depth = -1;
+  VS_ASSIGN_OR_FAIL(auto writer, ParquetWriter::Open(Path("o.parquet"), VariantSchema(),
+                                                     {{"v", Parse("struct<a: int>")}}));
+  auto st = writer->WriteJson(*Strings({R"({"a": 1})"}), json).status();
+  EXPECT_TRUE(st.IsInvalid()) << st.ToString();
+  EXPECT_EQ(st.message().rfind("JSON max_depth -1", 0), 0u) << st.message();
+}
+
 TEST_F(WriteJsonTest, NeedsAWriterOfOneVariantColumn) {
   auto schema =
       arrow::schema({VariantSchema()->field(0), arrow::field("id", arrow::int64())});

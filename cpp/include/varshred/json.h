@@ -28,6 +28,11 @@ struct JsonParseOptions {
   /// Deepest nesting accepted, at most kMaxNestingDepth (what readers accept); deeper
   /// documents are an error, never a crash.
   int max_depth = kMaxNestingDepth;
+
+  /// \brief Invalid unless 0 <= max_depth <= kMaxNestingDepth. Every function taking
+  /// these options checks them before reading any document, so that a bad option is
+  /// never reported as (or, under JsonErrorPolicy::kNull, mistaken for) a bad row.
+  arrow::Status Validate() const;
 };
 
 /// \brief Parses JSON documents into Variant values. Reuses its scratch memory between

@@ -604,11 +604,7 @@ arrow::Status JsonReader::Prepare(std::string_view json, size_t readable_after,
   if (json.size() >= 3 && json.substr(0, 3) == "\xEF\xBB\xBF") {
     return arrow::Status::Invalid("invalid JSON at byte 0: byte order mark");
   }
-  if (options_.max_depth > kMaxNestingDepth) {
-    return arrow::Status::Invalid("JSON max_depth ", options_.max_depth,
-                                  " exceeds varshred's nesting limit of ",
-                                  kMaxNestingDepth);
-  }
+  ARROW_RETURN_NOT_OK(options_.Validate());
   if (allocate_status_ != sj::SUCCESS) return Error(allocate_status_, begin_);
   return arrow::Status::OK();
 }
@@ -834,6 +830,14 @@ arrow::Status JsonReader::ParseOpened(od::json_type type) {
 }
 
 }  // namespace internal
+
+arrow::Status JsonParseOptions::Validate() const {
+  if (max_depth < 0 || max_depth > kMaxNestingDepth) {
+    return arrow::Status::Invalid("JSON max_depth ", max_depth, " is outside 0..",
+                                  kMaxNestingDepth, ", varshred's nesting limit");
+  }
+  return arrow::Status::OK();
+}
 
 struct JsonParser::Impl : internal::JsonReader {
   using JsonReader::JsonReader;

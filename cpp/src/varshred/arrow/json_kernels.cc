@@ -44,6 +44,7 @@ class JsonToVariantKernel {
   }
 
   arrow::Status Run(const arrow::Array& strings) {
+    ARROW_RETURN_NOT_OK(options_.parse.Validate());
     ARROW_RETURN_NOT_OK(out_.Reserve(strings.length(), TextBytes(strings)));
     return internal::ForEachJsonDocument(
         strings, [&](const internal::JsonDocument& d, int64_t row) {
@@ -53,6 +54,7 @@ class JsonToVariantKernel {
 
   // JSON lines: every line holding more than whitespace is one row.
   arrow::Status RunLines(std::string_view text) {
+    ARROW_RETURN_NOT_OK(options_.parse.Validate());
     ARROW_RETURN_NOT_OK(out_.Reserve(0, static_cast<int64_t>(text.size())));
     return internal::ForEachJsonLine(text, [&](const internal::JsonDocument& d,
                                                int64_t row) { return ParseRow(d, row); });

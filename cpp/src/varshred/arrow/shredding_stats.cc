@@ -376,6 +376,7 @@ arrow::Status ShreddingStats::Add(const arrow::Array& variants, arrow::MemoryPoo
 
 arrow::Status ShreddingStats::AddJson(const arrow::Array& strings,
                                       const JsonToVariantOptions& options) {
+  ARROW_RETURN_NOT_OK(options.parse.Validate());
   JsonParser parser(options.parse);
   parser.IndexAhead(true);  // `strings` stay as they are during the call
   VariantBuilder builder(options.parse.duplicate_keys);

@@ -928,6 +928,7 @@ class SharedWriter : public ParquetWriter {
           "WriteJson needs a writer whose only column is a Variant column, not ",
           schema_->ToString());
     }
+    ARROW_RETURN_NOT_OK(options.parse.Validate());
     int64_t invalid = 0, first_row = 0, run_bytes = 0;
     auto write_run = [&]() -> arrow::Status {
       if (docs_.empty()) return arrow::Status::OK();
