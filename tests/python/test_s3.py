@@ -92,6 +92,61 @@ def test_aborted_and_unclosed_writers_leave_no_object(s3):
     assert s3.uploads() == []
 
 
+def test_a_failed_write_without_permission_to_abort_leaves_no_object(monkeypatch):
+    """A least-privilege writer may not abort multipart uploads. Until 2026-11-30 the
+    refused abort left the S3 stream to its destructor, which completed the upload: the
+    rows written so far appeared, under the final name, as a valid file."""
+    import json
+    import urllib.request
+
+    import boto3
+    from s3server import ACCESS_KEY, REGION, SECRET_KEY, S3Server
+
+    server = S3Server()  # its own: authorization is switched on for the whole server
+    try:
+        admin = dict(endpoint_url=server.endpoint, aws_access_key_id=ACCESS_KEY,
+                     aws_secret_access_key=SECRET_KEY, region_name=REGION)
+        boto3.client("s3", **admin).create_bucket(Bucket="least")
+        iam = boto3.client("iam", **admin)
+        iam.create_user(UserName="writer")
+        allowed = ["s3:PutObject", "s3:GetObject", "s3:ListBucket",
+                   "s3:ListBucketMultipartUploads"]
+        iam.put_user_policy(UserName="writer", PolicyName="no-abort", PolicyDocument=json.dumps(
+            {"Version": "2012-10-17",
+             "Statement": [{"Effect": "Allow", "Action": allowed, "Resource": "*"}]}))
+        key = iam.create_access_key(UserName="writer")["AccessKey"]
+        urllib.request.urlopen(urllib.request.Request(
+            server.endpoint + "/moto-api/reset-auth", data=b"0",
+            headers={"Content-Type": "text/plain"}, method="POST")).close()
+        for name, value in server.env.items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.setenv("AWS_ACCESS_KEY_ID", key["AccessKeyId"])
+        monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", key["SecretAccessKey"])
+
+        def documents():  # enough for uploaded parts before the failure
+            for i in range(120_000):
+                yield json.dumps({"a": i, "pad": "p" * 50})
+            raise RuntimeError("the input failed")
+
+        with pytest.raises(RuntimeError, match="the input failed"):
+            vs.parquet.write_json(documents(), "s3://least/x.parquet", chunk_rows=10_000,
+                                  compression="none")
+        schema = pa.schema([("v", vs.variant_type())])
+        batch = pa.record_batch([vs.from_json(pa.array(DOCS))], schema=schema)
+        with pytest.raises(ValueError, match="mid-write"):
+            with vs.parquet.ParquetWriter("s3://least/y.parquet", schema,
+                                          compression="none") as w:
+                for _ in range(20):
+                    w.write_batch(batch)
+                raise ValueError("the caller fails mid-write")
+        listed = boto3.client("s3", endpoint_url=server.endpoint, region_name=REGION,
+                              aws_access_key_id=key["AccessKeyId"],
+                              aws_secret_access_key=key["SecretAccessKey"])
+        assert listed.list_objects_v2(Bucket="least").get("Contents", []) == []
+    finally:
+        server.stop()
+
+
 def test_missing_object_and_bucket_name_the_uri(s3):
     with pytest.raises(OSError, match=r"s3://.*/nothing\.parquet"):
         vs.parquet.read_table(s3.uri("nothing.parquet"))

@@ -8,7 +8,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <random>
+#include <vector>
 
 #include "varshred/parquet/filesystem.h"
 
@@ -147,7 +149,15 @@ void AtomicFile::Discard() {
   (void)stream_->Abort();
   // S3: aborts the multipart upload. A stream's destructor would Close() it instead,
   // which publishes.
-  (void)sink_->Abort();
+  if (!sink_->Abort().ok() && !sink_->closed()) {
+    // The store refused the abort (a policy without s3:AbortMultipartUpload): the
+    // stream is kept alive until the process exits, so that no destructor completes
+    // the upload. It stays incomplete, as after a killed process, and never appears.
+    static auto* unaborted = new std::vector<std::shared_ptr<arrow::io::OutputStream>>;
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
+    unaborted->push_back(sink_);
+  }
   if (method_ == Method::kLocalRename) {
     std::remove(temp_.c_str());
   } else if (method_ != Method::kInPlace) {
