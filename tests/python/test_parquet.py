@@ -190,6 +190,36 @@ def test_iter_batches_needs_a_positive_batch_size(tmp_path, batch_size):
         list(vs.parquet.iter_batches(path, batch_size=batch_size))
 
 
+def test_a_corrupt_value_count_in_the_footer_is_an_error_not_fewer_rows(tmp_path):
+    # One flipped bit made a column chunk's value count negative: Parquet C++ then read
+    # that row group as empty, and read_table returned 20 of 30 rows, until 2026-11-30.
+    import struct
+
+    path, bad = str(tmp_path / "ok.parquet"), str(tmp_path / "bad.parquet")
+    table = pa.table({"k": pa.array(range(30), pa.int64()),
+                      "v": vs.from_json(pa.array([f'{{"a": {i}}}' for i in range(30)]))})
+    vs.parquet.write_table(table, path, shredding={"v": "struct<a: bigint>"},
+                           row_group_size=10, compression="none")
+    data = open(path, "rb").read()
+    footer = struct.unpack("<I", data[-8:-4])[0]
+    for at in range(len(data) - 8 - footer, len(data) - 8):
+        flipped = bytearray(data)
+        flipped[at] ^= 1
+        open(bad, "wb").write(flipped)
+        try:
+            if pq.ParquetFile(bad).metadata.row_group(1).column(0).num_values < 0:
+                break
+        except Exception:
+            continue
+    else:
+        pytest.fail("no flip of the footer makes a negative value count")
+    for read in (lambda: vs.parquet.read_table(bad),
+                 lambda: vs.parquet.read_table(bad, columns=["k"], threads=2),
+                 lambda: vs.parquet.read_paths(bad, "v", {"a": "bigint"})):
+        with pytest.raises(vs.VariantError, match="bad.parquet: corrupt footer: row group 1"):
+            read()
+
+
 def test_the_writer_reports_the_types_it_validated(tmp_path):
     schema = pa.schema({"v": vs.variant_type(), "j": vs.variant_type()})
     plain = vs.from_python([{"a": 1, "b": [2.5, "x"]}, None])

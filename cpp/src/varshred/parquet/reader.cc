@@ -122,6 +122,27 @@ arrow::Result<std::vector<int>> RowGroups(const std::string& path,
   return selected;
 }
 
+// Every row has at least one value (or null) in each column chunk. Parquet C++ reads a
+// chunk up to its footer's count, so a corrupt count (negative, or fewer than the
+// rows) silently shortened the row group: the rows are refused instead.
+arrow::Status CheckValueCounts(const std::string& path, const pq::FileMetaData& md,
+                               const std::vector<int>& row_groups,
+                               const std::vector<int>& leaves) {
+  for (int g : row_groups) {
+    const auto rg = md.RowGroup(g);
+    const int64_t rows = rg->num_rows();
+    for (int leaf : leaves) {
+      const int64_t values = rg->ColumnChunk(leaf)->num_values();
+      if (rows < 0 || values < rows) {
+        return arrow::Status::Invalid(path, ": corrupt footer: row group ", g, " has ",
+                                      rows, " rows but ", values, " values in column ",
+                                      md.schema()->Column(leaf)->path()->ToDotString());
+      }
+    }
+  }
+  return arrow::Status::OK();
+}
+
 bool HasChild(const pq::schema::GroupNode& g, const std::string& name) {
   return g.FieldIndex(name) >= 0;
 }
@@ -390,6 +411,8 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
   for (const auto& c : selected)
     leaves.insert(leaves.end(), c.leaves.begin(), c.leaves.end());
   ARROW_ASSIGN_OR_RAISE(auto row_groups, RowGroups(path, *reader, options.row_groups));
+  ARROW_RETURN_NOT_OK(
+      CheckValueCounts(path, *reader->parquet_reader()->metadata(), row_groups, leaves));
   reader->set_batch_size(options.batch_size);
   auto inner = ReadsDictionaries(options)
                    ? RowGroupBatches::Make(reader.get(), std::move(row_groups), leaves)
@@ -433,6 +456,8 @@ arrow::Result<std::shared_ptr<arrow::ChunkedArray>> ReadParquetLeaves(
       path, kCorrupt, [&]() -> arrow::Result<std::shared_ptr<arrow::ChunkedArray>> {
         ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, pool, filesystem));
         ARROW_ASSIGN_OR_RAISE(auto groups, RowGroups(path, *reader, row_groups));
+        ARROW_RETURN_NOT_OK(CheckValueCounts(path, *reader->parquet_reader()->metadata(),
+                                             groups, leaves));
         auto read = reader->ReadRowGroups(groups, leaves);
         if (!read.ok()) {
           return read.status().WithMessage(path, ": ", read.status().message());
