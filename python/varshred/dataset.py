@@ -373,10 +373,13 @@ class Dataset:
         to ``columns``), then the partition columns. A column missing from some files
         is null there; one of two different types is an error naming both files
         (Variant columns have one type whatever each file's shredding)."""
+        # Sets, not lists: a file may have many thousands of columns.
+        wanted = None if columns is None else set(columns)
+        partitions = set(self.partition_schema.names)
         seen: dict[str, tuple[pa.Field, str]] = {}
         for path, info in zip(self.paths, infos):
             for f in info.schema:
-                if columns is not None and f.name not in columns:
+                if wanted is not None and f.name not in wanted:
                     continue
                 if f.name not in seen:
                     seen[f.name] = (f, path)
@@ -394,17 +397,17 @@ class Dataset:
                            "shredded=False for one Variant type"
                            if "typed_value" in str(g.type) + str(f.type) else ""))
         for name in columns or []:
-            if name not in seen and name not in self.partition_schema.names:
+            if name not in seen and name not in partitions:
                 raise KeyError(f"{_describe(self.source)}: no column named {name!r}")
         fields = []
+        names_of = [set(info.schema.names) for info in infos]
         for name, (f, _) in seen.items():
-            if name in self.partition_schema.names:
+            if name in partitions:
                 raise ValueError(f"{_describe(self.source)}: {name!r} is both a column of "
                                  "the files and a partition directory key")
-            missing = any(name not in info.schema.names for info in infos)
+            missing = any(name not in names for names in names_of)
             fields.append(f.with_nullable(True) if missing else f)
-        fields += [f for f in self.partition_schema
-                   if columns is None or f.name in columns]
+        fields += [f for f in self.partition_schema if wanted is None or f.name in wanted]
         metadata = infos[0].schema.metadata if len(infos) == 1 else None
         return pa.schema(fields, metadata=metadata)
 
@@ -451,10 +454,11 @@ class Dataset:
         if not schema.names:
             return without_columns(n)
         cols = []
+        present = set() if table is None else set(table.column_names)
         for f in schema:
             if f.name in part:
                 cols.append(pa.repeat(pa.scalar(part[f.name], f.type), n))
-            elif table is not None and f.name in table.column_names:
+            elif f.name in present:
                 c = table[f.name]
                 cols.append(c if c.type == f.type or f.name in as_stored else c.cast(f.type))
             else:

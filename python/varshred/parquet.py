@@ -574,7 +574,8 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
 
     def open_unit(unit: _dataset.Unit):
         path = ds.paths[unit.file]
-        names = [n for n in read_schema.names if n in infos[unit.file].schema.names]
+        in_file = set(infos[unit.file].schema.names)
+        names = [n for n in read_schema.names if n in in_file]
         if not names:
             return None
         # A column too deep to import as stored is rebuilt: the transform reads either.

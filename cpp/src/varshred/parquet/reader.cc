@@ -14,6 +14,9 @@
 #include <parquet/statistics.h>
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "varshred/arrow/legacy.h"
 #include "varshred/arrow/variant_array.h"
@@ -386,18 +389,18 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
   if (options.columns.empty()) {
     selected = all;
   } else {
+    // By name through a map: a file may have many thousands of columns.
+    std::unordered_map<std::string_view, size_t> by_name;
+    for (size_t i = all.size(); i-- > 0;) by_name[all[i].name] = i;  // the first wins
+    std::vector<bool> named(all.size(), false);
     for (const auto& name : options.columns) {
-      auto it = std::find_if(all.begin(), all.end(),
-                             [&](const ParquetColumnInfo& c) { return c.name == name; });
-      if (it == all.end()) {
+      const auto it = by_name.find(name);
+      if (it == by_name.end()) {
         return arrow::Status::KeyError(path, ": no column named \"", name, "\"");
       }
       // A column named twice is read once, where it was first named.
-      const bool named_before =
-          std::any_of(selected.begin(), selected.end(), [&](const ParquetColumnInfo& c) {
-            return c.leaves.front() == it->leaves.front();
-          });
-      if (!named_before) selected.push_back(*it);
+      if (!named[it->second]) selected.push_back(all[it->second]);
+      named[it->second] = true;
     }
   }
   for (const auto& c : selected) {
