@@ -289,3 +289,26 @@ def test_read_paths_of_some_row_groups(tmp_path, ddl):
     assert vs.parquet.read_paths(path, "v", {"id": "bigint"}, row_groups=[]).num_rows == 0
     with pytest.raises(IndexError, match=r"groups\.parquet: no row group 5 \(the file has 5\)"):
         vs.parquet.read_paths(path, "v", {"id": "bigint"}, row_groups=[5])
+
+
+@pytest.mark.parametrize("typed, message", [
+    (pa.array([1, 2], pa.uint32()), "unsupported shredded value type uint32 at \\$"),
+    (pa.array([{"a": {"value": None, "typed_value": 7, "zzz": 3}}] * 2,
+              pa.struct([("a", pa.struct([("value", pa.binary()), ("typed_value", pa.int64()),
+                                          ("zzz", pa.int64())]))])),
+     "unexpected child 'zzz' in shredded group at \\$.a"),
+    (pa.array([{"a": 7}] * 2, pa.struct([("a", pa.int64())])),
+     "shredded group at \\$.a must be a struct, got int64"),
+])
+def test_read_paths_checks_the_whole_shape_as_variant_get_does(tmp_path, typed, message):
+    # read_paths reads only the leaves a path needs, and judged only their part of the
+    # shape: such columns read as NULLs or as values, until 2026-11-30.
+    column = pa.StructArray.from_arrays(
+        [pa.array([b"\x01\x01\x00\x01a"] * 2), pa.array([None, None], pa.binary()), typed],
+        fields=[pa.field("metadata", pa.binary(), False), pa.field("value", pa.binary()),
+                pa.field("typed_value", typed.type)])
+    path = str(tmp_path / "bad.parquet")
+    pq.write_table(pa.table({"v": column}), path)
+    for errors in ("null", "raise"):
+        with pytest.raises(TypeError, match="bad.parquet: column 'v', " + message):
+            vs.parquet.read_paths(path, "v", {"a": "bigint"}, errors=errors)
