@@ -147,6 +147,17 @@ def test_a_failed_write_without_permission_to_abort_leaves_no_object(monkeypatch
         server.stop()
 
 
+def test_an_object_named_as_a_dataset_folder_is_refused(s3):
+    # On S3 the write succeeded, and the object then hid the dataset under that prefix
+    # (a read of ds/ gave its one row instead of the dataset's), until 2026-11-30.
+    for i in range(2):
+        vs.parquet.write_json(['{"a": 1}'] * 10, s3.uri(f"ds/part-{i}.parquet"))
+    with pytest.raises(OSError, match="ds: is a directory"):
+        vs.parquet.write_json(['{"a": 1}'], s3.uri("ds"))
+    assert s3.keys() == ["ds/part-0.parquet", "ds/part-1.parquet"]
+    assert vs.parquet.read_table(s3.uri("ds/")).num_rows == 20
+
+
 def test_missing_object_and_bucket_name_the_uri(s3):
     with pytest.raises(OSError, match=r"s3://.*/nothing\.parquet"):
         vs.parquet.read_table(s3.uri("nothing.parquet"))

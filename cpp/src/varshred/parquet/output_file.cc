@@ -74,6 +74,15 @@ arrow::Result<AtomicFile> AtomicFile::Open(
   f.method_ = type == "local" ? Method::kLocalRename
               : type == "s3"  ? Method::kInPlace
                               : Method::kRename;
+  if (f.method_ != Method::kLocalRename) {
+    // An object store makes "directories" of key prefixes: an object named as one
+    // would hide the dataset under it (a local path fails as a directory by itself).
+    const auto existing = f.fs_->GetFileInfo(f.final_);
+    if (!existing.ok()) return f.Named(existing.status());
+    if (existing->type() == arrow::fs::FileType::Directory) {
+      return arrow::Status::IOError(path, ": is a directory");
+    }
+  }
   if (f.method_ == Method::kInPlace) {
     f.temp_ = f.final_;
   } else {
