@@ -570,7 +570,12 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
             table = table.select(out_schema.names)
         if out_schema.names:  # (pyarrow drops the rows of a table without columns)
             table = table.replace_schema_metadata(out_schema.metadata)
-        return table if transform is None else transform(table, out_schema)
+        if transform is None:
+            return table
+        try:
+            return transform(table, out_schema)
+        except VariantError as e:  # bad bytes the transform read: say in which file
+            raise VariantError(f"{ds.paths[unit.file]}: {e}") from None
 
     def open_unit(unit: _dataset.Unit):
         path = ds.paths[unit.file]

@@ -694,3 +694,18 @@ def test_cli_prints_valid_json_for_every_column_and_row(tmp_path):
     r = _run_cli("get", path, "$.s", "--type", "string")
     assert r.returncode == 0, r.stderr
     assert r.stdout.decode().splitlines() == ['"a\\nb"', "null", "null"]
+
+
+def test_cli_to_json_names_the_file_holding_bad_variant_bytes(tmp_path, capsys):
+    # to-json said only "row 1: metadata: ..." of a dataset's bad file (get and
+    # read_table named it), until 2026-11-30.
+    import pyarrow.parquet as pq
+
+    (tmp_path / "d").mkdir()
+    vs.parquet.write_json(['{"a": 1}'] * 3, str(tmp_path / "d" / "a.parquet"))
+    bad = pa.StructArray.from_arrays(
+        [pa.array([b"\x01\x00\x00", b"\x02\x00\x00"]), pa.array([b"\x00", b"\x00"])],
+        ["metadata", "value"])
+    pq.write_table(pa.table({"v": bad}), str(tmp_path / "d" / "b.parquet"))
+    assert cli.main(["to-json", str(tmp_path / "d"), str(tmp_path / "out.json")]) == 1
+    assert "b.parquet: row 1: metadata: unsupported version 2" in capsys.readouterr().err
