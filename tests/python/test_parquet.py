@@ -220,6 +220,21 @@ def test_a_corrupt_value_count_in_the_footer_is_an_error_not_fewer_rows(tmp_path
             read()
 
 
+def test_a_column_name_that_is_not_utf8_is_a_clear_error(tmp_path):
+    # pyarrow's metadata raised a bare UnicodeDecodeError, until 2026-11-30.
+    import struct
+
+    path = str(tmp_path / "x.parquet")
+    vs.parquet.write_table(pa.table({"colname": [1], "v": vs.from_json(["1"])}), path)
+    data = bytearray(open(path, "rb").read())
+    footer = struct.unpack("<I", data[-8:-4])[0]
+    data[data.find(b"colname", len(data) - 8 - footer) + 1] = 0x9A
+    open(path, "wb").write(data)
+    for read in (vs.parquet.read_table, vs.parquet.inspect, vs.parquet.shredding_counts):
+        with pytest.raises(vs.VariantError, match="x.parquet: column name is not UTF-8"):
+            read(path)
+
+
 def test_the_writer_reports_the_types_it_validated(tmp_path):
     schema = pa.schema({"v": vs.variant_type(), "j": vs.variant_type()})
     plain = vs.from_python([{"a": 1, "b": [2.5, "x"]}, None])

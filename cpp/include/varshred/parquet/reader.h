@@ -81,7 +81,8 @@ arrow::Result<std::vector<std::vector<std::string>>> ParquetLeafPaths(
     const std::shared_ptr<arrow::fs::FileSystem>& filesystem = nullptr);
 
 /// \brief Reads the footer of `path` and every row group's column chunk metadata and
-/// statistics, failing with an error naming the file where they are corrupt. Callers
+/// statistics, failing with an error naming the file where they are corrupt (column
+/// names that are not UTF-8 included). Callers
 /// that then read the footer with pyarrow (whose metadata accessors abort the process
 /// on a corrupt footer instead of raising) check it here first.
 arrow::Status CheckParquetFooter(

@@ -5,6 +5,7 @@
 #include <arrow/array.h>
 #include <arrow/io/file.h>
 #include <arrow/type.h>
+#include <arrow/util/string.h>
 #include <parquet/arrow/reader.h>
 #include <parquet/exception.h>
 #include <parquet/file_reader.h>
@@ -23,6 +24,7 @@
 #include "varshred/format.h"
 #include "varshred/parquet/catch_internal.h"
 #include "varshred/parquet/filesystem.h"
+#include "varshred/utf8_internal.h"
 
 namespace varshred {
 
@@ -72,6 +74,22 @@ void ReadDictionaries(const pq::FileMetaData& metadata,
   }
 }
 
+// Names are text to every reader (Python's str, JSON keys): pyarrow raised a bare
+// UnicodeDecodeError on a column name that is not UTF-8.
+arrow::Status CheckColumnNames(const std::string& path,
+                               const pq::SchemaDescriptor& schema) {
+  for (int i = 0; i < schema.num_columns(); ++i) {
+    const auto column_path = schema.Column(i)->path();  // owns the names below
+    for (const auto& name : column_path->ToDotVector()) {
+      if (!internal::IsValidUtf8(name)) {
+        return arrow::Status::Invalid(
+            path, ": column name is not UTF-8: ", arrow::HexEncode(name));
+      }
+    }
+  }
+  return arrow::Status::OK();
+}
+
 arrow::Result<std::unique_ptr<pq::arrow::FileReader>> OpenFile(
     const std::string& path, arrow::MemoryPool* pool, const FileSystemPtr& filesystem,
     bool int96_as_micros = false, bool dictionaries = false) {
@@ -92,6 +110,8 @@ arrow::Result<std::unique_ptr<pq::arrow::FileReader>> OpenFile(
   auto opened = builder.Open(*file, file_properties);
   std::unique_ptr<pq::arrow::FileReader> reader;
   if (opened.ok()) {
+    ARROW_RETURN_NOT_OK(
+        CheckColumnNames(path, *builder.raw_reader()->metadata()->schema()));
     pq::ArrowReaderProperties properties;
     if (int96_as_micros)
       properties.set_coerce_int96_timestamp_unit(arrow::TimeUnit::MICRO);
@@ -304,8 +324,6 @@ arrow::Status CheckParquetFooter(const std::string& path,
     ARROW_ASSIGN_OR_RAISE(auto reader,
                           OpenFile(path, arrow::default_memory_pool(), filesystem));
     const auto md = reader->parquet_reader()->metadata();
-    const pq::SchemaDescriptor& schema = *md->schema();
-    for (int i = 0; i < schema.num_columns(); ++i) schema.Column(i)->path();
     for (int g = 0; g < md->num_row_groups(); ++g) {
       const auto rg = md->RowGroup(g);
       for (int i = 0; i < rg->num_columns(); ++i) {
