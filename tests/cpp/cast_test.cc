@@ -729,6 +729,19 @@ TEST(VariantCastTest, TimesAtTheEndsOfTheirRangeCastAsSpark) {
   EXPECT_EQ(to_ts_la.CastTimestamp(end_text, &us), CastResult::kInvalid);
   EXPECT_EQ(to_ts_la.CastTimestamp(last, &us), CastResult::kInvalid);
   EXPECT_EQ(to_ntz_la.CastTimestamp(first, &us), CastResult::kInvalid);
+
+  // Seconds as a double whose microseconds are 2^63: Spark's check against
+  // Long.MaxValue (2^63 as a double) passes and its conversion saturates (the probes
+  // of 2026-11-30 found NULL here); just below, the exact value; above, invalid.
+  const Built at_limit(Double(9.223372036854775e12)), below(Double(9.2e12)),
+      past(Double(9.3e12)), low_limit(Double(-9.223372036854775808e12));
+  ASSERT_EQ(to_ts.CastTimestamp(at_limit.view(), &us), CastResult::kOk);
+  EXPECT_EQ(us, kMax);
+  ASSERT_EQ(to_ts.CastTimestamp(below.view(), &us), CastResult::kOk);
+  EXPECT_EQ(us, 9200000000000000000);
+  EXPECT_EQ(to_ts.CastTimestamp(past.view(), &us), CastResult::kInvalid);
+  ASSERT_EQ(to_ts.CastTimestamp(low_limit.view(), &us), CastResult::kOk);
+  EXPECT_EQ(us, kMin);
 }
 
 // Session time zone +02:00: timestamps print and truncate to dates in local time;

@@ -586,11 +586,14 @@ CastResult VariantCaster::CastTimestamp(const VariantView& v, int64_t* out) cons
     case VariantType::kDouble: {
       const double x = t == VariantType::kFloat ? v.GetFloat() : v.GetDouble();
       if (std::isnan(x) || std::isinf(x)) return CastResult::kInvalid;
+      // Spark compares with Long.MaxValue as a double, 2^63, which passes, and its
+      // conversion to long saturates there.
       const double micros = x * kMicrosPerSecond;
-      if (!(micros >= -9223372036854775808.0 && micros < 9223372036854775808.0)) {
+      if (!(micros >= -9223372036854775808.0 && micros <= 9223372036854775808.0)) {
         return CastResult::kInvalid;
       }
-      *out = static_cast<int64_t>(micros);
+      *out = micros == 9223372036854775808.0 ? std::numeric_limits<int64_t>::max()
+                                             : static_cast<int64_t>(micros);
       return CastResult::kOk;
     }
     case VariantType::kBoolean:
