@@ -336,5 +336,22 @@ TEST(ShredTest, RejectsInvalidInputWithRow) {
       << r.status().ToString();
 }
 
+// Said "metadata: empty buffer" (the null slot's bytes) until 2026-11-30, where the
+// other readers say what is wrong.
+TEST(ShredTest, NullMetadataInANonNullRowIsNamedAsSuch) {
+  arrow::BinaryBuilder md, value;
+  ASSERT_TRUE(md.Append(kEmptyMetadata).ok());
+  ASSERT_TRUE(md.AppendNull().ok());
+  ASSERT_TRUE(value.Append(std::string_view("\x0c\x01", 2)).ok());
+  ASSERT_TRUE(value.Append(std::string_view("\x0c\x02", 2)).ok());
+  VS_ASSIGN_OR_FAIL(auto input, arrow::StructArray::Make(
+                                    {*md.Finish(), *value.Finish()},
+                                    std::vector<std::string>{"metadata", "value"}));
+  VS_ASSIGN_OR_FAIL(auto schema, ShreddingSchema::Parse("int"));
+  auto st = Shred(*input, schema).status();
+  EXPECT_TRUE(st.IsInvalid());
+  EXPECT_EQ(st.message(), "row 1: metadata is null in a non-null row") << st.ToString();
+}
+
 }  // namespace
 }  // namespace varshred

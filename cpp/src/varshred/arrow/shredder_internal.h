@@ -233,6 +233,9 @@ class Shredder {
   arrow::Status ShredRow(const VariantArrayView& view, int64_t i, Node& root,
                          const ValidateOptions* validate) {
     if (view.IsNull(i)) return sink_->NullRow(root);
+    if (view.metadata_column().IsNull(i)) {  // as every other reader says it
+      return arrow::Status::Invalid("metadata is null in a non-null row");
+    }
     const std::string_view metadata_bytes = view.metadata(i);
     // An absent or null value cell in a non-null row reads as Variant null.
     std::string_view value = view.value_or_variant_null(i);
