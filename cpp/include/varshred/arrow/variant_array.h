@@ -175,7 +175,8 @@ class VariantArrayBuilder {
  public:
   explicit VariantArrayBuilder(arrow::MemoryPool* pool = arrow::default_memory_pool());
 
-  /// \brief Appends one Variant. The bytes are copied.
+  /// \brief Appends one Variant. The bytes are copied, not checked: pass bytes a
+  /// builder made or Validate() (validate.h) accepted.
   arrow::Status Append(std::string_view metadata, std::string_view value);
   /// \brief Appends a SQL NULL (a null struct slot; its children hold empty bytes, so
   /// no child is ever null).
