@@ -61,6 +61,7 @@ cdef class ParquetFileWriter:
     arrive checked, enums as their C++ values (varshred.parquet)."""
     cdef unique_ptr[ParquetWriter] writer
     cdef object lock
+    cdef bint failed  # a write failed and dropped the file: close() says so
 
     def __cinit__(self, *args, **kwargs):
         self.lock = _threading.Lock()
@@ -162,12 +163,15 @@ cdef class ParquetFileWriter:
         # A failed write has dropped the file: the writer is closed.
         if not status.ok():
             self.writer.reset()
+            self.failed = True
         return check_status(status, row_offset)
 
     def close(self):
         cdef CStatus status
         with self.lock:
             if not self.writer:
+                if self.failed:  # a caller who caught that error must not think it saved
+                    raise VariantError("nothing was written: a failed write dropped the file")
                 return
             with nogil:
                 status = deref(self.writer).Close()

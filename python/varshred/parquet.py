@@ -90,6 +90,8 @@ class ParquetWriter:
 
     A writer may be shared between threads: calls run one at a time, :meth:`close`
     waits for a running write, and a write after close is a :class:`VariantError`.
+    A failed write drops the file and closes the writer: a later :meth:`close` raises
+    :class:`VariantError` (nothing was written) rather than return as if it saved.
     """
 
     def __init__(self, path: str, schema: pa.Schema, *, shredding: Mapping[str, Any] | None = None,

@@ -235,6 +235,22 @@ def test_a_column_name_that_is_not_utf8_is_a_clear_error(tmp_path):
             read(path)
 
 
+def test_close_after_a_failed_write_says_nothing_was_written(tmp_path):
+    # A caller who caught the failed write and went on had close() return quietly,
+    # with no file written, until 2026-11-30.
+    path = str(tmp_path / "x.parquet")
+    w = vs.parquet.ParquetWriter(path, pa.schema([("v", vs.variant_type())]))
+    w.write_json([f'{{"a": {i}}}' for i in range(1000)])
+    with pytest.raises(vs.VariantError):
+        w.write_json(['{"a": 1}', "{bad json"])
+    with pytest.raises(vs.VariantError, match="nothing was written"):
+        w.close()
+    assert os.listdir(tmp_path) == []
+    w = vs.parquet.ParquetWriter(path, pa.schema([("v", vs.variant_type())]))
+    w.abort()
+    w.close()  # the caller's own abort: nothing to report
+
+
 def test_the_writer_reports_the_types_it_validated(tmp_path):
     schema = pa.schema({"v": vs.variant_type(), "j": vs.variant_type()})
     plain = vs.from_python([{"a": 1, "b": [2.5, "x"]}, None])
