@@ -834,8 +834,9 @@ def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str
         whole = reader.read_all()[column]
         return {p: variant_get(whole, _full_path(p), t, errors=errors, timezone=timezone)
                 for p, t in paths.items()}
-    if (path, column) not in footers:
-        footers[(path, column)] = _check_layout(path, column, paths, filesystem)
+    if (path, column) not in footers:  # once per file, whatever the paths
+        _check_layout(path, column, filesystem)
+        footers[(path, column)] = True
     partial = _parquet.read_leaves(path, leaves, row_groups, filesystem)
     for p, type_name in paths.items():
         # Shredded or not, variant_get reads the typed leaf directly and decodes the
@@ -848,20 +849,18 @@ def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str
     return out
 
 
-def _check_layout(path: str, column: str, paths: Mapping[str, Any], filesystem: Any) -> bool:
+def _check_layout(path: str, column: str, filesystem: Any) -> None:
     """Raises as variant_get does on a column whose shape the spec forbids (a typed_value
     of a type it does not allow, a field that is no value/typed_value pair), judged on
     the whole column as stored and no rows: a read of some of its leaves would see only
-    their part of the shape."""
+    their part of the shape. The check does not depend on the path read."""
     reader = _parquet.reader(path, [column], True, 1, _kernels.ON_CONFLICT["error"], None,
                              filesystem)
     stored = pa.array([], reader.schema.field(column).type)
     try:
-        for p, type_name in paths.items():
-            variant_get(stored, _full_path(p), type_name)
+        variant_get(stored, "$", "variant")
     except (TypeError, VariantError) as e:
         raise type(e)(f"{path}: column {column!r}, {e}") from None
-    return True
 
 
 # ----------------------------------------------------------------------------
