@@ -103,6 +103,8 @@ cdef extern from "varshred/arrow/shredding_schema.h" namespace "varshred" nogil:
         @staticmethod
         CResult[ShreddingSchema] Parse(string_view ddl)
         @staticmethod
+        CResult[ShreddingSchema] ParseSqlType(string_view ddl)
+        @staticmethod
         CResult[ShreddingSchema] FromArrow(const CDataType& typed_value)
         @staticmethod
         CResult[ShreddingSchema] FromPaths(const vector[pair[string, string]]& paths)

@@ -82,8 +82,12 @@ def sql_type(str name):
     """The Arrow type of a Spark SQL type name (``bigint``, ``decimal(9,2)``,
     ``struct<a: int, b: array<string>>``), read by the same DDL parser as shredding
     schemas (ShreddingSchema::SqlArrowType: decimals as decimal128, Spark's
-    DecimalType); None for ``variant``."""
-    cdef CResult[ShreddingSchema] result = _parse(name)
+    DecimalType); None for ``variant``. A field's ``NOT NULL`` and ``COMMENT``, and
+    ``STRING COLLATE``, are dropped as Spark's variant_get drops them
+    (ShreddingSchema::ParseSqlType)."""
+    cdef string text = name.encode("utf-8")
+    cdef CResult[ShreddingSchema] result = ShreddingSchema.ParseSqlType(
+        string_view(text.data(), text.size()))
     check_status(result.status())
     cdef ShreddingSchema s = deref(result)
     if s.kind() == ShreddingKind.kValueOnly:

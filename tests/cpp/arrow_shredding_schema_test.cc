@@ -63,6 +63,44 @@ TEST(ShreddingSchemaTest, ReportsErrorsWithColumn) {
   EXPECT_FALSE(ShreddingSchema::Parse("array<int> junk").ok());
 }
 
+// Spark's DDL as StructType.toDDL writes it: a field's NOT NULL and COMMENT, and a
+// string's collation. None changes a value, so both parsers drop them; only a cast's
+// target type takes NOT NULL (Spark's variant_get result is nullable anyway).
+TEST(ShreddingSchemaTest, SparkFieldOptionsAreDropped) {
+  VS_ASSIGN_OR_FAIL(auto expected,
+                    ShreddingSchema::Parse("struct<a: int, b: string, c: string>"));
+  for (const char* ddl : {
+           "struct<a: int COMMENT 'x, y>', b: string collate UTF8_LCASE, c string>",
+           "a INT comment \"it's\", b STRING COLLATE SYSTEM.BUILTIN.UNICODE_CI, c STRING",
+           "a int comment 'a \\' quote', b string collate utf8_binary comment '', c "
+           "string",
+       }) {
+    VS_ASSIGN_OR_FAIL(auto s, ShreddingSchema::Parse(ddl));
+    EXPECT_TRUE(s.Equals(expected)) << ddl << " -> " << s.ToDdl();
+    VS_ASSIGN_OR_FAIL(auto cast, ShreddingSchema::ParseSqlType(ddl));
+    EXPECT_TRUE(cast.Equals(expected)) << ddl;
+  }
+  VS_ASSIGN_OR_FAIL(auto top, ShreddingSchema::ParseSqlType("string collate UTF8_LCASE"));
+  EXPECT_EQ(top.type(), VariantType::kString);
+
+  const char* not_null = "struct<a: int NOT NULL COMMENT 'id', b: string, c: string>";
+  VS_ASSIGN_OR_FAIL(auto cast, ShreddingSchema::ParseSqlType(not_null));
+  EXPECT_TRUE(cast.Equals(expected)) << cast.ToDdl();
+  auto refused = ShreddingSchema::Parse(not_null);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find(
+                "NOT NULL: a shredded field is always nullable (a row may lack it or "
+                "hold another type) at column 15"),
+            std::string::npos)
+      << refused.status().ToString();
+
+  for (const char* bad :
+       {"struct<a: int not>", "struct<a: int comment>", "struct<a: int comment 'open>",
+        "int collate x", "string collate", "struct<a: int null>"}) {
+    EXPECT_FALSE(ShreddingSchema::ParseSqlType(bad).ok()) << bad;
+  }
+}
+
 TEST(ShreddingSchemaTest, NestingStopsAtTheShreddingLimit) {
   // Schemas type at most kMaxShreddingDepth levels (readers stop beyond): deeper DDL,
   // paths and Arrow types are errors before the recursion that would overflow the stack.

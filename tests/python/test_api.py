@@ -82,6 +82,23 @@ def test_type_names_spark_does_not_know_are_errors(variants, name):
         vs.variant_get(variants, "$.a", name)
 
 
+def test_type_names_take_sparks_field_options_as_spark_does():
+    # StructType.toDDL writes NOT NULL and COMMENT, and Spark 4 strings may carry a
+    # collation: Spark's variant_get accepts them and its result is nullable all the same
+    # (checked on Spark 4.3). A shredding schema refuses NOT NULL.
+    docs = vs.from_json(['{"a": 5, "b": "Q"}', '{"b": "x"}'])
+    ddl = "struct<a: INT NOT NULL COMMENT 'the id', b: string COLLATE UTF8_LCASE>"
+    assert arrow_type(ddl) == pa.struct([("a", pa.int32()), ("b", pa.string())])
+    assert vs.variant_get(docs, "$", ddl).to_pylist() == [
+        {"a": 5, "b": "Q"}, {"a": None, "b": "x"}]
+    assert arrow_type("string collate UTF8_LCASE") == pa.string()
+    with pytest.raises(vs.VariantError, match="NOT NULL: a shredded field is always "
+                                              "nullable"):
+        vs.ShreddingSchema.parse(ddl)
+    assert vs.ShreddingSchema.parse("a int comment 'x', b string collate UTF8_LCASE") \
+        == vs.ShreddingSchema.parse("a int, b string")
+
+
 def test_variant_target_type_gives_a_variant_column(variants):
     out = vs.variant_get(variants, "$.a", "variant")
     assert out.type == vs.variant_type()

@@ -64,8 +64,13 @@ class ShreddingSchema {
   /// \brief From a Spark-style DDL string: `struct<id: bigint, tags: array<string>>`,
   /// or the bare form `id bigint, name string`. Names may be backquoted (`` `a b` ``,
   /// doubled backquotes escape one; two backquotes alone are the empty name). Errors
-  /// give the column: "unknown type 'bigintt' at column 12".
+  /// give the column: "unknown type 'bigintt' at column 12". Spark's `COMMENT '...'`
+  /// after a field's type and `STRING COLLATE name` are accepted and dropped; `NOT NULL`
+  /// is refused (a shredded field is always nullable).
   static arrow::Result<ShreddingSchema> Parse(std::string_view ddl);
+  /// \brief Parse() for the target type of a cast, as Spark's variant_get reads it: a
+  /// field's `NOT NULL` is accepted and dropped too (Spark's result is nullable).
+  static arrow::Result<ShreddingSchema> ParseSqlType(std::string_view ddl);
   /// \brief From (path, DDL type) pairs merged into one object tree: "a.b" is field b
   /// of object a, "tags[]" the element of array tags, "events[].kind" field kind of
   /// the elements of events. Path segments may be backquoted. A path that conflicts

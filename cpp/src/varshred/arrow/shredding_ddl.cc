@@ -76,7 +76,11 @@ constexpr TypeName kTypeNames[] = {
 
 class DdlParser {
  public:
-  explicit DdlParser(std::string_view text) : text_(text) {}
+  // `for_casts`: the text names the target type of a cast (variant_get), where Spark
+  // accepts a field's NOT NULL and drops it (the result is nullable). A shredded field
+  // is always nullable (a row may lack it or hold another type): a shredding schema
+  // refuses NOT NULL rather than ignore what its author asked for.
+  DdlParser(std::string_view text, bool for_casts) : text_(text), for_casts_(for_casts) {}
 
   arrow::Result<ShreddingSchema> ParseTop() {
     SkipSpace();
@@ -87,7 +91,7 @@ class DdlParser {
       const size_t save = pos_;
       ARROW_ASSIGN_OR_RAISE(std::string word, Word());
       SkipSpace();
-      bare = !AtEnd() && Peek() != '<' && Peek() != '(';
+      bare = !AtEnd() && Peek() != '<' && Peek() != '(' && !NextWordIs("collate");
       pos_ = save;
     }
     ShreddingSchema out;
@@ -134,6 +138,63 @@ class DdlParser {
                  : Error("expected a name or type, got '" + std::string(1, Peek()) + "'");
     }
     return std::string(text_.substr(start, pos_ - start));
+  }
+
+  // Whether the next word is `keyword` (any case), consuming it only if so.
+  bool TakeWord(std::string_view keyword) {
+    if (!NextWordIs(keyword)) return false;
+    SkipSpace();
+    pos_ += keyword.size();
+    return true;
+  }
+  bool NextWordIs(std::string_view keyword) {
+    const size_t save = pos_;
+    SkipSpace();
+    size_t end = pos_;
+    while (end < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[end])) || text_[end] == '_')) {
+      ++end;
+    }
+    bool match = end - pos_ == keyword.size();
+    for (size_t i = 0; match && i < keyword.size(); ++i) {
+      match = std::tolower(static_cast<unsigned char>(text_[pos_ + i])) == keyword[i];
+    }
+    pos_ = save;
+    return match;
+  }
+
+  // Spark's string literal ('...' or "...", backslash escapes), whose text is dropped.
+  arrow::Status SkipStringLiteral() {
+    SkipSpace();
+    const size_t start = pos_;
+    const char quote = Peek();
+    if (quote != '\'' && quote != '"') return Error("expected a quoted comment");
+    for (++pos_; !AtEnd(); ++pos_) {
+      if (text_[pos_] == '\\') {
+        ++pos_;
+      } else if (text_[pos_] == quote) {
+        ++pos_;
+        return arrow::Status::OK();
+      }
+    }
+    return ErrorAt("unterminated comment", start);
+  }
+
+  // What Spark's DDL allows after a field's type: `NOT NULL`, then `COMMENT '...'`.
+  // Neither changes the values read or shredded.
+  arrow::Status FieldOptions() {
+    const size_t start = (SkipSpace(), pos_);
+    if (TakeWord("not")) {
+      if (!TakeWord("null")) return Error("expected NULL after NOT");
+      if (!for_casts_) {
+        return ErrorAt(
+            "NOT NULL: a shredded field is always nullable (a row may lack it or hold "
+            "another type)",
+            start);
+      }
+    }
+    if (TakeWord("comment")) return SkipStringLiteral();
+    return arrow::Status::OK();
   }
 
   arrow::Result<std::string> Name() {
@@ -197,6 +258,7 @@ class DdlParser {
       SkipSpace();
       if (Peek() == ':') ++pos_;
       ARROW_ASSIGN_OR_RAISE(ShreddingSchema type, ParseType());
+      ARROW_RETURN_NOT_OK(FieldOptions());
       if (!names.insert(name).second) {
         return ErrorAt("duplicate field '" + name + "'", name_pos);
       }
@@ -253,12 +315,29 @@ class DdlParser {
       return d;
     }
     for (const auto& t : kTypeNames) {
-      if (t.name == lower) return ShreddingSchema::Primitive(t.type);
+      if (t.name != lower) continue;
+      // Spark's `STRING COLLATE UTF8_LCASE`: a collation orders and compares strings;
+      // the values are the same strings.
+      if (t.type == VariantType::kString && TakeWord("collate")) {
+        ARROW_RETURN_NOT_OK(CollationName());
+      }
+      return ShreddingSchema::Primitive(t.type);
     }
     return ErrorAt("unknown type '" + word + "'", start);
   }
 
+  // A collation's name, possibly qualified (`SYSTEM.BUILTIN.UTF8_LCASE`).
+  arrow::Status CollationName() {
+    while (true) {
+      ARROW_RETURN_NOT_OK(Name().status());
+      SkipSpace();
+      if (Peek() != '.') return arrow::Status::OK();
+      ++pos_;
+    }
+  }
+
   std::string_view text_;
+  const bool for_casts_;
   size_t pos_ = 0;
   int depth_ = 0;  // objects and arrays open at pos_
 };
@@ -266,7 +345,11 @@ class DdlParser {
 }  // namespace
 
 arrow::Result<ShreddingSchema> ShreddingSchema::Parse(std::string_view ddl) {
-  return DdlParser(ddl).ParseTop();
+  return DdlParser(ddl, /*for_casts=*/false).ParseTop();
+}
+
+arrow::Result<ShreddingSchema> ShreddingSchema::ParseSqlType(std::string_view ddl) {
+  return DdlParser(ddl, /*for_casts=*/true).ParseTop();
 }
 
 std::string ShreddingSchema::ToDdl() const {
