@@ -186,8 +186,11 @@ cdef object export_array(const shared_ptr[CArray]& array):
 
 cdef object export_chunked(const vector[shared_ptr[CArray]]& chunks,
                            const shared_ptr[CDataType]& type):
-    """``chunks`` (of ``type``) as a pyarrow ChunkedArray."""
-    cdef CResult[shared_ptr[CChunkedArray]] made = CChunkedArray.Make(chunks, type)
+    """``chunks`` as a pyarrow ChunkedArray: of their type, which may follow the input's
+    (shred shares a ``large_binary`` metadata child as it is); of ``type`` when there
+    are none."""
+    cdef CResult[shared_ptr[CChunkedArray]] made = CChunkedArray.Make(
+        chunks, type if chunks.empty() else deref(chunks[0]).type())
     check_status(made.status())
     cdef ArrowArrayStream* stream
     capsule = _new_stream_capsule(&stream)

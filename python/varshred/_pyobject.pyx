@@ -17,9 +17,10 @@ import datetime as _dt
 import decimal as _decimal
 import uuid as _uuid
 
-from varshred._c_arrow cimport CArray, CResult, CStatus
+from varshred._c_arrow cimport CArray, CResult, CStatus, c_default_memory_pool
 from varshred._c_core cimport *
-from varshred._c_kernels cimport VariantArrayBuilder, VariantArrayView, VariantLayout
+from varshred._c_kernels cimport (
+    Unshred, UnshredOptions, VariantArrayBuilder, VariantArrayView, VariantLayout)
 from varshred._capsule cimport export_array, import_chunks
 from varshred._status cimport check_status, check_status_in
 from varshred.errors import VariantError
@@ -357,9 +358,13 @@ cdef object _to_py(const VariantView& v):
 
 
 def to_python(data):
-    """Variant array (canonical or Spark layout) -> list of Python values."""
+    """Variant array (canonical or Spark layout, shredded or not) -> list of Python
+    values."""
     cdef bint chunked = False
     cdef vector[shared_ptr[CArray]] chunks = import_chunks(data, &chunked)
+    cdef shared_ptr[CArray] chunk
+    cdef CResult[shared_ptr[CArray]] rebuilt
+    cdef UnshredOptions unshred_options
     cdef CResult[VariantArrayView] made
     cdef VariantArrayView view
     cdef ValidateOptions options
@@ -373,12 +378,17 @@ def to_python(data):
     options.allow_unsorted_keys = True
     out = []
     for c in range(chunks.size()):
-        made = VariantArrayView.Make(chunks[c])
+        chunk = chunks[c]
+        made = VariantArrayView.Make(chunk)
         check_status(made.status())
+        if deref(made).typed_value().get() != NULL:  # shredded: rebuilt as unshred() does
+            with nogil:
+                rebuilt = Unshred(deref(chunk), unshred_options, c_default_memory_pool())
+            check_status(rebuilt.status(), offset)
+            chunk = deref(rebuilt)
+            made = VariantArrayView.Make(chunk)
+            check_status(made.status())
         view = deref(made)
-        if view.typed_value().get() != NULL:
-            raise VariantError("to_python: the Variant column is shredded (it has a "
-                               "typed_value child); unshred it first")
         for row in range(view.length()):
             if view.IsNull(row):
                 out.append(None)

@@ -242,13 +242,7 @@ def to_python(variants: Any) -> list[Any]:
     resolution), and dates or timestamps outside years 1-9999 raise
     :class:`VariantError`.
     """
-    data = _arrow_input(variants, "variants")
-    t = getattr(data, "type", None)
-    if isinstance(t, pa.StructType) and t.get_field_index("typed_value") >= 0:
-        from varshred.shredding import unshred
-
-        data = unshred(data)
-    return _pyobject.to_python(data)
+    return _pyobject.to_python(_arrow_input(variants, "variants"))
 
 
 def validate(variants: Any, *, max_depth: int = 500, max_size: int = 128 << 20,

@@ -80,8 +80,10 @@ class BinaryColumn {
  public:
   BinaryColumn() = default;
   /// \brief Fails unless `array` is binary, large_binary, binary_view, the string
-  /// counterparts, or a dictionary with int32 indices of binary or string values,
-  /// every index of a non-null row within the dictionary.
+  /// counterparts, or a dictionary of those with integer indices, every index of a
+  /// non-null row within the dictionary. Dictionaries are read in place when their
+  /// indices are int32, their values binary or string and none of them null; others
+  /// are decoded to large_binary first (a valid index of a null entry is a null row).
   static arrow::Result<BinaryColumn> Make(const std::shared_ptr<arrow::Array>& array);
 
   bool IsNull(int64_t i) const { return nulls_.IsNull(i); }
@@ -119,6 +121,8 @@ class BinaryColumn {
 
  private:
   enum class Kind : uint8_t { kBinary, kLargeBinary, kBinaryView, kDictionary };
+  static arrow::Result<std::shared_ptr<arrow::Array>> Decode(
+      const arrow::DictionaryArray& array);
   std::string_view GetView(int64_t i) const;  // binary_view
 
   std::shared_ptr<arrow::Array> array_;

@@ -35,9 +35,11 @@ class Encoder {
   explicit Encoder(std::shared_ptr<arrow::Array> array) : array_(std::move(array)) {}
   virtual ~Encoder() = default;
 
+  /// Whether slot `i` is null as Arrow's readers see it.
+  virtual bool IsNull(int64_t i) const { return array_->IsNull(i); }
   /// Appends slot `i`: a Variant null for a null slot.
   arrow::Status Append(int64_t i, VariantBuilder* b) {
-    if (array_->IsNull(i)) {
+    if (IsNull(i)) {
       b->AppendNull();
       return arrow::Status::OK();
     }
@@ -204,6 +206,13 @@ class DictionaryEncoder final : public Encoder {
       : Encoder(std::move(array)),
         dict_(static_cast<const arrow::DictionaryArray&>(*array_)),
         values_(std::move(values)) {}
+
+  // A valid index of a null entry is a null slot too, as pyarrow reads it.
+  bool IsNull(int64_t i) const override {
+    if (array_->IsNull(i)) return true;
+    const int64_t index = dict_.GetValueIndex(i);
+    return index >= 0 && index < values_->array().length() && values_->IsNull(index);
+  }
 
   arrow::Status AppendValue(int64_t i, VariantBuilder* b) override {
     const int64_t index = dict_.GetValueIndex(i);
@@ -574,7 +583,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> ArrowToVariant(
   ARROW_RETURN_NOT_OK(out.Reserve(array.length(), 0));
   const bool top_null_type = array.type_id() == arrow::Type::NA;
   for (int64_t i = 0; i < array.length(); ++i) {
-    if (top_null_type || array.IsNull(i)) {
+    if (top_null_type || encoder->IsNull(i)) {
       ARROW_RETURN_NOT_OK(out.AppendNull());
       continue;
     }

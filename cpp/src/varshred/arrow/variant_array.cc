@@ -90,8 +90,10 @@ arrow::Result<BinaryColumn> BinaryColumn::Make(
       const auto& type = static_cast<const arrow::DictionaryType&>(*a.type());
       const arrow::Type::type values = type.value_type()->id();
       if (type.index_type()->id() != arrow::Type::INT32 ||
-          (values != arrow::Type::BINARY && values != arrow::Type::STRING)) {
-        break;
+          (values != arrow::Type::BINARY && values != arrow::Type::STRING) ||
+          a.dictionary()->null_count() != 0) {
+        ARROW_ASSIGN_OR_RAISE(auto decoded, Decode(a));
+        return Make(decoded);
       }
       const auto& dictionary = static_cast<const arrow::BinaryArray&>(*a.dictionary());
       col.kind_ = Kind::kDictionary;
@@ -116,6 +118,28 @@ arrow::Result<BinaryColumn> BinaryColumn::Make(
   }
   return arrow::Status::TypeError("expected a binary column, got ",
                                   array->type()->ToString());
+}
+
+arrow::Result<std::shared_ptr<arrow::Array>> BinaryColumn::Decode(
+    const arrow::DictionaryArray& array) {
+  ARROW_ASSIGN_OR_RAISE(BinaryColumn values, Make(array.dictionary()));
+  const int64_t size = array.dictionary()->length();
+  arrow::LargeBinaryBuilder out;
+  ARROW_RETURN_NOT_OK(out.Reserve(array.length()));
+  for (int64_t i = 0; i < array.length(); ++i) {
+    if (array.IsNull(i)) {
+      ARROW_RETURN_NOT_OK(out.AppendNull());
+      continue;
+    }
+    const int64_t k = array.GetValueIndex(i);  // a uint64 past int64 is negative
+    if (k < 0 || k >= size) {
+      return arrow::Status::Invalid("row ", i, ": dictionary index ", k,
+                                    " outside the dictionary of ", size, " values");
+    }
+    // A valid index of a null entry is a null row, as Arrow's readers take it.
+    ARROW_RETURN_NOT_OK(values.IsNull(k) ? out.AppendNull() : out.Append(values.Get(k)));
+  }
+  return out.Finish();
 }
 
 std::string_view BinaryColumn::GetView(int64_t i) const {

@@ -23,6 +23,7 @@
 #include <arrow/array/builder_binary.h>
 #include <arrow/array/builder_decimal.h>
 #include <arrow/array/builder_primitive.h>
+#include <arrow/array/util.h>
 #include <arrow/buffer_builder.h>
 #include <arrow/type.h>
 #include <arrow/type_traits.h>
@@ -686,6 +687,9 @@ class ShreddedGetter {
     masks.push_back(leaf().typed.get());
     const auto& data = *leaf().typed->data();
     const int64_t n = data.length;
+    // An empty slice may arrive (through the C data interface) with an offset past its
+    // buffers' ends, which pyarrow's concatenation refuses to slice: start afresh.
+    if (n == 0) return arrow::MakeEmptyArray(type, pool_);
     // At the leaf's offset, so that its other buffers are reused as they are.
     ARROW_ASSIGN_OR_RAISE(auto validity, AndValidity(masks, n, data.offset));
     int64_t null_count = 0;
