@@ -148,3 +148,39 @@ def test_cli_reads_past_staging_directories_and_hidden_files(tmp_path, capsys):
     (tmp_path / ".out.parquet.varshred-tmp-1").write_bytes(b"PAR1 partial")
     assert cli.main(["get", str(tmp_path), "$.a", "--type", "int"]) == 0
     assert capsys.readouterr().out.split() == ["1"]
+
+
+def test_a_fork_dropping_an_inherited_writer_leaves_the_parents_file(tmp_path):
+    # The child's copy of the writer is the parent's file: dropping it (a normal exit
+    # runs its destructor) neither deletes the staged file nor writes a footer into it.
+    target = tmp_path / "x.parquet"
+    w = vs.parquet.ParquetWriter(str(target), pa.schema([("v", vs.variant_type())]))
+    w.write_json(['{"a": 1}'] * 1000)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child)
+        try:
+            del w
+            import gc
+            gc.collect()
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    w.write_json(['{"a": 2}'] * 1000)
+    w.close()
+    assert vs.to_python(vs.parquet.read_table(str(target))["v"]) == \
+        [{"a": 1}] * 1000 + [{"a": 2}] * 1000
+
+
+def test_an_existing_directory_is_refused_before_any_row(tmp_path):
+    (tmp_path / "d").mkdir()
+    with pytest.raises(OSError, match="d: is a directory"):
+        vs.parquet.ParquetWriter(str(tmp_path / "d"), pa.schema([("v", vs.variant_type())]))
+
+
+@pytest.mark.parametrize("length", [222, 255])
+def test_names_up_to_the_longest_the_os_allows_are_written(tmp_path, length):
+    # The staged name adds about 35 bytes to the target's: cut, not refused.
+    name = "é" * ((length - 8) // 2) + "x" * ((length - 8) % 2) + ".parquet"
+    assert len(name.encode()) == length
+    vs.parquet.write_json(['{"a": 1}'], str(tmp_path / name))
+    assert os.listdir(tmp_path) == [name]

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -74,14 +75,13 @@ arrow::Result<AtomicFile> AtomicFile::Open(
   f.method_ = type == "local" ? Method::kLocalRename
               : type == "s3"  ? Method::kInPlace
                               : Method::kRename;
-  if (f.method_ != Method::kLocalRename) {
-    // An object store makes "directories" of key prefixes: an object named as one
-    // would hide the dataset under it (a local path fails as a directory by itself).
-    const auto existing = f.fs_->GetFileInfo(f.final_);
-    if (!existing.ok()) return f.Named(existing.status());
-    if (existing->type() == arrow::fs::FileType::Directory) {
-      return arrow::Status::IOError(path, ": is a directory");
-    }
+  // Refused before any row is written. A local directory would fail only at the
+  // rename; an object store makes "directories" of key prefixes, and an object named
+  // as one would hide the dataset under it.
+  const auto existing = f.fs_->GetFileInfo(f.final_);
+  if (!existing.ok()) return f.Named(existing.status());
+  if (existing->type() == arrow::fs::FileType::Directory) {
+    return arrow::Status::IOError(path, ": is a directory");
   }
   if (f.method_ == Method::kInPlace) {
     f.temp_ = f.final_;
@@ -92,9 +92,19 @@ arrow::Result<AtomicFile> AtomicFile::Open(
     const std::string base =
         slash == std::string::npos ? f.final_ : f.final_.substr(slash + 1);
     std::random_device rd;
-    f.temp_ =
-        dir + "." + base + ".varshred-tmp-" + std::to_string(rd()) + std::to_string(rd());
+    const std::string suffix =
+        ".varshred-tmp-" + std::to_string(rd()) + std::to_string(rd());
+    // A name may take 255 bytes (NAME_MAX): a long target's temporary name keeps
+    // what fits of it, cut between characters.
+    constexpr size_t kMaxName = 255;
+    size_t keep = std::min(base.size(), kMaxName - 1 - suffix.size());
+    while (keep > 0 && keep < base.size() &&
+           (static_cast<unsigned char>(base[keep]) & 0xC0) == 0x80) {
+      --keep;
+    }
+    f.temp_ = dir + "." + base.substr(0, keep) + suffix;
   }
+  f.owner_ = ::getpid();
   auto sink = f.fs_->OpenOutputStream(f.temp_);
   if (!sink.ok()) return f.Named(sink.status());
   f.sink_ = std::move(sink).ValueOrDie();
@@ -104,6 +114,10 @@ arrow::Result<AtomicFile> AtomicFile::Open(
 
 arrow::Status AtomicFile::Publish() {
   if (done_ || !sink_) return arrow::Status::Invalid(display_, ": already closed");
+  if (::getpid() != owner_) {
+    return arrow::Status::Invalid(display_, ": opened by another process (this one is ",
+                                  "a fork of it): only that process may publish it");
+  }
   auto st = stream_->Close();
   // Completes the upload in place (S3: the object appears now, whole).
   if (st.ok()) st = sink_->Close();
@@ -152,20 +166,36 @@ arrow::Status AtomicFile::Publish() {
   return arrow::Status::OK();
 }
 
+namespace {
+
+// A stream whose destructor must never run: it would complete an upload (S3 closes on
+// destruction) that this process may not publish. Kept until the process exits.
+void KeepUntilExit(std::shared_ptr<arrow::io::OutputStream> sink) {
+  static auto* kept = new std::vector<std::shared_ptr<arrow::io::OutputStream>>;
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  kept->push_back(std::move(sink));
+}
+
+}  // namespace
+
 void AtomicFile::Discard() {
   if (done_ || !sink_) return;
   done_ = true;
-  (void)stream_->Abort();
+  (void)stream_->Abort();  // no more writes through the writer's stream
+  if (::getpid() != owner_) {
+    // A fork dropping the writer it inherited: the file, the upload and the temporary
+    // name are the parent's, which goes on writing them.
+    KeepUntilExit(sink_);
+    return;
+  }
   // S3: aborts the multipart upload. A stream's destructor would Close() it instead,
   // which publishes.
   if (!sink_->Abort().ok() && !sink_->closed()) {
-    // The store refused the abort (a policy without s3:AbortMultipartUpload): the
-    // stream is kept alive until the process exits, so that no destructor completes
-    // the upload. It stays incomplete, as after a killed process, and never appears.
-    static auto* unaborted = new std::vector<std::shared_ptr<arrow::io::OutputStream>>;
-    static std::mutex mutex;
-    std::lock_guard<std::mutex> lock(mutex);
-    unaborted->push_back(sink_);
+    // The store refused the abort (a policy without s3:AbortMultipartUpload): no
+    // destructor may complete the upload. It stays incomplete, as after a killed
+    // process, and never appears.
+    KeepUntilExit(sink_);
   }
   if (method_ == Method::kLocalRename) {
     std::remove(temp_.c_str());

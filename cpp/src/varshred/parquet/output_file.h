@@ -17,6 +17,7 @@
 #include <arrow/io/interfaces.h>
 #include <arrow/result.h>
 #include <arrow/status.h>
+#include <sys/types.h>
 
 #include <memory>
 #include <string>
@@ -58,6 +59,9 @@ class AtomicFile {
   std::shared_ptr<arrow::io::OutputStream> sink_;  // the store's stream
   std::shared_ptr<arrow::io::OutputStream> stream_;  // what the writer sees
   bool done_ = false;
+  // The process that opened the file: a fork inherits the object, but the file stays
+  // its parent's to publish or discard.
+  pid_t owner_ = 0;
 };
 
 }  // namespace varshred::internal
