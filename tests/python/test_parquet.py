@@ -500,3 +500,21 @@ def test_the_variant_extension_type_is_written_as_a_variant_column(tmp_path):
     assert lines[:2] == ["['{\"a\":1}', None, '{\"a\":\"x\"}']"] * 2
     assert lines[2].startswith("TypeError") and "top-level" in lines[2]
     assert not (tmp_path / "nested.parquet").exists()
+
+
+@pytest.mark.parametrize("shredded", [False, True])
+def test_write_errors_name_the_column_and_the_row_of_the_table(tmp_path, shredded):
+    # A table of several batches: the row counts from the table's start, whether the
+    # input column is shredded (rebuilt before it is written) or not.
+    v = vs.from_json(['{"id": 1}', '{"id": 2}', '{"id": 3}', '"ok"', '"bad"', '{"id": 6}'])
+    col = vs.shred(v, "struct<id: bigint>") if shredded else v
+    values = col.field("value").to_pylist()
+    values[4] = b"\x19\x01"  # a short string of 6 bytes with 1 present
+    kids = [pa.array(values, pa.binary()) if f.name == "value" else col.field(f.name)
+            for f in col.type]
+    bad = pa.StructArray.from_arrays(kids, fields=list(col.type))
+    table = pa.Table.from_batches([pa.record_batch([bad.slice(0, 3)], names=["v"]),
+                                   pa.record_batch([bad.slice(3)], names=["v"])])
+    with pytest.raises(vs.VariantError, match='column "v", row 4[:,] '):
+        vs.parquet.write_table(table, str(tmp_path / "x.parquet"))
+    assert not os.listdir(tmp_path)

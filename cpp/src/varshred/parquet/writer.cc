@@ -46,6 +46,7 @@
 #include "varshred/parquet/output_file.h"
 #include "varshred/parquet/schema.h"
 #include "varshred/parquet/shared_row_groups_internal.h"
+#include "varshred/row_error_internal.h"
 #include "varshred/validate.h"
 
 namespace varshred {
@@ -846,13 +847,16 @@ class SharedWriter : public ParquetWriter {
 
   void Abort() override {
     closed_ = true;
+    // The stream first: the writers' destructors try to finish the file (Parquet C++
+    // writes the footer), which must reach no file, least of all in a fork, whose
+    // descriptor shares the parent's file and offset.
+    file_.Discard();
     // The Arrow writer's file view points at the file writer: it goes first.
     try {
       others_writer_.reset();
       file_writer_.reset();
     } catch (...) {
     }
-    file_.Discard();
   }
 
   int64_t num_rows() const override { return rows_; }
@@ -1048,9 +1052,12 @@ class SharedWriter : public ParquetWriter {
   arrow::Status WriteSlice(const arrow::RecordBatch& slice, bool new_row_group) {
     arrow::ArrayVector inputs;
     for (auto& [field_index, writer] : variants_) {
-      ARROW_ASSIGN_OR_RAISE(
-          auto input,
-          UnshreddedInput(internal::StorageOf(slice.column(field_index)), pool_));
+      auto unshredded =
+          UnshreddedInput(internal::StorageOf(slice.column(field_index)), pool_);
+      if (!unshredded.ok()) {
+        return InColumn(field_index, internal::ShiftRow(unshredded.status(), rows_));
+      }
+      std::shared_ptr<arrow::Array> input = *std::move(unshredded);
       auto st = writer->Shred(input, rows_);
       if (!st.ok()) return InColumn(field_index, st);
       inputs.push_back(std::move(input));
