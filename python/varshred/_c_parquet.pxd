@@ -68,6 +68,12 @@ cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
         cbool annotated
         vector[int] leaves
 
+    cdef cppclass OpenedParquetFile:
+        @staticmethod
+        CResult[shared_ptr[const OpenedParquetFile]] Open(
+            const string& path, const shared_ptr[CFileSystem]& filesystem)
+        vector[int64_t] row_group_rows()
+
     cdef cppclass ParquetReadOptions:
         vector[string] columns
         cbool shredded
@@ -77,6 +83,7 @@ cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
         shared_ptr[CFileSystem] filesystem
         cbool int96_as_micros
         cbool dictionaries
+        shared_ptr[const OpenedParquetFile] opened
 
     CResult[vector[ParquetColumnInfo]] InspectParquet(
         const string& path, const shared_ptr[CFileSystem]& filesystem)
@@ -88,6 +95,7 @@ cdef extern from "varshred/parquet/reader.h" namespace "varshred" nogil:
         const string& path, const ParquetReadOptions& options, CMemoryPool* pool)
     CResult[shared_ptr[CChunkedArray]] ReadParquetLeaves(
         const string& path, const vector[int]& leaves, CMemoryPool* pool,
-        const vector[int]& row_groups, const shared_ptr[CFileSystem]& filesystem)
+        const vector[int]& row_groups, const shared_ptr[CFileSystem]& filesystem,
+        const shared_ptr[const OpenedParquetFile]& opened)
 
 

@@ -45,6 +45,11 @@ class ParquetFileWriter:
 def check_footer(path: str, filesystem: Any = None) -> None: ...
 def inspect(path: str, filesystem: Any = None) -> list[tuple[str, str | None, bool, list[int]]]: ...
 def leaf_paths(path: str, filesystem: Any = None) -> list[tuple[str, ...]]: ...
+class OpenedFile:
+    @property
+    def row_group_rows(self) -> list[int]: ...
+
+def open_file(path: str, filesystem: Any = None) -> OpenedFile: ...
 def reader(
     path: str,
     columns: list[str] | None,
@@ -56,7 +61,12 @@ def reader(
     int96_as_micros: bool = False,
     check_unshredded_values: bool = True,
     dictionaries: bool = False,
+    opened: OpenedFile | None = None,
 ) -> pa.RecordBatchReader: ...
 def read_leaves(
-    path: str, leaves: list[int], row_groups: list[int] | None = None, filesystem: Any = None
+    path: str,
+    leaves: list[int],
+    row_groups: list[int] | None = None,
+    filesystem: Any = None,
+    opened: OpenedFile | None = None,
 ) -> pa.ChunkedArray: ...

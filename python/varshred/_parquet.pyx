@@ -264,15 +264,40 @@ def leaf_paths(str path, filesystem=None):
     return [tuple(n.decode("utf-8") for n in p) for p in deref(result)]
 
 
+cdef class OpenedFile:
+    """A Parquet file opened once, its footer read (OpenedParquetFile): readers given it
+    share both, and read the file that was opened."""
+    cdef shared_ptr[const OpenedParquetFile] opened
+
+    @property
+    def row_group_rows(self):
+        return list(deref(self.opened).row_group_rows())
+
+
+def open_file(str path, filesystem=None):
+    """``path`` opened and its footer read (an OpenedFile for reader())."""
+    cdef string c_path = path.encode("utf-8")
+    cdef shared_ptr[CFileSystem] fs = unwrap_filesystem(filesystem)
+    cdef CResult[shared_ptr[const OpenedParquetFile]] result
+    with nogil:
+        result = OpenedParquetFile.Open(c_path, fs)
+    check_status(result.status())
+    cdef OpenedFile out = OpenedFile.__new__(OpenedFile)
+    out.opened = deref(result)
+    return out
+
+
 def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict,
            row_groups=None, filesystem=None, bint int96_as_micros=False,
-           bint check_unshredded_values=True, bint dictionaries=False):
+           bint check_unshredded_values=True, bint dictionaries=False,
+           OpenedFile opened=None):
     """A pyarrow RecordBatchReader over ``path``, Variant columns rebuilt; only
     ``row_groups`` (in that order) when given; INT96 timestamps as microseconds (as
     Spark reads them) with ``int96_as_micros``. ``check_unshredded_values=False`` is
     for a caller that hands every batch to a validating writer (UnshredOptions).
     ``dictionaries`` (with ``shredded``): Variant columns' dictionary-encoded binary
-    leaves come as dictionary arrays (ParquetReadOptions::dictionaries)."""
+    leaves come as dictionary arrays (ParquetReadOptions::dictionaries). ``opened``:
+    the file as open_file() opened it (``path`` then names it in errors only)."""
     cdef ParquetReadOptions options
     options.int96_as_micros = int96_as_micros
     options.dictionaries = dictionaries
@@ -280,6 +305,8 @@ def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict
     if row_groups is not None:
         options.row_groups = row_groups
     options.filesystem = unwrap_filesystem(filesystem)
+    if opened is not None:
+        options.opened = opened.opened
     for c in (columns or []):
         options.columns.push_back(c.encode("utf-8"))
     options.shredded = shredded
@@ -293,9 +320,13 @@ def reader(str path, columns, bint shredded, int64_t batch_size, int on_conflict
     return export_reader(deref(result))
 
 
-def read_leaves(str path, leaves, row_groups=None, filesystem=None):
+def read_leaves(str path, leaves, row_groups=None, filesystem=None,
+                OpenedFile opened=None):
     """The given leaf columns as one partial column (a ChunkedArray, one chunk per row
-    group); only ``row_groups`` when given."""
+    group); only ``row_groups`` when given; ``opened`` as reader()'s."""
+    cdef shared_ptr[const OpenedParquetFile] c_opened
+    if opened is not None:
+        c_opened = opened.opened
     cdef vector[int] c_leaves = leaves
     cdef vector[int] c_row_groups
     if row_groups is not None:
@@ -305,7 +336,7 @@ def read_leaves(str path, leaves, row_groups=None, filesystem=None):
     cdef CResult[shared_ptr[CChunkedArray]] result
     with nogil:
         result = ReadParquetLeaves(c_path, c_leaves, c_default_memory_pool(), c_row_groups,
-                                   fs)
+                                   fs, c_opened)
     check_status(result.status())
     cdef vector[shared_ptr[CArray]] chunks
     cdef int i

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -286,6 +287,45 @@ class Unit:
     file: int
     row_groups: tuple[int, ...]
     rows: int
+
+
+class OpenFiles:
+    """Each file of a scan opened once (its footer read once) for the units that read
+    its row groups, and dropped after its last unit. Reading a file of many row groups
+    then parses its footer once, not once per row group, and every unit reads the file
+    the scan opened, even if another is renamed over its path meanwhile. The opened
+    footer must be the one the scan was planned with (:class:`FileInfo`): else the
+    file changed in between, and the scan fails rather than mix the two."""
+
+    def __init__(self, ds: Dataset, infos: list[FileInfo], units: list[Unit]):
+        from collections import Counter
+
+        self._ds, self._infos = ds, infos
+        self._left = Counter(u.file for u in units)
+        self._open: dict[int, list] = {}  # file -> [lock, OpenedFile or None]
+        self._lock = threading.Lock()
+
+    def get(self, file: int) -> Any:
+        from varshred import _parquet
+
+        with self._lock:
+            entry = self._open.setdefault(file, [threading.Lock(), None])
+        with entry[0]:  # one opening per file; other files open meanwhile
+            if entry[1] is None:
+                path = self._ds.paths[file]
+                opened = _parquet.open_file(path, self._ds.filesystem)
+                if opened.row_group_rows != self._infos[file].row_group_rows:
+                    raise VariantError(f"{path}: the file changed during the scan (its "
+                                       "row groups differ from those the scan planned)")
+                entry[1] = opened
+            return entry[1]
+
+    def done(self, file: int) -> None:
+        """One unit of ``file`` is read: after its last, the file is closed."""
+        with self._lock:
+            self._left[file] -= 1
+            if self._left[file] <= 0:
+                self._open.pop(file, None)
 
 
 def default_threads(threads: int | None) -> int:

@@ -14,6 +14,7 @@ import decimal
 import math
 import numbers
 import operator
+import re
 import warnings
 from dataclasses import dataclass
 from types import TracebackType
@@ -561,6 +562,7 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
     read_schema = ds.schema(infos, needed)
     out_schema = ds.schema(infos, columns)
     units = ds.units(infos, conditions, threads)
+    files = _dataset.OpenFiles(ds, infos, units)
 
     stored = set(_variant_columns(infos)) if as_stored else set()
 
@@ -588,7 +590,8 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
         # A column too deep to import as stored is rebuilt: the transform reads either.
         stored = as_stored and not infos[unit.file].too_deep_to_import
         return _parquet.reader(path, names, shredded or stored, batch_size, conflict,
-                               list(unit.row_groups), ds.filesystem, dictionaries=stored)
+                               list(unit.row_groups), ds.filesystem, dictionaries=stored,
+                               opened=files.get(unit.file))
 
     def read_unit(unit: _dataset.Unit) -> list:  # on a worker thread
         # Batch by batch, as the one-thread stream: the decoded columns of one batch at a
@@ -602,6 +605,8 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
             return parts or [finish(reader.schema.empty_table(), unit)]
         except pa.ArrowException as e:
             raise _status.from_arrow_error(e) from None
+        finally:
+            files.done(unit.file)
 
     def stream() -> Iterator[pa.Table]:  # one thread: batch by batch
         for unit in units:
@@ -614,6 +619,8 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
                     yield finish(pa.Table.from_batches([batch]), unit)
             except pa.ArrowException as e:
                 raise _status.from_arrow_error(e) from None
+            finally:
+                files.done(unit.file)
 
     tables = stream() if threads == 1 else (
         part for parts in _dataset.ordered_map(read_unit, units, threads, readahead)
@@ -765,13 +772,23 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
 
     import pyarrow.compute as pc  # here: not paid by every import of varshred
 
+    units = ds.units(infos, conditions, threads)
+    files = _dataset.OpenFiles(ds, infos, units)
+
     def read_unit(unit: _dataset.Unit) -> pa.Table:
+        try:
+            return read_paths_of_unit(unit)
+        finally:
+            files.done(unit.file)
+
+    def read_paths_of_unit(unit: _dataset.Unit) -> pa.Table:
         file = ds.paths[unit.file]
         names = infos[unit.file].schema.names
         rgs = list(unit.row_groups)
+        opened = files.get(unit.file) if column in names else None
         if column in names:
             out = _paths_of_file(file, column, paths, errors, timezone, rgs, footers,
-                                 ds.filesystem)
+                                 ds.filesystem, opened)
         else:
             out = {p: pa.nulls(unit.rows, t) for p, t in types.items()}
         table = pa.table(out) if out else None
@@ -786,7 +803,7 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
                 else:
                     values = _paths_of_file(file, c.column, {c.path: pa.scalar(c.literal).type},
                                             "null", timezone, rgs, footers,
-                                            ds.filesystem)[c.path]
+                                            ds.filesystem, files.get(unit.file))[c.path]
                     m = _dataset.compare(values, c)
             elif c.column in part:
                 value = pa.scalar(part[c.column], ds.partition_schema.field(c.column).type)
@@ -800,17 +817,18 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
             mask = m if mask is None else pc.and_(mask, m)
         return table.filter(mask)
 
-    tables = [t for t in _dataset.ordered_map(read_unit, ds.units(infos, conditions, threads), threads,
-                                              readahead) if t.num_rows]
+    tables = [t for t in _dataset.ordered_map(read_unit, units, threads, readahead)
+              if t.num_rows]
     return _dataset.concat(tables, pa.schema([(p, t) for p, t in types.items()]))
 
 
 def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str,
                    timezone: str, row_groups: list[int] | None = None,
                    footers: dict | None = None,
-                   filesystem: Any = None) -> dict:
+                   filesystem: Any = None, opened: Any = None) -> dict:
     """read_paths of one file (of ``row_groups`` when given): {path: values}.
-    ``footers`` keeps each file's columns and leaf index for the scan's next units."""
+    ``footers`` keeps each file's columns and leaf index for the scan's next units;
+    ``opened``: the file as the scan opened it (dataset.OpenFiles)."""
     out = {}
     footers = {} if footers is None else footers
     if path not in footers:  # two threads may both read it: the same value
@@ -830,14 +848,14 @@ def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str
         # interface's names end at the first), cannot cross into Python: the column,
         # rebuilt, can.
         reader = _parquet.reader(path, [column], False, 65536, _kernels.ON_CONFLICT["error"],
-                                 row_groups, filesystem)
+                                 row_groups, filesystem, opened=opened)
         whole = reader.read_all()[column]
         return {p: variant_get(whole, _full_path(p), t, errors=errors, timezone=timezone)
                 for p, t in paths.items()}
     if (path, column) not in footers:  # once per file, whatever the paths
         _check_layout(path, column, filesystem)
         footers[(path, column)] = True
-    partial = _parquet.read_leaves(path, leaves, row_groups, filesystem)
+    partial = _parquet.read_leaves(path, leaves, row_groups, filesystem, opened)
     for p, type_name in paths.items():
         # Shredded or not, variant_get reads the typed leaf directly and decodes the
         # residual values only for rows that need them.
@@ -845,8 +863,26 @@ def _paths_of_file(path: str, column: str, paths: Mapping[str, Any], errors: str
             out[p] = variant_get(partial, _full_path(p), type_name, errors=errors,
                                  timezone=timezone)
         except VariantError as e:  # bad data in the file ("row 3, $.a: ..."): say where
-            raise VariantError(f"{path}: column {column!r}, {e}") from None
+            message = _renumber_file_row(str(e), path, row_groups, filesystem)
+            raise VariantError(f"{path}: column {column!r}, {message}") from None
     return out
+
+
+def _renumber_file_row(message: str, path: str, row_groups: list[int] | None,
+                       filesystem: Any) -> str:
+    """``message`` naming, for the row of a read of ``row_groups`` it starts with, that
+    row's number in the file (the C++ reader's RenumberRow, for the rows read here)."""
+    m = re.match(r"row (\d+)", message)
+    if m is None or row_groups is None:
+        return message
+    md = _parquet_file(path, filesystem).metadata  # an error's path only
+    sizes = [md.row_group(i).num_rows for i in range(md.num_row_groups)]
+    row = int(m.group(1))
+    for g in row_groups:
+        if row < sizes[g]:
+            return f"row {sum(sizes[:g]) + row}{message[m.end():]}"
+        row -= sizes[g]
+    return message
 
 
 def _check_layout(path: str, column: str, filesystem: Any) -> None:

@@ -219,9 +219,9 @@ def _count_row_groups(monkeypatch) -> list:
         return reader(path, columns, shredded, batch_size, on_conflict, row_groups, filesystem,
                       **options)
 
-    def counting_leaves(path, leaves, row_groups=None, filesystem=None):
+    def counting_leaves(path, leaves, row_groups=None, filesystem=None, opened=None):
         seen.append(("leaves", os.path.basename(path), tuple(row_groups or ())))
-        return read_leaves(path, leaves, row_groups, filesystem)
+        return read_leaves(path, leaves, row_groups, filesystem, opened)
 
     monkeypatch.setattr(_parquet, "reader", counting_reader)
     monkeypatch.setattr(_parquet, "read_leaves", counting_leaves)
@@ -709,3 +709,44 @@ def test_cli_to_json_names_the_file_holding_bad_variant_bytes(tmp_path, capsys):
     pq.write_table(pa.table({"v": bad}), str(tmp_path / "d" / "b.parquet"))
     assert cli.main(["to-json", str(tmp_path / "d"), str(tmp_path / "out.json")]) == 1
     assert "b.parquet: row 1: metadata: unsupported version 2" in capsys.readouterr().err
+
+
+def test_a_scan_reads_the_file_it_opened_when_another_replaces_it(tmp_path):
+    # varshred's writers publish by renaming: a file renamed over one being read must
+    # not give the rest of the read from the new file (each row group once reopened it).
+    path, new = tmp_path / "t.parquet", tmp_path / "new.parquet"
+    for target, version in ((path, 1), (new, 2)):
+        vs.parquet.write_json([f'{{"version": {version}}}'] * 40, str(target),
+                              row_group_size=10)
+    for threads in (1, 2):
+        batches = vs.parquet.iter_batches(str(path), batch_size=10, threads=threads)
+        first = next(batches)
+        os.replace(new, path)
+        rest = list(batches)
+        versions = {row["version"] for b in [first, *rest]
+                    for row in vs.to_python(b.column("v"))}
+        assert versions == {1} and sum(b.num_rows for b in rest) == 30
+        os.replace(path, new)
+        vs.parquet.write_json(['{"version": 1}'] * 40, str(path), row_group_size=10)
+
+
+def test_read_errors_name_the_row_of_the_file_in_every_row_group(tmp_path):
+    good = vs.from_json([f'{{"id": {i}}}' for i in range(300)])
+    values = good.field("value").to_pylist()
+    values[257] = b"\x02\x05"  # a truncated object header, in the third row group
+    bad = pa.StructArray.from_arrays([good.field("metadata"), pa.array(values, pa.binary())],
+                                     fields=list(vs.variant_type()))
+    path = str(tmp_path / "bad.parquet")
+    import pyarrow.parquet as pq
+    pq.write_table(pa.table({"v": bad}), path, row_group_size=100)
+    reads = (lambda t: vs.parquet.read_table(path, threads=t),
+             lambda t: list(vs.parquet.iter_batches(path, batch_size=7, threads=t)),
+             lambda t: vs.parquet.read_paths(path, "v", {"$.id": "bigint"},
+                                             errors="raise", threads=t))
+    for threads in (1, 2):
+        for read in reads:
+            with pytest.raises(vs.VariantError, match=r"column .v., row 257\b"):
+                read(threads)
+    with pytest.raises(vs.VariantError, match=r"column .v., row 257\b"):
+        vs.parquet.read_paths(path, "v", {"$.id": "bigint"}, errors="raise",
+                              row_groups=[2])

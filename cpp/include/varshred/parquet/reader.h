@@ -4,6 +4,7 @@
 
 #pragma once
 
+#include <arrow/io/interfaces.h>
 #include <arrow/memory_pool.h>
 #include <arrow/record_batch.h>
 #include <arrow/result.h>
@@ -16,6 +17,10 @@
 
 #include "varshred/arrow/unshred.h"
 #include "varshred/parquet/filesystem.h"
+
+namespace parquet {
+class FileMetaData;
+}  // namespace parquet
 
 namespace varshred {
 
@@ -37,6 +42,32 @@ struct ParquetColumnInfo {
   int spec_version = 0;
   /// Leaf column indexes of this column in the file, in order.
   std::vector<int> leaves;
+};
+
+/// \brief A Parquet file opened once, its footer read and checked (column names UTF-8).
+///
+/// Readers given it (ParquetReadOptions::opened) share the open file and the parsed
+/// footer instead of opening the path again: a scan that reads a file's row groups as
+/// separate units parses the footer once, not once per unit, and every unit reads the
+/// file that was opened, even if another file is renamed over its path meanwhile (a
+/// local file; an object store's later range reads fetch whatever the key then holds).
+class OpenedParquetFile {
+ public:
+  static arrow::Result<std::shared_ptr<const OpenedParquetFile>> Open(
+      const std::string& path,
+      const std::shared_ptr<arrow::fs::FileSystem>& filesystem = nullptr);
+
+  /// The path as given to Open(): errors name it.
+  const std::string& path() const { return path_; }
+  const std::shared_ptr<arrow::io::RandomAccessFile>& file() const { return file_; }
+  const std::shared_ptr<parquet::FileMetaData>& metadata() const { return metadata_; }
+  /// Rows of each row group, in order.
+  std::vector<int64_t> row_group_rows() const;
+
+ private:
+  std::string path_;
+  std::shared_ptr<arrow::io::RandomAccessFile> file_;
+  std::shared_ptr<parquet::FileMetaData> metadata_;
 };
 
 struct ParquetReadOptions {
@@ -62,6 +93,9 @@ struct ParquetReadOptions {
   bool dictionaries = false;
   /// The filesystem `path` is in; by default resolved from `path` (see ResolveFile).
   std::shared_ptr<arrow::fs::FileSystem> filesystem;
+  /// The file already opened (then `filesystem` is not used, and `path` names it in
+  /// errors only): see OpenedParquetFile.
+  std::shared_ptr<const OpenedParquetFile> opened;
 };
 
 // Every `path` below is a local path or a URI (s3://, gs://, abfs://, hdfs://,
@@ -103,11 +137,13 @@ arrow::Result<std::shared_ptr<arrow::Table>> ReadParquet(
 /// \brief Reads only the given leaf columns (by index) of one top-level column and
 /// returns them as a (partial) struct column: the basis of path projection, which
 /// reads a path's typed_value leaf and the value columns on the way, not the rest.
-/// `row_groups` selects row groups as ParquetReadOptions::row_groups does.
+/// `row_groups` selects row groups as ParquetReadOptions::row_groups does; `opened`
+/// as ParquetReadOptions::opened.
 arrow::Result<std::shared_ptr<arrow::ChunkedArray>> ReadParquetLeaves(
     const std::string& path, const std::vector<int>& leaves,
     arrow::MemoryPool* pool = arrow::default_memory_pool(),
     const std::vector<int>& row_groups = {},
-    const std::shared_ptr<arrow::fs::FileSystem>& filesystem = nullptr);
+    const std::shared_ptr<arrow::fs::FileSystem>& filesystem = nullptr,
+    const std::shared_ptr<const OpenedParquetFile>& opened = nullptr);
 
 }  // namespace varshred

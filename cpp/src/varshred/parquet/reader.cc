@@ -24,6 +24,7 @@
 #include "varshred/format.h"
 #include "varshred/parquet/catch_internal.h"
 #include "varshred/parquet/filesystem.h"
+#include "varshred/row_error_internal.h"
 #include "varshred/utf8_internal.h"
 
 namespace varshred {
@@ -90,38 +91,37 @@ arrow::Status CheckColumnNames(const std::string& path,
   return arrow::Status::OK();
 }
 
+arrow::Status NotReadable(const std::string& path, const arrow::Status& st) {
+  return arrow::Status::Invalid(path, ": not a readable Parquet file (", st.message(),
+                                ")");
+}
+
+pq::ReaderProperties FileProperties() {
+  pq::ReaderProperties properties;
+  properties.set_schema_depth_limit(kMaxParquetSchemaDepth);
+  return properties;
+}
+
+// A reader of the file `opened` (of `path`, opened first when null).
 arrow::Result<std::unique_ptr<pq::arrow::FileReader>> OpenFile(
     const std::string& path, arrow::MemoryPool* pool, const FileSystemPtr& filesystem,
-    bool int96_as_micros = false, bool dictionaries = false) {
-  ARROW_ASSIGN_OR_RAISE(auto location, ResolveFile(path, filesystem));
-  // Object stores: a size request, then range reads of the footer and the chunks.
-  auto file = location.fs->OpenInputFile(location.path);
-  if (!file.ok()) {
-    // The OS error (Arrow keeps errno in the detail, which the message leaves out).
-    const auto& st = file.status();
-    std::string message = st.message();
-    if (message.find(path) == std::string::npos) message = path + ": " + message;
-    if (st.detail()) message += ": " + st.detail()->ToString();
-    return arrow::Status(st.code(), message);
+    bool int96_as_micros = false, bool dictionaries = false,
+    std::shared_ptr<const OpenedParquetFile> opened = nullptr) {
+  if (opened == nullptr) {
+    ARROW_ASSIGN_OR_RAISE(opened, OpenedParquetFile::Open(path, filesystem));
   }
   pq::arrow::FileReaderBuilder builder;
-  pq::ReaderProperties file_properties;
-  file_properties.set_schema_depth_limit(kMaxParquetSchemaDepth);
-  auto opened = builder.Open(*file, file_properties);
+  // The footer already read: not parsed again.
+  auto st = builder.Open(opened->file(), FileProperties(), opened->metadata());
   std::unique_ptr<pq::arrow::FileReader> reader;
-  if (opened.ok()) {
-    ARROW_RETURN_NOT_OK(
-        CheckColumnNames(path, *builder.raw_reader()->metadata()->schema()));
+  if (st.ok()) {
     pq::ArrowReaderProperties properties;
     if (int96_as_micros)
       properties.set_coerce_int96_timestamp_unit(arrow::TimeUnit::MICRO);
-    if (dictionaries) ReadDictionaries(*builder.raw_reader()->metadata(), &properties);
-    opened = builder.memory_pool(pool)->properties(properties)->Build(&reader);
+    if (dictionaries) ReadDictionaries(*opened->metadata(), &properties);
+    st = builder.memory_pool(pool)->properties(properties)->Build(&reader);
   }
-  if (!opened.ok()) {
-    return arrow::Status::Invalid(path, ": not a readable Parquet file (",
-                                  opened.message(), ")");
-  }
+  if (!st.ok()) return NotReadable(path, st);
   return reader;
 }
 
@@ -226,7 +226,8 @@ class VariantBatchReader : public arrow::RecordBatchReader {
   VariantBatchReader(std::unique_ptr<pq::arrow::FileReader> file,
                      std::shared_ptr<arrow::RecordBatchReader> inner,
                      std::vector<ParquetColumnInfo> infos, ParquetReadOptions options,
-                     std::string path, arrow::MemoryPool* pool)
+                     std::string path, arrow::MemoryPool* pool,
+                     const std::vector<int>& row_groups)
       : file_(std::move(file)),
         inner_(std::move(inner)),
         infos_(std::move(infos)),
@@ -242,6 +243,12 @@ class VariantBatchReader : public arrow::RecordBatchReader {
       }
     }
     schema_ = arrow::schema(fields, inner_->schema()->metadata());
+    const auto& md = *file_->parquet_reader()->metadata();
+    std::vector<int64_t> first(static_cast<size_t>(md.num_row_groups()) + 1, 0);
+    for (int g = 0; g < md.num_row_groups(); ++g) {
+      first[g + 1] = first[g] + md.RowGroup(g)->num_rows();
+    }
+    for (int g : row_groups) spans_.emplace_back(first[g], first[g + 1] - first[g]);
   }
 
   std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
@@ -264,15 +271,30 @@ class VariantBatchReader : public arrow::RecordBatchReader {
       if (!Converts(i)) continue;
       auto rebuilt = Reconstruct(infos_[i], columns[i], options_, pool_);
       if (!rebuilt.ok()) {
-        return rebuilt.status().WithMessage(path_, ": column \"", infos_[i].name,
-                                            "\", rows ", rows_,
-                                            "+: ", rebuilt.status().message());
+        // The row as the file numbers it, whichever row groups this reader reads.
+        const arrow::Status& st = rebuilt.status();
+        const auto at =
+            internal::RenumberRow(st, [&](int64_t row) { return FileRow(rows_ + row); });
+        const std::string rows = internal::NamesRow(st.message())
+                                     ? ""
+                                     : "rows " + std::to_string(FileRow(rows_)) + "+: ";
+        return st.WithMessage(path_, ": column \"", infos_[i].name, "\", ", rows,
+                              at.message());
       }
       columns[i] = *rebuilt;
     }
     rows_ += batch->num_rows();
     *out = arrow::RecordBatch::Make(schema_, batch->num_rows(), std::move(columns));
     return arrow::Status::OK();
+  }
+
+  // The file's number of the `row`th row this reader returns.
+  int64_t FileRow(int64_t row) const {
+    for (const auto& [first, rows] : spans_) {
+      if (row < rows) return first + row;
+      row -= rows;
+    }
+    return row;
   }
 
   bool Converts(size_t i) const {
@@ -288,9 +310,46 @@ class VariantBatchReader : public arrow::RecordBatchReader {
   arrow::MemoryPool* pool_;
   std::shared_ptr<arrow::Schema> schema_;
   int64_t rows_ = 0;
+  std::vector<std::pair<int64_t, int64_t>>
+      spans_;  // (first file row, rows) read, in order
 };
 
 }  // namespace
+
+arrow::Result<std::shared_ptr<const OpenedParquetFile>> OpenedParquetFile::Open(
+    const std::string& path, const FileSystemPtr& filesystem) {
+  return internal::CatchParquet(
+      path, kCorrupt, [&]() -> arrow::Result<std::shared_ptr<const OpenedParquetFile>> {
+        ARROW_ASSIGN_OR_RAISE(auto location, ResolveFile(path, filesystem));
+        // Object stores: a size request, then range reads of the footer and the chunks.
+        auto file = location.fs->OpenInputFile(location.path);
+        if (!file.ok()) {
+          // The OS error (Arrow keeps errno in the detail, which the message leaves out).
+          const auto& st = file.status();
+          std::string message = st.message();
+          if (message.find(path) == std::string::npos) message = path + ": " + message;
+          if (st.detail()) message += ": " + st.detail()->ToString();
+          return arrow::Status(st.code(), message);
+        }
+        pq::arrow::FileReaderBuilder builder;
+        const auto st = builder.Open(*file, FileProperties());
+        if (!st.ok()) return NotReadable(path, st);
+        auto out = std::make_shared<OpenedParquetFile>();
+        out->path_ = path;
+        out->file_ = std::move(file).ValueOrDie();
+        out->metadata_ = builder.raw_reader()->metadata();
+        ARROW_RETURN_NOT_OK(CheckColumnNames(path, *out->metadata_->schema()));
+        return out;
+      });
+}
+
+std::vector<int64_t> OpenedParquetFile::row_group_rows() const {
+  std::vector<int64_t> rows(static_cast<size_t>(metadata_->num_row_groups()));
+  for (int g = 0; g < metadata_->num_row_groups(); ++g) {
+    rows[static_cast<size_t>(g)] = metadata_->RowGroup(g)->num_rows();
+  }
+  return rows;
+}
 
 arrow::Result<std::vector<ParquetColumnInfo>> InspectParquet(
     const std::string& path, const FileSystemPtr& filesystem) {
@@ -401,7 +460,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
   }
   ARROW_ASSIGN_OR_RAISE(auto reader,
                         OpenFile(path, pool, options.filesystem, options.int96_as_micros,
-                                 ReadsDictionaries(options)));
+                                 ReadsDictionaries(options), options.opened));
   const auto all = Columns(*reader->parquet_reader()->metadata()->schema());
   std::vector<ParquetColumnInfo> selected;
   if (options.columns.empty()) {
@@ -435,6 +494,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
   ARROW_RETURN_NOT_OK(
       CheckValueCounts(path, *reader->parquet_reader()->metadata(), row_groups, leaves));
   reader->set_batch_size(options.batch_size);
+  const std::vector<int> read_groups = row_groups;  // moved into the inner reader below
   auto inner = ReadsDictionaries(options)
                    ? RowGroupBatches::Make(reader.get(), std::move(row_groups), leaves)
                    : reader->GetRecordBatchReader(row_groups, leaves);
@@ -453,7 +513,8 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenReader(
                                   ") are not the columns asked for");
   }
   return std::make_shared<VariantBatchReader>(std::move(reader), std::move(inner_reader),
-                                              std::move(selected), options, path, pool);
+                                              std::move(selected), options, path, pool,
+                                              read_groups);
 }
 
 }  // namespace
@@ -472,10 +533,12 @@ arrow::Result<std::shared_ptr<arrow::Table>> ReadParquet(
 
 arrow::Result<std::shared_ptr<arrow::ChunkedArray>> ReadParquetLeaves(
     const std::string& path, const std::vector<int>& leaves, arrow::MemoryPool* pool,
-    const std::vector<int>& row_groups, const FileSystemPtr& filesystem) {
+    const std::vector<int>& row_groups, const FileSystemPtr& filesystem,
+    const std::shared_ptr<const OpenedParquetFile>& opened) {
   return internal::CatchParquet(
       path, kCorrupt, [&]() -> arrow::Result<std::shared_ptr<arrow::ChunkedArray>> {
-        ARROW_ASSIGN_OR_RAISE(auto reader, OpenFile(path, pool, filesystem));
+        ARROW_ASSIGN_OR_RAISE(auto reader,
+                              OpenFile(path, pool, filesystem, false, false, opened));
         ARROW_ASSIGN_OR_RAISE(auto groups, RowGroups(path, *reader, row_groups));
         ARROW_RETURN_NOT_OK(CheckValueCounts(path, *reader->parquet_reader()->metadata(),
                                              groups, leaves));
