@@ -49,6 +49,7 @@ cdef extern from "varshred/parquet/writer.h" namespace "varshred" nogil:
         CStatus Close()
         void Abort()
         int64_t num_rows()
+        cbool closed()
         optional[uint32_t] primitive_types_written(const string& name)
 
     CResult[CCompressionType] ParseCompression(string_view name)

@@ -104,18 +104,17 @@ cdef class ParquetFileWriter:
         self.writer = move(deref(opened))
 
     def write_batch(self, batch):
-        # Acquiring a threading.Lock releases the GIL while it waits, so a thread
-        # holding the lock can take the GIL back when its C++ call returns.
-        with self.lock:
-            self._write_batch(batch)
-
-    def _write_batch(self, batch):
-        self._check_open()
+        # Exported before the lock is taken: the export may run Python code (a producer,
+        # a signal handler calling close() on this thread), and the lock is not
+        # reentrant. Acquiring a threading.Lock releases the GIL while it waits, so a
+        # thread holding the lock can take the GIL back when its C++ call returns.
         cdef shared_ptr[CRecordBatch] imported = import_batch(batch)
         cdef CStatus status
-        with nogil:
-            status = deref(self.writer).Write(deref(imported))
-        self._check(status, 0)
+        with self.lock:
+            self._check_open()
+            with nogil:
+                status = deref(self.writer).Write(deref(imported))
+            self._check(status, 0)
 
     def write_json(self, strings, int numbers, int duplicate_keys, int errors):
         """Arrow JSON strings as rows of the writer's only column, a Variant column
@@ -160,8 +159,9 @@ cdef class ParquetFileWriter:
                                "failed write)")
 
     cdef int _check(self, const CStatus& status, int64_t row_offset) except -1:
-        # A failed write has dropped the file: the writer is closed.
-        if not status.ok():
+        # A failed write has dropped the file and closed the writer; a call refused
+        # before it wrote (a batch of another schema) leaves both as they were.
+        if not status.ok() and deref(self.writer).closed():
             self.writer.reset()
             self.failed = True
         return check_status(status, row_offset)

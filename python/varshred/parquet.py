@@ -248,6 +248,9 @@ def write_json(strings: Any, path: str, *, column: str = "v",
         # An iterable of characters: never meant as one document per character.
         raise TypeError("write_json expects JSON documents, one per row (a string array "
                         f"or an iterable of strings), got {type(strings).__name__}")
+    for name, value in (("chunk_rows", chunk_rows), ("chunk_bytes", chunk_bytes)):
+        if value < 1:
+            raise ValueError(f"{name} must be at least 1, got {value}")
 
     def rows_within(nbytes: int, rows: int) -> int:  # of the Arrow input, by its average row
         total = max(1, strings.nbytes)

@@ -518,3 +518,64 @@ def test_write_errors_name_the_column_and_the_row_of_the_table(tmp_path, shredde
     with pytest.raises(vs.VariantError, match='column "v", row 4[:,] '):
         vs.parquet.write_table(table, str(tmp_path / "x.parquet"))
     assert not os.listdir(tmp_path)
+
+
+def test_pages_too_small_for_parquet_cpp_are_refused(tmp_path):
+    # Below about 30 bytes Parquet C++ writes empty pages in repeated columns, which
+    # Spark and pyarrow refuse: such a size is refused before any row.
+    docs = ["[3]", "[1, 2]"]
+    with pytest.raises(vs.VariantError, match="data_page_size must be at least 1024"):
+        vs.parquet.write_json(docs, str(tmp_path / "x.parquet"), shredding="array<bigint>",
+                              data_page_size=10)
+    assert not os.listdir(tmp_path)
+    path = str(tmp_path / "y.parquet")
+    vs.parquet.write_json(docs * 500, path, shredding="array<bigint>", data_page_size=1024)
+    assert pq.read_table(path).num_rows == 1000
+    assert vs.to_python(vs.parquet.read_table(path)["v"])[:2] == [[3], [1, 2]]
+
+
+def test_a_file_whose_column_ends_early_is_refused_not_short(tmp_path):
+    # pyarrow writes such a file with tiny DELTA_BINARY_PACKED pages; Parquet C++ then
+    # reads the list column as no rows, without an error.
+    t = pa.table({"l": pa.array([[3]], pa.list_(pa.int64())), "v": vs.from_json(['{"a": 1}'])})
+    path = str(tmp_path / "x.parquet")
+    pq.write_table(t, path, data_page_size=10, use_dictionary=False,
+                   column_encoding={"l.list.element": "DELTA_BINARY_PACKED"})
+    with pytest.raises(vs.VariantError, match="corrupt file: 0 rows read of the 1 its "
+                                              "footer lists"):
+        vs.parquet.read_table(path)
+
+
+def test_a_call_refused_before_it_writes_keeps_the_writer(tmp_path):
+    schema = pa.schema([("v", vs.variant_type())])
+    path = str(tmp_path / "x.parquet")
+    with vs.parquet.ParquetWriter(path, schema) as w:
+        w.write_json(['{"a": 1}'])
+        with pytest.raises(TypeError, match="batch schema"):
+            w.write_batch(pa.record_batch([pa.array([1])], names=["n"]))
+        w.write_json(['{"a": 2}'])
+    assert vs.to_python(vs.parquet.read_table(path)["v"]) == [{"a": 1}, {"a": 2}]
+
+
+def test_a_signal_handler_may_close_the_writer_during_a_batch_export(tmp_path):
+    # The batch is exported before the writer's lock is taken: an export running Python
+    # code, interrupted by a handler that closes the writer, does not deadlock.
+    schema = pa.schema([("v", vs.variant_type())])
+    batch = pa.record_batch([vs.from_json(['{"id": 1}'])], schema=schema)
+    w = vs.parquet.ParquetWriter(str(tmp_path / "x.parquet"), schema)
+    w.write_batch(batch)
+
+    class Producer:
+        def __arrow_c_array__(self, requested_schema=None):
+            w.close()  # as a signal handler on this thread would
+            return batch.__arrow_c_array__(requested_schema)
+
+    with pytest.raises(vs.VariantError, match="closed"):
+        w.write_batch(Producer())
+    assert vs.parquet.read_table(str(tmp_path / "x.parquet")).num_rows == 1
+
+
+@pytest.mark.parametrize("option", ["chunk_rows", "chunk_bytes"])
+def test_write_json_chunks_of_no_rows_are_refused(tmp_path, option):
+    with pytest.raises(ValueError, match=f"{option} must be at least 1, got 0"):
+        vs.parquet.write_json(iter(['{"a": 1}']), str(tmp_path / "x.parquet"), **{option: 0})

@@ -39,6 +39,9 @@ struct ParquetWriteOptions {
   int64_t slice_bytes = 16 << 20;
   /// Target size of a data page in bytes.
   int64_t data_page_size = 1 << 20;
+  /// The smallest data_page_size accepted: smaller pages make Parquet C++ write empty
+  /// pages in repeated columns, which Spark and pyarrow refuse.
+  static constexpr int64_t kMinDataPageSize = 1024;
   bool dictionary = true;
   bool statistics = true;
   /// Annotate Variant groups VARIANT(1). Spark and DuckDB need it; Polars 2.1 fails on
@@ -101,6 +104,10 @@ class ParquetWriter {
   virtual arrow::Status Close() = 0;
   /// \brief Drops everything written; no file remains.
   virtual void Abort() = 0;
+  /// \brief Whether the writer is closed: by Close(), Abort() or a failed write, which
+  /// drops the file. A call refused before it writes anything (a batch of another
+  /// schema, WriteJson() on a writer of several columns) leaves it open.
+  virtual bool closed() const = 0;
   /// \brief Rows written so far.
   virtual int64_t num_rows() const = 0;
   /// \brief The path actually used (after Close(), the final file).

@@ -859,6 +859,7 @@ class SharedWriter : public ParquetWriter {
     }
   }
 
+  bool closed() const override { return closed_; }
   int64_t num_rows() const override { return rows_; }
   const std::string& path() const override { return file_.final_path(); }
   std::optional<uint32_t> primitive_types_written(
@@ -945,14 +946,18 @@ class SharedWriter : public ParquetWriter {
       return arrow::Status::OK();
     };
     docs_.clear();
-    ARROW_RETURN_NOT_OK(for_each([&](const internal::JsonDocument& d, int64_t) {
+    const int64_t rows_before = rows_;
+    auto st = for_each([&](const internal::JsonDocument& d, int64_t) {
       docs_.push_back(d);
       run_bytes += static_cast<int64_t>(d.text.size());
       return options_.slice_bytes > 0 && run_bytes >= options_.slice_bytes
                  ? write_run()
                  : arrow::Status::OK();
-    }));
-    ARROW_RETURN_NOT_OK(write_run());
+    });
+    if (st.ok()) st = write_run();
+    // A call writes all its rows or drops the file: never the first part of them.
+    if (!st.ok() && !closed_ && rows_ != rows_before) Abort();
+    ARROW_RETURN_NOT_OK(st);
     return invalid;
   }
 
@@ -1146,6 +1151,13 @@ arrow::Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
     arrow::MemoryPool* pool) {
   if (options.row_group_size <= 0) {
     return arrow::Status::Invalid("row_group_size must be positive");
+  }
+  if (options.data_page_size < ParquetWriteOptions::kMinDataPageSize) {
+    // Smaller pages make Parquet C++ write empty pages in repeated columns, which
+    // Spark and pyarrow refuse (and Parquet C++ reads as no rows).
+    return arrow::Status::Invalid("data_page_size must be at least ",
+                                  ParquetWriteOptions::kMinDataPageSize, " bytes, not ",
+                                  options.data_page_size);
   }
   if (options.row_group_bytes < 0 || options.slice_bytes < 0) {
     return arrow::Status::Invalid("row_group_bytes and slice_bytes must not be negative");
