@@ -11,6 +11,9 @@
 #include <queue>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -184,6 +187,30 @@ class Planner {
   }
   int Columns(const PlanNode& node) const { return Columns(node.stats, node.depth); }
 
+  // The names among `fields` that every reader can take as typed field names. DuckDB
+  // 2.0 matches struct fields without ASCII case (it reads "A" and "a" as "A" and
+  // "a_1"), and Arrow's C data interface ends names at a NUL byte, which pyarrow
+  // readers then see cut. Such keys stay in the residual value.
+  template <typename Fields>
+  static std::unordered_set<std::string_view> ReadableNames(const Fields& fields) {
+    std::unordered_map<std::string, int> folded;
+    auto fold = [](std::string_view name) {
+      std::string out(name);
+      for (char& c : out) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
+      }
+      return out;
+    };
+    for (const auto& field : fields) ++folded[fold(field.first)];
+    std::unordered_set<std::string_view> out;
+    for (const auto& field : fields) {
+      if (field.first.find('\0') == std::string::npos && folded[fold(field.first)] == 1) {
+        out.insert(field.first);
+      }
+    }
+    return out;
+  }
+
   static arrow::Result<ShreddingSchema> ToSchema(const PlanNode& node) {
     switch (node.choice.kind) {
       case ChoiceKind::kValueOnly:
@@ -198,12 +225,18 @@ class Planner {
         return ShreddingSchema::Array(std::move(element));
       }
       case ChoiceKind::kObject: {
-        // An object without shredded fields would be an empty struct: keep it whole.
-        if (node.fields.empty()) return ShreddingSchema::ValueOnly();
         std::vector<ShreddingSchema::Field> fields;
+        const auto readable = ReadableNames(node.fields);
         for (const auto& [name, child] : node.fields) {
+          if (!readable.contains(name)) continue;
           ARROW_ASSIGN_OR_RAISE(auto s, ToSchema(*child));
           fields.emplace_back(name, std::move(s));
+        }
+        // An object without shredded fields would be an empty struct, and DuckDB 2.0
+        // refuses a group whose one field is the empty key (a tuple to it): keep it
+        // whole.
+        if (fields.empty() || (fields.size() == 1 && fields[0].first.empty())) {
+          return ShreddingSchema::ValueOnly();
         }
         std::sort(fields.begin(), fields.end(),
                   [](const auto& a, const auto& b) { return a.first < b.first; });
