@@ -579,3 +579,19 @@ def test_a_signal_handler_may_close_the_writer_during_a_batch_export(tmp_path):
 def test_write_json_chunks_of_no_rows_are_refused(tmp_path, option):
     with pytest.raises(ValueError, match=f"{option} must be at least 1, got 0"):
         vs.parquet.write_json(iter(['{"a": 1}']), str(tmp_path / "x.parquet"), **{option: 0})
+
+
+@pytest.mark.parametrize("compression,level,message", [
+    ("gzip", 20, "compression_level 20 is outside 1..9 for gzip"),
+    ("zstd", 100, "compression_level 100 is outside -131072..22 for zstd"),
+    ("lz4", 99, "compression_level 99 is outside 1..12 for lz4"),
+    ("snappy", 5, "compression snappy takes no compression_level"),
+])
+def test_compression_levels_are_checked_before_any_row(tmp_path, compression, level,
+                                                       message):
+    with pytest.raises(vs.VariantError, match=message):
+        vs.parquet.write_json(['{"a": 1}'], str(tmp_path / "x.parquet"),
+                              compression=compression, compression_level=level)
+    assert not os.listdir(tmp_path)
+    vs.parquet.write_json(['{"a": 1}'], str(tmp_path / "y.parquet"), compression="zstd",
+                          compression_level=22)

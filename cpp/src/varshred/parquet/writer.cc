@@ -13,6 +13,7 @@
 #include <arrow/io/file.h>
 #include <arrow/type.h>
 #include <arrow/util/byte_size.h>
+#include <arrow/util/compression.h>
 #include <arrow/util/parallel.h>
 #include <fcntl.h>
 #include <parquet/arrow/schema.h>
@@ -1151,6 +1152,24 @@ arrow::Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(
     arrow::MemoryPool* pool) {
   if (options.row_group_size <= 0) {
     return arrow::Status::Invalid("row_group_size must be positive");
+  }
+  if (options.compression_level) {
+    // Checked here, not by the first page's compression (gzip's error there says
+    // "unknown error"; zstd, brotli and lz4 would take any level silently).
+    const auto codec = options.compression;
+    const int level = *options.compression_level;
+    const std::string name = arrow::util::Codec::GetCodecAsString(codec);
+    if (!arrow::util::Codec::SupportsCompressionLevel(codec)) {
+      return arrow::Status::Invalid("compression ", name, " takes no compression_level");
+    }
+    ARROW_ASSIGN_OR_RAISE(const int low,
+                          arrow::util::Codec::MinimumCompressionLevel(codec));
+    ARROW_ASSIGN_OR_RAISE(const int high,
+                          arrow::util::Codec::MaximumCompressionLevel(codec));
+    if (level < low || level > high) {
+      return arrow::Status::Invalid("compression_level ", level, " is outside ", low,
+                                    "..", high, " for ", name);
+    }
   }
   if (options.data_page_size < ParquetWriteOptions::kMinDataPageSize) {
     // Smaller pages make Parquet C++ write empty pages in repeated columns, which
