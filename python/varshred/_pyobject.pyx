@@ -5,6 +5,7 @@
 """Python objects <-> Variant values (``vs.from_python`` / ``vs.to_python``)."""
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from cython.operator cimport dereference as deref
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
@@ -390,6 +391,8 @@ def to_python(data):
             check_status(made.status())
         view = deref(made)
         for row in range(view.length()):
+            if row & 0xFFFF == 0xFFFF:
+                PyErr_CheckSignals()  # Ctrl-C within a long column, not after it
             if view.IsNull(row):
                 out.append(None)
                 continue

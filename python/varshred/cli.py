@@ -75,7 +75,10 @@ def _output(path: str):
         with open(path, "wb") as f:
             yield f
         return
-    tmp = f"{path}.{os.getpid()}.tmp"  # the file appears only complete
+    # The file appears only complete; until then under a hidden name, which readers of
+    # the directory skip even when a killed process leaves it behind.
+    head, tail = os.path.split(path)
+    tmp = os.path.join(head, f".{tail}.{os.getpid()}.tmp")
     _SHOWN_AS[tmp] = path
     try:
         with open(tmp, "wb") as f:

@@ -215,7 +215,8 @@ def _documents(strings: Any) -> Iterator[str | None]:
 def write_json(strings: Any, path: str, *, column: str = "v",
                shredding: ShreddingSchema | str = "infer",
                errors: Literal["raise", "null"] = "raise",
-               numbers: Literal["decimal", "double"] = "decimal", chunk_rows: int = 65536,
+               numbers: Literal["decimal", "double"] = "decimal",
+               duplicate_keys: Literal["error", "last"] = "error", chunk_rows: int = 65536,
                chunk_bytes: int = 4 << 20, sample_bytes: int = 16 << 20, threads: int = 2,
                **options: Any) -> int:
     """JSON documents (a string array, chunked array or any iterable of strings) ->
@@ -233,7 +234,8 @@ def write_json(strings: Any, path: str, *, column: str = "v",
     ``shredding="infer"`` infers the schema from up to ``chunk_rows`` documents and
     about ``sample_bytes`` of JSON, spread evenly over the whole input when it is an
     Arrow array (later rows fit as well as the first ones), the first ones otherwise;
-    ``errors="null"`` writes invalid documents as NULL. Other options are
+    ``errors="null"`` writes invalid documents as NULL; ``numbers`` and
+    ``duplicate_keys`` are :func:`varshred.from_json`'s. Other options are
     :class:`ParquetWriter`'s.
     """
     from concurrent.futures import ThreadPoolExecutor
@@ -272,7 +274,7 @@ def write_json(strings: Any, path: str, *, column: str = "v",
             bound = chunk_bytes
 
     def parse(chunk):
-        v = from_json(chunk, numbers=numbers, errors=errors)
+        v = from_json(chunk, numbers=numbers, duplicate_keys=duplicate_keys, errors=errors)
         return v.combine_chunks() if isinstance(v, pa.ChunkedArray) else v
 
     def in_input(start: int, e: VariantError) -> VariantError:
@@ -288,7 +290,8 @@ def write_json(strings: Any, path: str, *, column: str = "v",
         parts = [sample.slice(i, step) for i in range(0, len(sample), step)]
 
         def count(part):
-            return ShreddingStats().add_json(part, numbers=numbers, errors="null")
+            return ShreddingStats().add_json(part, numbers=numbers,
+                                             duplicate_keys=duplicate_keys, errors="null")
 
         with ThreadPoolExecutor(max(threads - 1, 1)) as pool:
             others = [pool.submit(count, part) for part in parts[1:]]
@@ -315,7 +318,8 @@ def write_json(strings: Any, path: str, *, column: str = "v",
                     if writer is None:
                         writer = ParquetWriter(path, schema, shredding={column: shredding},
                                                **options)
-                    writer.write_json(chunk, numbers=numbers, errors=errors)
+                    writer.write_json(chunk, numbers=numbers, duplicate_keys=duplicate_keys,
+                                      errors=errors)
             except VariantError as e:
                 raise in_input(start, e) from None
             rows += len(chunk)

@@ -750,3 +750,21 @@ def test_read_errors_name_the_row_of_the_file_in_every_row_group(tmp_path):
     with pytest.raises(vs.VariantError, match=r"column .v., row 257\b"):
         vs.parquet.read_paths(path, "v", {"$.id": "bigint"}, errors="raise",
                               row_groups=[2])
+
+
+def test_to_json_stages_its_output_under_a_hidden_name(tmp_path, monkeypatch):
+    # A killed `to-json` leaves at most a hidden file, which directory readers skip.
+    src, out = tmp_path / "in.parquet", tmp_path / "out" / "o.jsonl"
+    out.parent.mkdir()
+    vs.parquet.write_json(['{"a": 1}'], str(src))
+    seen = []
+    real_replace = os.replace
+
+    def replace(a, b):
+        seen.append(os.path.basename(a))
+        return real_replace(a, b)
+
+    monkeypatch.setattr(os, "replace", replace)
+    assert cli.main(["to-json", str(src), str(out)]) == 0
+    assert seen and all(name.startswith(".o.jsonl.") for name in seen)
+    assert out.read_text() == '{"a":1}\n'

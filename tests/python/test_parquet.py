@@ -595,3 +595,14 @@ def test_compression_levels_are_checked_before_any_row(tmp_path, compression, le
     assert not os.listdir(tmp_path)
     vs.parquet.write_json(['{"a": 1}'], str(tmp_path / "y.parquet"), compression="zstd",
                           compression_level=22)
+
+
+@pytest.mark.parametrize("docs", [['{"a": 1, "a": 2}'] * 3,
+                                  [json.dumps({"i": i}) for i in range(200)]
+                                  + ['{"a": 1, "a": 2}']])
+def test_write_json_takes_duplicate_keys(tmp_path, docs):
+    path = str(tmp_path / "x.parquet")
+    with pytest.raises(vs.VariantError, match="duplicate"):
+        vs.parquet.write_json(docs, str(tmp_path / "refused.parquet"), chunk_rows=100)
+    vs.parquet.write_json(docs, path, duplicate_keys="last", chunk_rows=100)
+    assert vs.to_python(vs.parquet.read_table(path)["v"])[-1] == {"a": 2}
