@@ -291,6 +291,38 @@ TEST(ShreddingStatsTest, JsonScanMatchesScanOfItsVariants) {
       << st.ToString();
 }
 
+// A call that fails part-way changes nothing: the rows before the bad one are not
+// counted (a caller skipping bad batches would otherwise derive from skewed counts).
+TEST(ShreddingStatsTest, FailedAddsChangeNothing) {
+  ShreddingStats stats;
+  VS_ASSERT_OK(stats.Add(*Json({R"({"id": 1})", R"({"id": 2, "s": "x"})"})));
+  const std::string before = stats.Serialize();
+  auto text = [](const std::vector<std::string>& docs) {
+    arrow::StringBuilder b;
+    for (const auto& d : docs) EXPECT_TRUE(b.Append(d).ok());
+    return b.Finish().ValueOrDie();
+  };
+  EXPECT_FALSE(stats.AddJson(*text({R"({"id": 3})", "{not json"})).ok());
+  EXPECT_FALSE(stats.AddJson(*text({"{"})).ok());
+  // Row 0 an int8, row 1 a truncated object header.
+  auto variants = std::static_pointer_cast<arrow::StructArray>(Json({"4", "5"}));
+  arrow::BinaryBuilder values;
+  VS_ASSERT_OK(values.Append(std::string("\x0c\x04", 2)));
+  VS_ASSERT_OK(values.Append(std::string("\x02\x05", 2)));
+  auto broken =
+      arrow::StructArray::Make({variants->field(0), values.Finish().ValueOrDie()},
+                               std::vector<std::string>{"metadata", "value"});
+  ASSERT_TRUE(broken.ok()) << broken.status().ToString();
+  EXPECT_FALSE(stats.Add(**broken).ok());
+  EXPECT_EQ(stats.Serialize(), before);
+  EXPECT_EQ(stats.rows(), 2);
+  // An empty object fails the same way and stays empty.
+  ShreddingStats fresh;
+  EXPECT_FALSE(fresh.AddJson(*text({"1", "{"})).ok());
+  EXPECT_EQ(fresh.rows(), 0);
+  EXPECT_EQ(fresh.Serialize(), ShreddingStats().Serialize());
+}
+
 TEST(ShreddingStatsTest, MergeEqualsScanOfConcatenation) {
   auto docs = MixedDocuments(300, 1);
   std::vector<std::string> first(docs.begin(), docs.begin() + 120);

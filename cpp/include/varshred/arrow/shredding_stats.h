@@ -233,8 +233,8 @@ class ShreddingStats {
   /// \brief Scans an unshredded Variant column (canonical or Spark layout; a shredded
   /// column is unshredded first). SQL NULL rows are counted in sql_null_rows(); a
   /// null value cell in a non-null row is a Variant null. Every row is validated
-  /// (unless options().validate is off); invalid input fails naming the row, and the
-  /// statistics are then unspecified.
+  /// (unless options().validate is off); invalid input fails naming the row, and a
+  /// call that fails changes nothing.
   arrow::Status Add(const arrow::Array& variants,
                     arrow::MemoryPool* pool = arrow::default_memory_pool());
   /// \brief Adds one Variant value (already validated) as one row.
@@ -243,7 +243,8 @@ class ShreddingStats {
   /// Add(JsonToVariant(strings, options)) would, without building the Variant column
   /// or validating what the parser just built: each document is parsed, then counted.
   /// A null string, and an invalid document under JsonErrorPolicy::kNull, is a SQL
-  /// NULL row; other errors name the row, as JsonToVariant()'s do.
+  /// NULL row; other errors name the row, as JsonToVariant()'s do, and a call that
+  /// fails changes nothing.
   arrow::Status AddJson(const arrow::Array& strings,
                         const JsonToVariantOptions& options = {});
 
@@ -297,6 +298,13 @@ class ShreddingStats {
  private:
   friend struct ShreddingStatsScan;
   friend struct ShreddingStatsFormat;
+
+  arrow::Status AddRows(const arrow::Array& variants, arrow::MemoryPool* pool);
+  arrow::Status AddJsonRows(const arrow::Array& strings,
+                            const JsonToVariantOptions& options);
+  // `add(batch)` counts rows into a fresh `batch`, merged in only if it succeeds.
+  template <typename AddTo>
+  arrow::Status AddAll(AddTo&& add);
 
   ShreddingStatsOptions options_;
   std::unique_ptr<PathStats> root_;

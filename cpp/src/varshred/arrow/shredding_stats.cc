@@ -337,7 +337,31 @@ void ShreddingStats::AddValue(const VariantView& value) {
   scanner.Record(*root_, value, 0);
 }
 
+template <typename AddTo>
+arrow::Status ShreddingStats::AddAll(AddTo&& add) {
+  // A call that fails part-way must not leave the rows before the bad one counted: a
+  // caller that skips bad batches would derive its schema from skewed counts.
+  ShreddingStats batch(options_);
+  ARROW_RETURN_NOT_OK(add(batch));
+  if (rows_ == 0) {
+    *this = std::move(batch);  // nothing to merge with
+    return arrow::Status::OK();
+  }
+  return Merge(batch);
+}
+
 arrow::Status ShreddingStats::Add(const arrow::Array& variants, arrow::MemoryPool* pool) {
+  return AddAll([&](ShreddingStats& batch) { return batch.AddRows(variants, pool); });
+}
+
+arrow::Status ShreddingStats::AddJson(const arrow::Array& strings,
+                                      const JsonToVariantOptions& options) {
+  return AddAll(
+      [&](ShreddingStats& batch) { return batch.AddJsonRows(strings, options); });
+}
+
+arrow::Status ShreddingStats::AddRows(const arrow::Array& variants,
+                                      arrow::MemoryPool* pool) {
   std::shared_ptr<arrow::Array> input =
       internal::StorageOf(arrow::MakeArray(variants.data()));
   ARROW_ASSIGN_OR_RAISE(auto view, VariantArrayView::Make(input));
@@ -374,8 +398,8 @@ arrow::Status ShreddingStats::Add(const arrow::Array& variants, arrow::MemoryPoo
   return arrow::Status::OK();
 }
 
-arrow::Status ShreddingStats::AddJson(const arrow::Array& strings,
-                                      const JsonToVariantOptions& options) {
+arrow::Status ShreddingStats::AddJsonRows(const arrow::Array& strings,
+                                          const JsonToVariantOptions& options) {
   ARROW_RETURN_NOT_OK(options.parse.Validate());
   JsonParser parser(options.parse);
   parser.IndexAhead(true);  // `strings` stay as they are during the call
