@@ -438,7 +438,8 @@ def _read(table: StoredTable, groups: Sequence[tuple], columns: list[str] | None
     """Batches of ``groups`` ((file, row group, ...)) in order, in ``table.schema``
     (only ``columns`` when given). Without ``check_values``, the Variant values of
     unshredded columns come back unvalidated: only for a writer that validates them.
-    ``where`` is set to [file, row group, its row that starts the batch] before each."""
+    ``where`` is set to [file, row group, the file's row that starts the batch] before
+    each."""
     names = columns or table.schema.names
     schema = pa.schema([table.schema.field(n) for n in names])
     sources = [table.source(n) for n in names]
@@ -447,7 +448,8 @@ def _read(table: StoredTable, groups: Sequence[tuple], columns: list[str] | None
         try:
             reader = _parquet.reader(path, sources, False, batch_size, _CONFLICT, [group],
                                      None, True, check_values)
-            first = 0
+            # Rows are named as the file numbers them, as the C++ reader names them.
+            first = sum(rows for f, g, rows, _ in table.row_groups if f == file and g < group)
             for batch in reader:
                 # UTC instants relabelled with Spark's zone (INT96 ones are unlabelled).
                 arrays = [c if c.type == f.type else c.cast(f.type)
@@ -495,7 +497,7 @@ class WriteRuns:
                 if not where or not str(e).startswith("column "):
                     raise
                 # A JSON column's bad text ("column 'raw', row 7: ..."): its row in the
-                # batch, as the row group's.
+                # batch, as the file's.
                 path, group, first = where
                 column, _, row = str(e).partition(", row ")
                 raise vs.VariantError(f"{path}, row group {group}, {column}, "
@@ -531,7 +533,8 @@ def write(spark: Any, table: StoredTable, writer: Any) -> list[Any]:
     runs = task_groups(table, sc.defaultParallelism, max_bytes)
     if not runs:
         return []
-    # The tasks need the files and the batches' schema only.
-    files = StoredTable(table.paths, [], table.schema, [], table.sources)
+    # The tasks need the files, the batches' schema and the row groups' sizes (errors
+    # name a row as its file numbers it).
+    files = StoredTable(table.paths, table.row_groups, table.schema, [], table.sources)
     return sc.parallelize(range(len(runs)), len(runs)).mapPartitions(
         WriteRuns(files, runs, writer)).collect()

@@ -741,7 +741,7 @@ def test_bad_json_in_a_parquet_column_names_file_row_group_column_and_row(spark,
     pq.write_table(pa.table({"id": pa.array(range(len(raw))), "raw": raw}),
                    str(src / "part-0.parquet"), row_group_size=500)
     out = tmp_path / "out"
-    with pytest.raises(JobError, match=r"part-0\.parquet, row group 2, column 'raw', row 7: "
+    with pytest.raises(JobError, match=r"part-0\.parquet, row group 2, column 'raw', row 1007: "
                                        r"invalid JSON"):
         ShredJob(str(src), str(out), json_columns=["raw"], log=lambda _: None).run(spark)
     assert not out.exists()
