@@ -186,10 +186,25 @@ class ParquetWriter:
             self.abort()
 
 
+def _tabular(data: Any) -> Any:
+    """``data`` as a pyarrow table, batch or reader: an object of the Arrow PyCapsule
+    protocol (``__arrow_c_stream__`` or ``__arrow_c_array__``) is imported."""
+    if isinstance(data, (pa.Table, pa.RecordBatch, pa.RecordBatchReader)):
+        return data
+    if hasattr(data, "__arrow_c_stream__"):
+        return pa.RecordBatchReader.from_stream(data)
+    if hasattr(data, "__arrow_c_array__"):
+        return pa.record_batch(data)
+    raise TypeError("expected a pyarrow Table, RecordBatch or RecordBatchReader, or an "
+                    f"Arrow PyCapsule object, got {type(data).__name__}")
+
+
 def write_table(table: pa.Table, path: str, *, shredding: Mapping[str, Any] | None = None,
                 **options: Any) -> None:
-    """Writes ``table`` (a table, a record batch or a reader of batches) to ``path``
-    (see :class:`ParquetWriter` for the options)."""
+    """Writes ``table`` (a table, a record batch, a reader of batches, or an Arrow
+    PyCapsule object of one) to ``path`` (see :class:`ParquetWriter` for the
+    options)."""
+    table = _tabular(table)
     with ParquetWriter(path, table.schema, shredding=shredding, **options) as w:
         w.write_table(table)
 
@@ -245,6 +260,11 @@ def write_json(strings: Any, path: str, *, column: str = "v",
     from varshred.jsonlines import _bounded
 
     infer = isinstance(shredding, str) and shredding == "infer"
+    if not isinstance(strings, (pa.Array, pa.ChunkedArray)):
+        if hasattr(strings, "__arrow_c_array__"):  # the Arrow PyCapsule protocol
+            strings = pa.array(strings)
+        elif hasattr(strings, "__arrow_c_stream__"):
+            strings = pa.chunked_array(strings)
     is_arrow = isinstance(strings, (pa.Array, pa.ChunkedArray))
     if isinstance(strings, (str, bytes, bytearray)):
         # An iterable of characters: never meant as one document per character.

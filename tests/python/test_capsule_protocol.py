@@ -90,3 +90,18 @@ def test_output_buffers_belong_to_arrow_after_import():
     del out
     gc.collect()
     assert vs.to_python(copy)[1] == {"a": "x" * 100}
+
+
+def test_the_parquet_writers_take_capsule_objects(tmp_path):
+    docs = pa.array(['{"a": 1}', '{"a": 2}'])
+    for i, strings in enumerate((ArrayOnly(docs), StreamOnly(pa.chunked_array([docs])))):
+        path = str(tmp_path / f"json{i}.parquet")
+        assert vs.parquet.write_json(strings, path) == 2
+        assert vs.to_python(vs.parquet.read_table(path)["v"]) == [{"a": 1}, {"a": 2}]
+    table = pa.table({"v": vs.from_json(docs)})
+    for i, data in enumerate((StreamOnly(table), ArrayOnly(table.to_batches()[0]))):
+        path = str(tmp_path / f"table{i}.parquet")
+        vs.parquet.write_table(data, path)
+        assert vs.to_python(vs.parquet.read_table(path)["v"]) == [{"a": 1}, {"a": 2}]
+    with pytest.raises(TypeError, match="expected a pyarrow Table"):
+        vs.parquet.write_table([1, 2], str(tmp_path / "x.parquet"))
