@@ -91,6 +91,15 @@ arrow::Status CheckColumnNames(const std::string& path,
   return arrow::Status::OK();
 }
 
+// Parquet C++ ends a column early, without an error, on some files of empty pages
+// (pyarrow writes them with tiny pages): a read of fewer rows than the footer lists for
+// the row groups read is refused.
+arrow::Status CheckRowsRead(const std::string& path, int64_t read, int64_t listed) {
+  if (read == listed) return arrow::Status::OK();
+  return arrow::Status::Invalid(path, ": corrupt file: ", read, " rows read of the ",
+                                listed, " its footer lists for the row groups read");
+}
+
 arrow::Status NotReadable(const std::string& path, const arrow::Status& st) {
   return arrow::Status::Invalid(path, ": not a readable Parquet file (", st.message(),
                                 ")");
@@ -264,16 +273,9 @@ class VariantBatchReader : public arrow::RecordBatchReader {
     if (!st.ok()) return st.WithMessage(path_, ": ", st.message());
     if (!batch) {
       *out = nullptr;
-      // Parquet C++ ends a column early, without an error, on some files of empty pages
-      // (pyarrow writes them with tiny pages): rows it did not give are refused.
       int64_t listed = 0;
       for (const auto& span : spans_) listed += span.second;
-      if (rows_ != listed) {
-        return arrow::Status::Invalid(path_, ": corrupt file: ", rows_,
-                                      " rows read of the ", listed,
-                                      " its footer lists for the row groups read");
-      }
-      return arrow::Status::OK();
+      return CheckRowsRead(path_, rows_, listed);
     }
     arrow::ArrayVector columns = batch->columns();
     for (size_t i = 0; i < columns.size(); ++i) {
@@ -559,11 +561,7 @@ arrow::Result<std::shared_ptr<arrow::ChunkedArray>> ReadParquetLeaves(
         int64_t listed = 0;
         for (int g : groups)
           listed += reader->parquet_reader()->metadata()->RowGroup(g)->num_rows();
-        if (table->num_rows() != listed) {  // as VariantBatchReader checks
-          return arrow::Status::Invalid(path, ": corrupt file: ", table->num_rows(),
-                                        " rows read of the ", listed,
-                                        " its footer lists for the row groups read");
-        }
+        ARROW_RETURN_NOT_OK(CheckRowsRead(path, table->num_rows(), listed));
         if (table->num_columns() != 1) {
           return arrow::Status::Invalid(path,
                                         ": leaves must belong to one top-level column");
