@@ -251,8 +251,10 @@ def validate(variants: Any, *, max_depth: int = 500, max_size: int = 128 << 20,
 
     Raises :class:`VariantError` for the first bad row, naming it and the path inside
     the value (``row 3: $.a[2]: ...``); :class:`TypeError` if the input is not a
-    Variant struct column. Shredded columns are accepted: rows whose value lives in
-    ``typed_value`` get only their metadata checked.
+    Variant struct column. A null ``value`` in a non-null row is the Variant null, as
+    readers take it. A shredded column is checked at every level as readers check it
+    (residual bytes, ``typed_value`` types, a scalar in both ``value`` and
+    ``typed_value``).
     """
     _kernels.validate(_arrow_input(variants, "variants"), max_depth, max_size,
                       allow_unsorted_keys)

@@ -4,7 +4,9 @@
 #include <arrow/array/builder_primitive.h>
 #include <arrow/type.h>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "test_util.h"
 #include "varshred/arrow/validate_kernel.h"
@@ -70,30 +72,65 @@ TEST(ValidateVariantsTest, RejectsNonVariantInputAsTypeError) {
   EXPECT_TRUE(ValidateVariants(*array).IsTypeError());
 }
 
-TEST(ValidateVariantsTest, NullValueIsAnErrorOnlyWhenUnshredded) {
-  arrow::BinaryBuilder md, val;
-  ASSERT_TRUE(md.Append(kMd).ok());
-  ASSERT_TRUE(val.AppendNull().ok());
-  auto md_array = md.Finish().ValueOrDie();
-  auto val_array = val.Finish().ValueOrDie();
-  auto unshredded = std::make_shared<arrow::StructArray>(
-      arrow::struct_({arrow::field("metadata", arrow::binary()),
-                      arrow::field("value", arrow::binary())}),
-      1, arrow::ArrayVector{md_array, val_array});
-  auto st = ValidateVariants(*unshredded);
+std::shared_ptr<arrow::Array> Binary(const std::vector<std::optional<std::string>>& v) {
+  arrow::BinaryBuilder b;
+  for (const auto& s : v) EXPECT_TRUE((s ? b.Append(*s) : b.AppendNull()).ok());
+  return b.Finish().ValueOrDie();
+}
+
+std::shared_ptr<arrow::Array> Struct(const std::vector<std::string>& names,
+                                     const arrow::ArrayVector& children) {
+  arrow::FieldVector fields;
+  for (size_t i = 0; i < names.size(); ++i) {
+    fields.push_back(arrow::field(names[i], children[i]->type()));
+  }
+  return std::make_shared<arrow::StructArray>(arrow::struct_(fields),
+                                              children[0]->length(), children);
+}
+
+// A null value in a valid row is the Variant null to every reader (docs/shredding.md),
+// shredded or not: only its metadata is checked.
+TEST(ValidateVariantsTest, NullValueIsTheVariantNull) {
+  auto unshredded =
+      Struct({"metadata", "value"}, {Binary({kMd}), Binary({std::nullopt})});
+  VS_EXPECT_OK(ValidateVariants(*unshredded));
+  auto bad_metadata =
+      Struct({"metadata", "value"}, {Binary({Hex("07")}), Binary({std::nullopt})});
+  auto st = ValidateVariants(*bad_metadata);
   ASSERT_TRUE(st.IsInvalid());
-  EXPECT_EQ(st.message(),
-            "row 0: value is null in a non-null row of an unshredded Variant column");
+  EXPECT_EQ(st.message().rfind("row 0: ", 0), 0u) << st.message();
 
   arrow::Int64Builder typed;
   ASSERT_TRUE(typed.Append(3).ok());
-  auto typed_array = typed.Finish().ValueOrDie();
-  auto shredded = std::make_shared<arrow::StructArray>(
-      arrow::struct_({arrow::field("metadata", arrow::binary()),
-                      arrow::field("value", arrow::binary()),
-                      arrow::field("typed_value", arrow::int64())}),
-      1, arrow::ArrayVector{md_array, val_array, typed_array});
+  auto shredded =
+      Struct({"metadata", "value", "typed_value"},
+             {Binary({kMd}), Binary({std::nullopt}), typed.Finish().ValueOrDie()});
   VS_EXPECT_OK(ValidateVariants(*shredded));
+}
+
+// Below the top level, a shredded column is checked as readers check it: they would
+// refuse these rows.
+TEST(ValidateVariantsTest, ChecksShreddedColumnsBelowTheTopLevel) {
+  arrow::Int64Builder ints;
+  ASSERT_TRUE(ints.AppendNulls(2).ok());
+  auto a_typed = ints.Finish().ValueOrDie();
+  // Row 1's field `a` holds a short string of 3 bytes with one byte.
+  auto field_a =
+      Struct({"value", "typed_value"}, {Binary({Hex("0c 01"), Hex("0d 78")}), a_typed});
+  auto shredded = Struct({"metadata", "value", "typed_value"},
+                         {Binary({kMdA, kMdA}), Binary({std::nullopt, std::nullopt}),
+                          Struct({"a"}, {field_a})});
+  auto st = ValidateVariants(*shredded);
+  ASSERT_TRUE(st.IsInvalid());
+  EXPECT_EQ(st.message().rfind("row 1, $.a: ", 0), 0u) << st.message();
+
+  // A scalar in both value and typed_value: only an object may be in both.
+  arrow::Int64Builder typed;
+  ASSERT_TRUE(typed.Append(3).ok());
+  auto conflict =
+      Struct({"metadata", "value", "typed_value"},
+             {Binary({kMd}), Binary({Hex("0c 01")}), typed.Finish().ValueOrDie()});
+  EXPECT_TRUE(ValidateVariants(*conflict).IsInvalid());
 }
 
 TEST(ValidateVariantsTest, AppliesTheOptions) {

@@ -99,6 +99,33 @@ def test_validate_bad_metadata():
         vs.validate(bad_bytes_array(bytes.fromhex("020000"), b"\x00"))
 
 
+def test_validate_takes_a_null_value_as_the_variant_null():
+    # Every reader reads it so (docs/shredding.md); validate agrees.
+    md = vs.from_python([1]).field("metadata")
+    column = pa.StructArray.from_arrays([md, pa.array([None], pa.binary())],
+                                        names=["metadata", "value"])
+    vs.validate(column)
+    assert vs.to_python(column) == [None]
+
+
+def test_validate_checks_a_shredded_column_below_its_top_level():
+    shredded = vs.shred(vs.from_python([{"a": 1}, {"a": "x"}]), "struct<a: bigint>")
+    typed = shredded.field("typed_value")
+    field_a = typed.field("a")
+    # Row 1's residual "x" cut to its header: readers refuse it.
+    cut = pa.array([v if v is None else v[:1] for v in field_a.field("value").to_pylist()],
+                   pa.binary())
+    bad_a = pa.StructArray.from_arrays([cut, field_a.field("typed_value")],
+                                       names=["value", "typed_value"])
+    bad = pa.StructArray.from_arrays(
+        [shredded.field("metadata"), shredded.field("value"),
+         pa.StructArray.from_arrays([bad_a], names=["a"])],
+        names=["metadata", "value", "typed_value"])
+    with pytest.raises(vs.VariantError, match=r"^row 1, \$\.a: "):
+        vs.validate(bad)
+    vs.validate(shredded)
+
+
 def test_truncated_and_random_bytes_never_crash():
     import random
     r = random.Random(7)
