@@ -62,6 +62,7 @@ cdef class ParquetFileWriter:
     cdef unique_ptr[ParquetWriter] writer
     cdef object lock
     cdef bint failed  # a write failed and dropped the file: close() says so
+    cdef int64_t rows_saved  # the rows of the file close() published
 
     def __cinit__(self, *args, **kwargs):
         self.lock = _threading.Lock()
@@ -175,6 +176,8 @@ cdef class ParquetFileWriter:
                 return
             with nogil:
                 status = deref(self.writer).Close()
+            if status.ok():
+                self.rows_saved = deref(self.writer).num_rows()
             self.writer.reset()
         check_status(status)
 
@@ -189,7 +192,7 @@ cdef class ParquetFileWriter:
     @property
     def num_rows(self):
         with self.lock:
-            return deref(self.writer).num_rows() if self.writer else 0
+            return deref(self.writer).num_rows() if self.writer else self.rows_saved
 
     def types_written(self, str column):
         """The Variant type names of the primitives anywhere in ``column``'s values

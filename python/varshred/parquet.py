@@ -173,6 +173,8 @@ class ParquetWriter:
 
     @property
     def num_rows(self) -> int:
+        """The rows written so far; after :meth:`close`, the rows of the file it saved
+        (0 after :meth:`abort` or a failed write, which save nothing)."""
         return self._writer.num_rows
 
     def __enter__(self) -> "ParquetWriter":

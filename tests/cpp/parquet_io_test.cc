@@ -608,6 +608,20 @@ TEST_F(ParquetIoTest, FailedWriteLeavesNoFile) {
   EXPECT_TRUE(fs::is_empty(dir_)) << "a partial file was left behind";
 }
 
+TEST_F(ParquetIoTest, ShreddingSchemasNameOneColumn) {
+  auto events = Events();
+  auto missing = WriteParquet(*Table(events), Path("m.parquet"), {{"w", EventSchema()}});
+  EXPECT_TRUE(missing.IsKeyError()) << missing.ToString();
+  auto twice = arrow::Table::Make(arrow::schema({arrow::field("v", events->type()),
+                                                 arrow::field("v", events->type())}),
+                                  {events, events});
+  auto st = WriteParquet(*twice, Path("t.parquet"), {{"v", EventSchema()}});
+  EXPECT_TRUE(st.IsInvalid()) << st.ToString();
+  EXPECT_NE(st.message().find("which the table has 2 times"), std::string::npos)
+      << st.ToString();
+  EXPECT_TRUE(fs::is_empty(dir_));
+}
+
 TEST_F(ParquetIoTest, AbortedWriterLeavesNoFile) {
   auto table = Table(Events());
   VS_ASSIGN_OR_FAIL(auto writer,

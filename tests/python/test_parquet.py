@@ -251,6 +251,28 @@ def test_close_after_a_failed_write_says_nothing_was_written(tmp_path):
     w.close()  # the caller's own abort: nothing to report
 
 
+def test_num_rows_counts_what_the_file_holds_after_close(tmp_path):
+    table = pa.table({"v": vs.from_json(["1", "2", "3"])})
+    w = vs.parquet.ParquetWriter(str(tmp_path / "a.parquet"), table.schema)
+    w.write_table(table)
+    assert w.num_rows == 3
+    w.close()
+    assert w.num_rows == 3 == pq.read_metadata(str(tmp_path / "a.parquet")).num_rows
+    w = vs.parquet.ParquetWriter(str(tmp_path / "b.parquet"), table.schema)
+    w.write_table(table)
+    w.abort()
+    assert w.num_rows == 0
+
+
+def test_a_shredded_column_name_must_be_unique(tmp_path):
+    v = vs.from_json(['{"a": 1}'])
+    table = pa.Table.from_arrays([v, v], names=["v", "v"])
+    with pytest.raises(vs.VariantError, match='"v", which the table has 2 times'):
+        vs.parquet.write_table(table, str(tmp_path / "t.parquet"),
+                               shredding={"v": "struct<a: bigint>"})
+    assert os.listdir(tmp_path) == []
+
+
 def test_the_writer_reports_the_types_it_validated(tmp_path):
     schema = pa.schema({"v": vs.variant_type(), "j": vs.variant_type()})
     plain = vs.from_python([{"a": 1, "b": [2.5, "x"]}, None])

@@ -164,11 +164,17 @@ arrow::Result<std::vector<ColumnPlanInput>> VariantColumns(
     const std::map<std::string, ShreddingSchema>& shredding) {
   std::vector<ColumnPlanInput> out;
   for (const auto& [name, s] : shredding) {
-    const int i = schema.GetFieldIndex(name);
-    if (i < 0) {
+    const std::vector<int> found = schema.GetAllFieldIndices(name);
+    if (found.empty()) {
       return arrow::Status::KeyError("shredding names column \"", name,
                                      "\", which the table does not have");
     }
+    if (found.size() > 1) {
+      return arrow::Status::Invalid("shredding names column \"", name,
+                                    "\", which the table has ", found.size(),
+                                    " times: a shredded column's name must be unique");
+    }
+    const int i = found[0];
     if (!IsVariantColumnType(*schema.field(i)->type())) {
       return arrow::Status::TypeError("column \"", name, "\" is not a Variant column: ",
                                       schema.field(i)->type()->ToString());
