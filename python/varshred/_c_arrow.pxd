@@ -28,11 +28,15 @@ cdef extern from "arrow/status.h" namespace "arrow" nogil:
         kIndexError "arrow::StatusCode::IndexError"
         kNotImplemented "arrow::StatusCode::NotImplemented"
 
+    cdef cppclass CStatusDetail "arrow::StatusDetail":
+        string ToString()
+
     cdef cppclass CStatus "arrow::Status":
         CStatus()
         cbool ok()
         CStatusCode code()
         string message()
+        const shared_ptr[CStatusDetail]& detail()
         string ToString()
 
 cdef extern from "arrow/result.h" namespace "arrow" nogil:

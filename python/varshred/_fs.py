@@ -11,6 +11,7 @@ written by Arrow's C++ filesystems, never through Python file objects.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from typing import Any
@@ -82,10 +83,18 @@ def _info(path: str):
     return fs, inner, fs.get_file_info(inner)
 
 
+def not_found(message: str) -> FileNotFoundError:
+    """A FileNotFoundError with ``errno`` set, as the OS's own carry it (its text is
+    ``message`` alone)."""
+    e = FileNotFoundError(message)
+    e.errno = errno.ENOENT
+    return e
+
+
 def size(path: str) -> int:
     fs, inner, info = _info(path)
     if info.size is None:
-        raise FileNotFoundError(f"{path}: no such file")
+        raise not_found(f"{path}: no such file")
     return info.size
 
 

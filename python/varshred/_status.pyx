@@ -10,6 +10,7 @@ raised while pyarrow pulls batches from it). Both pick the class from the status
 code (see varshred.errors).
 """
 
+from cython.operator cimport dereference as deref
 from libc.stdint cimport int64_t
 
 import re as _re
@@ -20,6 +21,10 @@ from varshred._c_arrow cimport (
     CStatus, kCapacityError, kIndexError, kInvalid, kIOError, kKeyError, kNotImplemented,
     kOutOfMemory, kTypeError)
 from varshred.errors import VariantError
+
+
+cdef extern from "arrow/util/io_util.h" namespace "arrow::internal" nogil:
+    int ErrnoFromStatus(const CStatus& status)
 
 _EXCEPTIONS = {
     <int>kOutOfMemory: MemoryError,
@@ -48,16 +53,35 @@ cdef int check_status(const CStatus& status, int64_t row_offset=0) except -1:
     """Raises the exception for a failed status; ``row_offset`` as in shift_rows."""
     if status.ok():
         return 0
-    message = shift_rows(status.message().decode("utf-8", "replace"), row_offset)
-    raise _EXCEPTIONS.get(<int>status.code(), RuntimeError)(message)
+    raise _exception(status, shift_rows(_message(status), row_offset))
 
 
 cdef int check_status_in(const CStatus& status, str context) except -1:
     """As check_status, the message prefixed by ``context`` (e.g. ``"row 3: "``)."""
     if status.ok():
         return 0
-    message = context + status.message().decode("utf-8", "replace")
-    raise _EXCEPTIONS.get(<int>status.code(), RuntimeError)(message)
+    raise _exception(status, context + _message(status))
+
+
+cdef str _message(const CStatus& status):
+    """The status's message, and its detail when it has one (the OS's reason for an
+    I/O error: "[errno 2] No such file or directory")."""
+    message = status.message().decode("utf-8", "replace")
+    if status.detail():
+        message += ": " + deref(status.detail()).ToString().decode("utf-8", "replace")
+    return message
+
+
+cdef object _exception(const CStatus& status, str message):
+    """The exception for ``status``. An I/O error carrying an errno is the OSError
+    subclass Python gives that errno (FileNotFoundError, ...) with ``errno`` set, so
+    that ``except`` clauses can tell them apart; its text stays the message."""
+    cdef int errno = ErrnoFromStatus(status)
+    if status.code() == kIOError and errno:
+        exc = type(OSError(errno, ""))(message)
+        exc.errno = errno
+        return exc
+    return _EXCEPTIONS.get(<int>status.code(), RuntimeError)(message)
 
 
 # pyarrow's exception classes for the status codes that varshred maps differently

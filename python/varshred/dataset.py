@@ -105,7 +105,7 @@ def _expand(path: str, filesystem: pafs.FileSystem | None) -> list[_Entry]:
     if _MAGIC.search(inner) and fs.get_file_info(inner).type == pafs.FileType.NotFound:
         matches = [prefix + m for m in _glob(fs, inner)]
         if not matches:
-            raise FileNotFoundError(f"{path}: no file or directory matches")
+            raise _fs.not_found(f"{path}: no file or directory matches")
     else:
         matches = [prefix + inner]
     out = []
@@ -113,7 +113,7 @@ def _expand(path: str, filesystem: pafs.FileSystem | None) -> list[_Entry]:
         inside = m[len(prefix):]
         info = fs.get_file_info(inside)
         if info.type == pafs.FileType.NotFound:
-            raise FileNotFoundError(f"{m}: no such file or directory")
+            raise _fs.not_found(f"{m}: no such file or directory")
         if info.type == pafs.FileType.Directory:
             out += [_Entry(prefix + p + query, _partition(dirs))
                     for p, dirs in _walk(fs, inside)]

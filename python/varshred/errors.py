@@ -13,12 +13,15 @@ C++ ``arrow::StatusCode``     Python exception
 ``IndexError`` / ``KeyError`` :class:`IndexError` / :class:`KeyError`
 ``NotImplemented``            :class:`NotImplementedError`
 ``OutOfMemory``               :class:`MemoryError`
-``IOError``                   :class:`OSError`
+``IOError``                   :class:`OSError` (the subclass for its errno)
 ``CapacityError``             :class:`VariantError`
 anything else                 :class:`RuntimeError`
 ============================  ============================================
 
-Messages name the row and, inside a value, the path: ``row 3: $.a[2]: ...``.
+Messages name the row and, inside a value, the path: ``row 3: $.a[2]: ...``. An I/O
+error that carries the OS's errno has it as ``errno`` and is the class Python gives
+that errno (``FileNotFoundError``, ``NotADirectoryError``...); its message ends with
+the OS's reason (``[errno 2] No such file or directory``).
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ and I/O errors name the target and the OS error."""
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import subprocess
@@ -103,6 +104,11 @@ def test_write_errors_name_the_target_and_the_os_error(tmp_path):
         vs.parquet.write_table(_table(), target)
     assert target in str(e.value) and "Not a directory" in str(e.value)
     assert "varshred-tmp" not in str(e.value)
+    # The errno is the exception's, as Python's own I/O errors carry it.
+    assert isinstance(e.value, NotADirectoryError) and e.value.errno == errno.ENOTDIR
+    with pytest.raises(FileNotFoundError) as e:
+        vs.parquet.read_table(str(tmp_path / "none.parquet"))
+    assert e.value.errno == errno.ENOENT
     # A directory in the way: the rename fails, the staged file goes.
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "x").write_text("")

@@ -2,6 +2,7 @@
 
 #include "varshred/parquet/output_file.h"
 
+#include <arrow/util/io_util.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -219,12 +220,14 @@ arrow::Status AtomicFile::Named(const arrow::Status& st) const {
     }
   }
   if (message.find(display_) == std::string::npos) message = display_ + ": " + message;
-  if (st.detail()) message += ": " + st.detail()->ToString();
-  return arrow::Status(st.code(), message);
+  return arrow::Status(st.code(), message, st.detail());
 }
 
 arrow::Status AtomicFile::Failed(const char* what) const {
-  return arrow::Status::IOError(display_, ": ", what, ": ", std::strerror(errno));
+  // errno in the detail, as Arrow's own I/O errors carry it (the Python binding
+  // raises the OSError subclass for it).
+  return arrow::Status::IOError(display_, ": ", what)
+      .WithDetail(arrow::internal::StatusDetailFromErrno(errno));
 }
 
 }  // namespace varshred::internal

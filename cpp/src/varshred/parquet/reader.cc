@@ -335,12 +335,11 @@ arrow::Result<std::shared_ptr<const OpenedParquetFile>> OpenedParquetFile::Open(
         // Object stores: a size request, then range reads of the footer and the chunks.
         auto file = location.fs->OpenInputFile(location.path);
         if (!file.ok()) {
-          // The OS error (Arrow keeps errno in the detail, which the message leaves out).
+          // The OS error stays in the detail (its errno), as Arrow keeps it.
           const auto& st = file.status();
           std::string message = st.message();
           if (message.find(path) == std::string::npos) message = path + ": " + message;
-          if (st.detail()) message += ": " + st.detail()->ToString();
-          return arrow::Status(st.code(), message);
+          return arrow::Status(st.code(), message, st.detail());
         }
         pq::arrow::FileReaderBuilder builder;
         const auto st = builder.Open(*file, FileProperties());
