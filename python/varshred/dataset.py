@@ -343,13 +343,21 @@ def _ahead(pool, fn, items, depth: int):
     from collections import deque
     from itertools import islice
 
+    pid = os.getpid()
     items = iter(items)
-    pending = deque(pool.submit(fn, x) for x in islice(items, depth))
+    pending = deque((pool.submit(fn, x), x) for x in islice(items, depth))
     while pending:
-        result = pending.popleft().result()
+        if os.getpid() != pid:
+            # A forked child: the pool's threads stayed in the parent, and what they
+            # had not finished never will be here. The child goes on alone.
+            for future, x in pending:
+                yield future.result() if future.done() else fn(x)
+            yield from map(fn, items)
+            return
+        result = pending.popleft()[0].result()
         nxt = next(items, _NONE)
         if nxt is not _NONE:
-            pending.append(pool.submit(fn, nxt))
+            pending.append((pool.submit(fn, nxt), nxt))
         yield result
 
 

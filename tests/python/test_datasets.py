@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -768,3 +769,25 @@ def test_to_json_stages_its_output_under_a_hidden_name(tmp_path, monkeypatch):
     assert cli.main(["to-json", str(src), str(out)]) == 0
     assert seen and all(name.startswith(".o.jsonl.") for name in seen)
     assert out.read_text() == '{"a":1}\n'
+
+
+def test_a_forked_child_reads_on_a_threaded_scan_its_parent_started(tmp_path):
+    # The scan's threads stay in the parent: the child must not wait for them forever.
+    path = str(tmp_path / "f.parquet")
+    vs.parquet.write_json([f'{{"a": {i}}}' for i in range(10000)], path,
+                          row_group_size=1000)
+    it = vs.parquet.iter_batches(path, threads=2, batch_size=1000)
+    first = next(it).num_rows
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child)
+        try:
+            signal.alarm(60)
+            os.write(write, str(sum(b.num_rows for b in it)).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    child_rows = os.read(read, 64)
+    os.waitpid(pid, 0)
+    assert int(child_rows) == 10000 - first
+    assert sum(b.num_rows for b in it) == 10000 - first
