@@ -328,6 +328,33 @@ class OpenFiles:
                 self._open.pop(file, None)
 
 
+# Consecutive row groups of one file are read as one unit while it holds fewer rows
+# and (uncompressed) bytes than these: each unit costs a reader, its batches' Python
+# steps and a task (about a millisecond), which files of many small row groups paid per
+# row group. The bytes bound what a worker holds of one unit.
+UNIT_ROWS = 65536
+UNIT_BYTES = 16 << 20
+
+
+def _group_units(file: int, groups: list[tuple[int, int, int]]) -> list[Unit]:
+    """Units of the (row group, rows, bytes) ``groups`` of ``file``, in order:
+    consecutive row groups together up to :data:`UNIT_ROWS` rows and
+    :data:`UNIT_BYTES` bytes, a larger one alone."""
+    units: list[Unit] = []
+    run: list[int] = []
+    rows = size = 0
+    for g, n, b in groups:
+        if run and (rows + n > UNIT_ROWS or size + b > UNIT_BYTES or g != run[-1] + 1):
+            units.append(Unit(file, tuple(run), rows))
+            run, rows, size = [], 0, 0
+        run.append(g)
+        rows += n
+        size += b
+    if run:
+        units.append(Unit(file, tuple(run), rows))
+    return units
+
+
 def default_threads(threads: int | None) -> int:
     n = (os.cpu_count() or 1) if threads is None else int(threads)
     if n < 1:
@@ -461,7 +488,8 @@ class Dataset:
 
     def units(self, infos: list[FileInfo], conditions: list[Condition],
               threads: int = 1) -> list[Unit]:
-        """One unit per row group left after pruning: a partition condition skips
+        """The row groups left after pruning, in units (:func:`_group_units`): a
+        partition condition skips
         whole files; a Variant one the row groups that
         :func:`varshred.parquet.prunable_row_groups` proves hold no match (footers
         read on ``threads`` threads)."""
@@ -485,8 +513,9 @@ class Dataset:
                                                 self.filesystem))
                 if skip == every:
                     return []
-            return [Unit(i, (g,), n) for g, n in enumerate(info.row_group_rows)
-                    if g not in skip]
+            return _group_units(i, [(g, n, b) for g, (n, b) in
+                                    enumerate(zip(info.row_group_rows, info.row_group_bytes))
+                                    if g not in skip])
 
         return [u for us in ordered_map(file_units, range(len(self.paths)),
                                         threads if conditions else 1, None) for u in us]

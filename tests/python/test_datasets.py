@@ -238,6 +238,7 @@ def _matches(value, op, literal) -> bool:
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_filter_prunes_row_groups_and_keeps_the_same_rows(drifted, monkeypatch, threads):
+    monkeypatch.setattr(vs.dataset, "UNIT_ROWS", 1)  # a unit per row group, to count them
     seen = _count_row_groups(monkeypatch)
     everything = vs.parquet.read_table(str(drifted), threads=threads)
     all_groups = {s[1:] for s in seen}
@@ -464,6 +465,7 @@ def test_readahead_bounds_the_row_groups_in_flight(tmp_path, monkeypatch):
     for i in range(4):
         vs.parquet.write_json(_docs(i * 100, 100), str(tmp_path / f"p{i}.parquet"),
                               row_group_size=10)
+    monkeypatch.setattr(vs.dataset, "UNIT_ROWS", 1)  # a unit per row group
     seen = _count_row_groups(monkeypatch)
     batches = vs.parquet.iter_batches(str(tmp_path), threads=2, readahead=3)
     first = next(batches)
@@ -791,3 +793,27 @@ def test_a_forked_child_reads_on_a_threaded_scan_its_parent_started(tmp_path):
     os.waitpid(pid, 0)
     assert int(child_rows) == 10000 - first
     assert sum(b.num_rows for b in it) == 10000 - first
+
+
+def test_consecutive_small_row_groups_are_read_as_one_unit():
+    from varshred.dataset import UNIT_BYTES, UNIT_ROWS, Unit, _group_units
+
+    groups = [(0, 10, 100), (1, 10, 100), (3, 10, 100), (4, UNIT_ROWS, 100),
+              (5, 10, UNIT_BYTES), (6, 10, 100)]
+    # Pruned group 2 splits the run; a group filling a unit, by rows or bytes, starts
+    # its own.
+    assert _group_units(7, groups) == [
+        Unit(7, (0, 1), 20), Unit(7, (3,), 10), Unit(7, (4,), UNIT_ROWS),
+        Unit(7, (5,), 10), Unit(7, (6,), 10)]
+    assert _group_units(0, []) == []
+
+
+def test_a_file_of_many_small_row_groups_reads_whole_and_in_order(tmp_path):
+    path = str(tmp_path / "small.parquet")
+    vs.parquet.write_json([f'{{"a": {i}}}' for i in range(3000)], path, row_group_size=7)
+    for threads in (1, 2):
+        got = vs.parquet.read_table(path, threads=threads)
+        assert vs.to_python(got["v"]) == [{"a": i} for i in range(3000)]
+        got = vs.parquet.read_table(path, threads=threads,
+                                    filter=("$.a", ">=", 2990))
+        assert vs.to_python(got["v"]) == [{"a": i} for i in range(2990, 3000)]
