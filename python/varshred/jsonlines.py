@@ -56,9 +56,10 @@ def readable(files: list[str]) -> bool:
     return not any(_fs.without_query(f).endswith(_SPARK_CODECS) for f in files)
 
 
-def _lines(split: "Split", block: int):
-    """The non-blank lines that start in ``split``, as the tasks read them."""
-    for _, data in split_blocks(split, block):
+def _lines(split: "Split", block: int, longest: int | None = None):
+    """The non-blank lines that start in ``split``, as the tasks read them; without
+    those longer than ``longest`` bytes when given (split_blocks())."""
+    for _, data in split_blocks(split, block, longest=longest):
         yield from (line for line in data.to_pybytes().split(b"\n") if line.strip())
 
 
@@ -66,6 +67,10 @@ def _lines(split: "Split", block: int):
 # bytes of JSON, so that wide documents do not multiply the driver's memory.
 _SAMPLE_CHUNK_ROWS = 65536
 _SAMPLE_CHUNK_BYTES = 8 << 20
+# Longer documents are left out of the driver-side sample, without being read whole: a
+# single line of hundreds of MB would otherwise take several times its size on the
+# driver, whatever the sample's byte bound. The tasks write them (or report them).
+_SAMPLE_LONGEST_LINE = 16 << 20
 
 
 def _bounded(lines, rows: int | None, nbytes: int | None):
@@ -111,7 +116,8 @@ def _sample_lines(path: str, rows: int | None, nbytes: int | None):
     so that a file sorted by time or drifting in type is sampled over its whole length
     (a head sample of 1M events once typed a decimal from the first 100k rows only)."""
     if _codec(path):
-        yield from _bounded(_lines(Split(path, 0, sys.maxsize), 1 << 20), rows, nbytes)
+        yield from _bounded(_lines(Split(path, 0, sys.maxsize), 1 << 20,
+                                   _SAMPLE_LONGEST_LINE), rows, nbytes)
         return
     size = _fs.size(path)
     if size == 0:
@@ -123,7 +129,8 @@ def _sample_lines(path: str, rows: int | None, nbytes: int | None):
 
     def ranges():
         for start in range(0, size, window):
-            lines = _lines(Split(path, start, min(start + window, size)), 1 << 20)
+            lines = _lines(Split(path, start, min(start + window, size)), 1 << 20,
+                           _SAMPLE_LONGEST_LINE)
             yield from _bounded(lines, per_rows, per_bytes)
 
     yield from itertools.islice(ranges(), rows)
@@ -157,15 +164,19 @@ def splits(files: list[str], parallelism: int) -> list[Split]:
     return out
 
 
-def split_blocks(split: Split, block: int = 16 << 20, batch: int | None = None):
+def split_blocks(split: Split, block: int = 16 << 20, batch: int | None = None,
+                 longest: int | None = None):
     """(byte offset, pa.Buffer) blocks of whole lines: the lines that start in the split.
+    With ``longest``, lines longer than that many bytes are skipped, never read whole
+    (a sample's reading; a task reads every line).
 
     A split that begins mid-line skips to the next line (the previous split reads it
     to its end), as Hadoop's line reader does. Reads are large blocks only: on an object
     store each read is a range request. With ``batch``, each block is handed on in
     pieces of about that many bytes of whole lines (slices, no copy)."""
     with open_file(split.path) as f:
-        blocks = _blocks_at(f, split, block) if f.seekable() else _streamed_blocks(f, block)
+        blocks = _blocks_at(f, split, block, longest) if f.seekable() else \
+            _streamed_blocks(f, block, longest)
         for offset, data in _naming(split.path, blocks):
             if offset == 0 and data.size >= len(_BOM) and \
                     data.slice(0, len(_BOM)).to_pybytes() == _BOM:
@@ -205,7 +216,7 @@ def _pieces(offset: int, data: pa.Buffer, size: int):
         yield offset + start, data.slice(start)
 
 
-def _blocks_at(f, split: Split, block: int):
+def _blocks_at(f, split: Split, block: int, longest: int | None = None):
     """split_blocks() of a file read at any offset: each block is read once into its own
     buffer and handed on as it is; the partial line at its end is read again as the
     start of the next block (no copy to join the two)."""
@@ -221,9 +232,12 @@ def _blocks_at(f, split: Split, block: int):
             eof = pos + data.size >= size
             # At the end of the file a last line may lack its '\n'.
             cut = data.size - 1 if eof else _rfind_newline(data)
-            if cut >= 0:
+            if cut >= 0 or (longest is not None and n > longest):
                 break
             n *= 2  # a line longer than the block: read it whole
+        if cut < 0:  # a line longer than ``longest`` starts the block: skip it
+            pos = _line_end(f, pos + n - 1, size)
+            continue
         whole = data.slice(0, cut + 1)
         if pos + whole.size > split.end:
             # The line holding the split's last byte is ours; later ones are not.
@@ -261,7 +275,7 @@ def _rfind_newline(data: pa.Buffer) -> int:
     return -1
 
 
-def _streamed_blocks(f, block: int):
+def _streamed_blocks(f, block: int, longest: int | None = None):
     """split_blocks() of a compressed stream: always one split, the whole file."""
     pos, carry = 0, b""
     while True:
@@ -272,6 +286,16 @@ def _streamed_blocks(f, block: int):
             return
         # At the end of the file a last line may lack its '\n'.
         cut = len(data) - 1 if eof else data.rfind(b"\n")
+        if cut < 0 and longest is not None and len(data) > longest:
+            # A line longer than ``longest``: skip to its end.
+            skipped = len(data)
+            while (data := f.read(block)) and (nl := data.find(b"\n")) < 0:
+                skipped += len(data)
+            if not data:
+                return
+            pos += skipped + nl + 1
+            carry = data[nl + 1:]
+            continue
         if cut < 0:  # a line longer than the block: read on
             carry = data
             continue

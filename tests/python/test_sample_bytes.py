@@ -94,3 +94,21 @@ def test_sample_spans_the_whole_file(tmp_path):
     gz = tmp_path / "late.jsonl.gz"
     gz.write_bytes(gzip.compress(path.read_bytes()))
     assert "late" not in jsonlines.sample_stats([str(gz)], 100_000).derive_schema().to_ddl()
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+def test_the_sample_skips_lines_too_long_to_read_whole(tmp_path, monkeypatch, compressed):
+    """A line of hundreds of MB took several times its size on the driver: the sample
+    leaves out lines over its longest, never reading them whole, and keeps the rest."""
+    import gzip
+
+    monkeypatch.setattr(jsonlines, "_SAMPLE_LONGEST_LINE", 1 << 20)
+    long_line = json.dumps({"long": "x" * (3 << 20)})
+    lines = [json.dumps({"i": i}) for i in range(5)] + [long_line] + \
+        [json.dumps({"j": j}) for j in range(5)]
+    text = ("\n".join(lines) + "\n").encode()
+    path = tmp_path / ("a.jsonl.gz" if compressed else "a.jsonl")
+    path.write_bytes(gzip.compress(text) if compressed else text)
+    stats = jsonlines.sample_stats([str(path)], 100_000, sample_bytes=0)
+    assert stats.rows == 10
+    assert {"i", "j"} <= set(stats.type_counts()) and "long" not in stats.type_counts()
