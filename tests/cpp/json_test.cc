@@ -416,6 +416,27 @@ std::vector<std::string> SeedDocuments() {
   return docs;
 }
 
+// A document whose Variant passes the size limit is refused where its value does,
+// by both readings, not after the whole value is built (a 300 MB line took 3 GB):
+// an array of 7-digit numbers (5 bytes and an offset each) and an object of them.
+TEST(JsonParseTest, ValuesPastTheSizeLimitStopThere) {
+  const size_t n = kMaxValueSize / 6 + 1;  // at least 5 + 1 bytes per element
+  std::string array = "[";
+  array.reserve(n * 8 + 2);
+  for (size_t i = 0; i < n; ++i) array += i ? ",1234567" : "1234567";
+  array += "]";
+  std::string object = "{\"a\": [" + array.substr(1) + "}";
+  for (const std::string* doc : {&array, &object}) {
+    JsonParser parser;
+    VariantBuilder builder;
+    const Outcome parsed = Finished(parser.Parse(*doc, &builder), &builder);
+    EXPECT_NE(parsed.error.find("value exceeds the size limit of 134217728 bytes"),
+              std::string::npos)
+        << parsed.error;
+    EXPECT_EQ(ReadOnDemand(*doc, {}).error, parsed.error);
+  }
+}
+
 TEST(JsonParseTest, TheIndexedWalkReadsAsTheOnDemandReading) {
   const auto docs = SeedDocuments();
   JsonParser parser;

@@ -168,7 +168,7 @@ def test_write_json_writes_only_what_readers_read(tmp_path, errors):
 def test_write_json_refuses_or_nulls_oversized_rows(tmp_path):
     path = str(tmp_path / "big.parquet")
     rows = pa.array(['{"a": 1}', '{"a": "' + "x" * (SIZE + 16) + '"}'], pa.large_string())
-    with pytest.raises(vs.VariantError, match=r"row 1: value of \d+ bytes exceeds the size"):
+    with pytest.raises(vs.VariantError, match=r"row 1: value (of \d+ bytes )?exceeds the size"):
         vs.parquet.write_json(rows, path, errors="raise")
     assert vs.parquet.write_json(rows, path, errors="null") == 2
     assert vs.to_json(vs.parquet.read_table(path)["v"]).to_pylist() == ['{"a":1}', None]

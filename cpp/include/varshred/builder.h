@@ -133,6 +133,13 @@ class VariantBuilder {
   arrow::Status FinishViews(std::string_view* metadata, std::string_view* value);
   /// \brief The value bytes written so far (for a finished top-level value: all of it).
   std::string_view value_bytes() const { return buffer_.view(); }
+  /// \brief A lower bound of the finished value's size: the bytes written, and at
+  /// least a byte per offset and two per field of the open containers, whose headers
+  /// are written when they end. Lets a caller stop well before Finish() would refuse
+  /// a value past kMaxValueSize.
+  size_t MinimumSize() const {
+    return buffer_.size() + offsets_.size() + 2 * fields_.size();
+  }
   MetadataBuilder& metadata_builder() { return metadata_; }
   /// \brief Drops everything, keeping allocated capacity.
   void Reset();

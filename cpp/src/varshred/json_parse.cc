@@ -314,6 +314,11 @@ arrow::Status JsonReader::Error(sj::error_code code, const char* where) const {
   return arrow::Status::Invalid("invalid JSON at byte ", at, ": ",
                                 sj::error_message(code));
 }
+arrow::Status JsonReader::SizeError() const {
+  return arrow::Status::Invalid("value exceeds the size limit of ", kMaxValueSize,
+                                " bytes (stopped there, in a JSON document of ", size_,
+                                " bytes)");
+}
 arrow::Status JsonReader::DepthError(const char* where) const {
   return arrow::Status::Invalid("invalid JSON at byte ", OffsetOf(where),
                                 ": nesting deeper than ", options_.max_depth);
@@ -453,6 +458,7 @@ inline arrow::Status JsonReader::ParseObject(od::object obj, const char* where,
     if (auto err = field.unescaped_key().get(key)) return Error(err, Location());
     builder_->AddKey(key);
     ARROW_RETURN_NOT_OK(ParseAny(field.value(), depth));
+    if (OverSizeLimit()) return SizeError();
   }
   const arrow::Status st = builder_->EndObject();
   if (!st.ok()) {
@@ -467,6 +473,7 @@ inline arrow::Status JsonReader::ParseArray(od::array arr, int depth) {
   for (auto element : arr) {
     if (auto err = element.error()) return Error(err, Location(arr));
     ARROW_RETURN_NOT_OK(ParseAny(element.value_unsafe(), depth));
+    if (OverSizeLimit()) return SizeError();
   }
   builder_->EndArray();
   return arrow::Status::OK();
@@ -562,7 +569,10 @@ inline arrow::Status JsonReader::ParseScalarDocument(od::json_type type) {
 arrow::Status JsonReader::Parse(std::string_view json, size_t readable_after,
                                 VariantBuilder* builder) {
   ARROW_RETURN_NOT_OK(Prepare(json, readable_after, builder));
+  over_size_limit_ = false;
   if (WalkIndexed()) return arrow::Status::OK();
+  // Not read again on demand: that would build the value past the limit once more.
+  if (over_size_limit_) return SizeError();
   od::json_type type;
   ARROW_RETURN_NOT_OK(Open(json, builder, &type));
   return ParseOpened(type);
@@ -796,12 +806,14 @@ bool JsonReader::WalkContainer(JsonCursor& c, char open, int depth) {
     return WalkFields(c,
                       [&](std::string_view key) {
                         builder_->AddKey(key);
-                        return WalkNested(c, depth + 1);
+                        return WalkNested(c, depth + 1) && !OverSizeLimit();
                       }) &&
            builder_->EndObject().ok();
   }
   builder_->StartArray();
-  if (!WalkElements(c, [&] { return WalkNested(c, depth + 1); })) return false;
+  if (!WalkElements(c, [&] { return WalkNested(c, depth + 1) && !OverSizeLimit(); })) {
+    return false;
+  }
   builder_->EndArray();
   return true;
 }

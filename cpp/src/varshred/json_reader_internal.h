@@ -243,6 +243,14 @@ class JsonReader {
   bool Unescape(std::string_view raw, std::string_view* text);
 
   size_t OffsetOf(const char* p) const;
+  // Whether the value built so far is past kMaxValueSize, which Finish() would refuse:
+  // both walks stop there, so that a document of hundreds of MB is refused for the
+  // price of the limit, not of the whole value. Checked after each element and field.
+  bool OverSizeLimit() {
+    over_size_limit_ = builder_->MinimumSize() > kMaxValueSize;
+    return over_size_limit_;
+  }
+  arrow::Status SizeError() const;
   arrow::Status Error(simdjson::error_code code, const char* where) const;
   arrow::Status DepthError(const char* where) const;
   // Where the document iterator stands (for error messages).
@@ -274,6 +282,7 @@ class JsonReader {
   size_t size_ = 0;
   size_t padded_ = 0;  // bytes readable from begin_
   bool in_place_ = false;
+  bool over_size_limit_ = false;  // OverSizeLimit() stopped the last walk
   VariantBuilder* builder_ = nullptr;
 
   // simdjson's first stage costs about three times as much run per row of ~100 bytes
