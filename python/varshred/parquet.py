@@ -999,7 +999,11 @@ def _prunable_file(path: str, column: str, variant_path: str, op: str,
         stats = typed.statistics
         if stats is None or not stats.has_min_max or (floating and op in (">", ">=")):
             continue
-        if _excludes(op, stats.min, stats.max, literal):
+        try:
+            lo, hi = stats.min, stats.max
+        except (OverflowError, ValueError):
+            continue  # dates or times Python cannot hold (years outside 1-9999): kept
+        if _excludes(op, lo, hi, literal):
             out.append(g)
     return out
 

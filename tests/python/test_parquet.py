@@ -93,6 +93,27 @@ def test_pruning_skips_what_statistics_exclude(tmp_path):
     assert vs.parquet.prunable_row_groups(path, "v", "id", ">", 50) == [0]
 
 
+@pytest.mark.parametrize("typed", ["date", "timestamp", "timestamp_ntz"])
+def test_pruning_keeps_row_groups_whose_bounds_python_cannot_hold(tmp_path, typed):
+    """Statistics of years outside 1-9999 (which Spark and DuckDB write) made every
+    filter on the path fail with OverflowError: such a row group is kept."""
+    day = 86_400_000_000
+    arrow_type, far, near, literal, before = {
+        "date": (pa.date32(), 2_932_897, 1, dt.date(2000, 1, 1), 2),  # +10000-01-01
+        "timestamp": (pa.timestamp("us", "UTC"), -62_167_219_200_000_000, day,
+                      dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc), 3),  # year 0
+        "timestamp_ntz": (pa.timestamp("us"), 2_932_897 * day, day, dt.datetime(2000, 1, 1),
+                          2),
+    }[typed]
+    v = vs.from_arrow(pa.table({"d": pa.array([far, near, near], arrow_type)}))
+    path = str(tmp_path / "far.parquet")
+    vs.parquet.write_table(pa.table({"v": v}), path, shredding={"v": f"struct<d: {typed}>"},
+                           row_group_size=2)
+    assert vs.parquet.prunable_row_groups(path, "v", "$.d", "<", literal) == []
+    got = vs.parquet.read_table(path, filter=("$.d", "<", literal))
+    assert got.num_rows == before
+
+
 def test_read_paths_reads_only_its_chunks(tmp_path):
     path = str(tmp_path / "p.parquet")
     v = vs.from_python(EVERY_TYPE * 3)
