@@ -121,7 +121,7 @@ def _datetime_rules(path: str) -> tuple[set[str], bool] | None:
                 or c.converted_type in ("DATE", "TIMESTAMP_MILLIS", "TIMESTAMP_MICROS")
                 for c in columns)
     meta = pf.metadata.metadata or {}
-    version = _spark_version(meta)
+    version = _dataset.spark_version(meta)
     if dated and version is not None and (
             version < (3, 0) or b"org.apache.spark.legacyDateTime" in meta):
         return None
@@ -130,17 +130,6 @@ def _datetime_rules(path: str) -> tuple[set[str], bool] | None:
                   or any("." in n for n in int96)):
         return None
     return int96, dated and version is None
-
-
-def _spark_version(meta: dict) -> tuple[int, int] | None:
-    """(major, minor) of the Spark that wrote a file, by its footer; None when none
-    did; (0, 0) when the version cannot be read (taken as the oldest)."""
-    if b"org.apache.spark.version" not in meta:
-        return None
-    version = meta[b"org.apache.spark.version"].decode("ascii", "replace")
-    major, _, rest = version.partition(".")
-    minor = rest.partition(".")[0]
-    return (int(major), int(minor)) if major.isdigit() and minor.isdigit() else (0, 0)
 
 
 def _as_instants(schema: pa.Schema, names: set[str]) -> pa.Schema:

@@ -15,6 +15,7 @@ dataset's size, and rows come out in order.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import threading
@@ -570,6 +571,60 @@ def _describe(source: Any) -> str:
         [os.fspath(s) for s in source])
 
 
+def spark_version(meta: dict) -> tuple[int, int] | None:
+    """(major, minor) of the Spark that wrote a file, by its footer's key-value
+    metadata; None when none did; (0, 0) when the version cannot be read (taken as the
+    oldest)."""
+    if b"org.apache.spark.version" not in meta:
+        return None
+    version = meta[b"org.apache.spark.version"].decode("ascii", "replace")
+    major, _, rest = version.partition(".")
+    minor = rest.partition(".")[0]
+    return (int(major), int(minor)) if major.isdigit() and minor.isdigit() else (0, 0)
+
+
+# Spark before 3.0, or with datetimeRebaseModeInWrite=LEGACY, stores dates before
+# 1582-10-15 and instants before 1900 (in any zone) in its hybrid Julian calendar, and
+# shifts them back when it reads them; timestamp_ntz is stored as it is. The bounds:
+_JULIAN_DAYS_BEFORE = -141_427  # 1582-10-15, days since the epoch
+_JULIAN_SECONDS_BEFORE = -2_208_988_800 + 86_400  # 1900-01-02T00:00:00Z
+_UNIT_PER_SECOND = {"milliseconds": 10**3, "microseconds": 10**6, "nanoseconds": 10**9}
+
+
+def _check_calendar(path: str, md: Any, variants: set[str]) -> None:
+    """Refuses a Spark file whose shredded dates or instants may be in Spark's hybrid
+    Julian calendar: varshred reads values as stored, and would return them shifted
+    by days. A row group is fine when its statistics put every value past the bounds."""
+    meta = md.metadata or {}
+    version = spark_version(meta)
+    if version is None or (version >= (3, 0) and b"org.apache.spark.legacyDateTime" not in meta):
+        return
+    for i in range(md.num_columns):
+        column = md.schema.column(i)
+        names = column.path.split(".")
+        if names[0] not in variants or "typed_value" not in names:
+            continue
+        kind = json.loads(column.logical_type.to_json())
+        if kind.get("Type") == "Date":
+            bound = _JULIAN_DAYS_BEFORE
+        elif kind.get("Type") == "Timestamp" and kind.get("isAdjustedToUTC"):
+            bound = _JULIAN_SECONDS_BEFORE * _UNIT_PER_SECOND[kind["timeUnit"]]
+        else:
+            continue
+        for g in range(md.num_row_groups):
+            chunk = md.row_group(g).column(i)
+            stats = chunk.statistics
+            if stats is not None and stats.null_count == chunk.num_values:
+                continue
+            if stats is None or not stats.has_min_max or stats.min_raw < bound:
+                raise VariantError(
+                    f"{path}: column {names[0]!r} ({column.path}) may hold dates or "
+                    "timestamps in Spark's hybrid Julian calendar (the file was written "
+                    "with spark.sql.parquet.datetimeRebaseModeInWrite=LEGACY or by Spark "
+                    "2), which varshred does not convert: read it with Spark, or have "
+                    "Spark rewrite it in CORRECTED mode")
+
+
 def _file_info(path: str, shredded: bool, on_conflict: int,
                filesystem: pafs.FileSystem | None = None) -> FileInfo:
     from varshred import _parquet, _status
@@ -588,6 +643,7 @@ def _file_info(path: str, shredded: bool, on_conflict: int,
         raise _status.from_arrow_error(e) from None
     schema = reader.schema  # Variant columns are Variant structs here, in every layout
     variants = {f.name for f in schema if _parquet.is_variant_type(f.type)}
+    _check_calendar(path, md, variants)
     groups = [md.row_group(g) for g in range(md.num_row_groups)]
     return FileInfo(schema, [g.num_rows for g in groups],
                     [g.total_byte_size for g in groups], variants, too_deep)

@@ -280,3 +280,32 @@ def test_variants_nested_in_other_types_are_written_with_a_warning(spark, tmp_pa
         with pytest.warns(UserWarning, match="column 'n' holds Variant values inside"):
             vs.spark.write(df, str(tmp_path / "out"), mode="overwrite")
         assert spark.read.parquet(str(tmp_path / "out")).count() == 1
+
+
+def test_shredded_dates_in_sparks_legacy_calendar_are_refused_not_shifted(spark, tmp_path):
+    """Spark's LEGACY rebase mode stores typed dates before 1582 (and instants before
+    1900) in its hybrid Julian calendar and shifts them back when it reads; read as
+    stored they came out days off. varshred refuses such files unless their statistics
+    put every value past those bounds."""
+    def write(out, dates):
+        spark.conf.set("spark.sql.parquet.datetimeRebaseModeInWrite", "LEGACY")
+        try:
+            rows = ", ".join(f"({i}, date'{d}')" for i, d in enumerate(dates))
+            spark.sql("select id, to_variant_object(named_struct('d', d, "
+                      "'t', cast(d as timestamp))) v "
+                      f"from values {rows} as x(id, d)").coalesce(1).write.parquet(out)
+        finally:
+            spark.conf.unset("spark.sql.parquet.datetimeRebaseModeInWrite")
+        return {r.id: r.j for r in spark.read.parquet(out)
+                .selectExpr("id", "to_json(v) j").collect()}
+
+    old = str(tmp_path / "old")
+    write(old, ["1000-01-01", "2024-01-01"])
+    with pytest.raises(vs.VariantError, match="hybrid Julian calendar"):
+        vs.parquet.read_table(old)
+    with pytest.raises(vs.VariantError, match="hybrid Julian calendar"):
+        vs.parquet.read_paths(old, "v", {"$.d": "date"})
+    recent = str(tmp_path / "recent")
+    expected = write(recent, ["1950-06-01", "2024-01-01"])
+    t = vs.parquet.read_table(recent)
+    assert dict(zip(t["id"].to_pylist(), vs.to_json(t["v"]).to_pylist())) == expected
