@@ -458,7 +458,7 @@ inline arrow::Status JsonReader::ParseObject(od::object obj, const char* where,
     if (auto err = field.unescaped_key().get(key)) return Error(err, Location());
     builder_->AddKey(key);
     ARROW_RETURN_NOT_OK(ParseAny(field.value(), depth));
-    if (OverSizeLimit()) return SizeError();
+    if (MayPassSizeLimit(size_) && OverSizeLimit()) return SizeError();
   }
   const arrow::Status st = builder_->EndObject();
   if (!st.ok()) {
@@ -473,7 +473,7 @@ inline arrow::Status JsonReader::ParseArray(od::array arr, int depth) {
   for (auto element : arr) {
     if (auto err = element.error()) return Error(err, Location(arr));
     ARROW_RETURN_NOT_OK(ParseAny(element.value_unsafe(), depth));
-    if (OverSizeLimit()) return SizeError();
+    if (MayPassSizeLimit(size_) && OverSizeLimit()) return SizeError();
   }
   builder_->EndArray();
   return arrow::Status::OK();
@@ -569,10 +569,9 @@ inline arrow::Status JsonReader::ParseScalarDocument(od::json_type type) {
 arrow::Status JsonReader::Parse(std::string_view json, size_t readable_after,
                                 VariantBuilder* builder) {
   ARROW_RETURN_NOT_OK(Prepare(json, readable_after, builder));
-  over_size_limit_ = false;
-  if (WalkIndexed()) return arrow::Status::OK();
-  // Not read again on demand: that would build the value past the limit once more.
-  if (over_size_limit_) return SizeError();
+  // A document large enough to pass the size limit is read on demand, which stops
+  // where it does.
+  if (!MayPassSizeLimit(json.size()) && WalkIndexed()) return arrow::Status::OK();
   od::json_type type;
   ARROW_RETURN_NOT_OK(Open(json, builder, &type));
   return ParseOpened(type);
@@ -806,14 +805,12 @@ bool JsonReader::WalkContainer(JsonCursor& c, char open, int depth) {
     return WalkFields(c,
                       [&](std::string_view key) {
                         builder_->AddKey(key);
-                        return WalkNested(c, depth + 1) && !OverSizeLimit();
+                        return WalkNested(c, depth + 1);
                       }) &&
            builder_->EndObject().ok();
   }
   builder_->StartArray();
-  if (!WalkElements(c, [&] { return WalkNested(c, depth + 1) && !OverSizeLimit(); })) {
-    return false;
-  }
+  if (!WalkElements(c, [&] { return WalkNested(c, depth + 1); })) return false;
   builder_->EndArray();
   return true;
 }

@@ -191,6 +191,12 @@ class JsonReader {
     }
     return commas + 1;
   }
+  /// \brief Whether a document of `json_size` bytes is large enough that its Variant
+  /// may pass kMaxValueSize: the walks leave it to Parse()'s on-demand reading, which
+  /// checks the size as it goes. A Variant takes at most about 3.3 bytes per byte of
+  /// its JSON (`0e0,`: a double and its offset): a document under an eighth of the
+  /// limit cannot pass it.
+  static bool MayPassSizeLimit(size_t json_size) { return json_size > kMaxValueSize / 8; }
   /// \brief Whether the indexed document is read where it lies (its text, and the
   /// views into it, live as long as the caller's), not from a padded copy.
   bool InPlace() const { return in_place_; }
@@ -243,13 +249,11 @@ class JsonReader {
   bool Unescape(std::string_view raw, std::string_view* text);
 
   size_t OffsetOf(const char* p) const;
-  // Whether the value built so far is past kMaxValueSize, which Finish() would refuse:
-  // both walks stop there, so that a document of hundreds of MB is refused for the
-  // price of the limit, not of the whole value. Checked after each element and field.
-  bool OverSizeLimit() {
-    over_size_limit_ = builder_->MinimumSize() > kMaxValueSize;
-    return over_size_limit_;
-  }
+  // Whether the value built so far is past kMaxValueSize, which Finish() would refuse.
+  // The on-demand reading checks it after each element and field of a document that
+  // MayPassSizeLimit(), so that a document of hundreds of MB is refused for the price
+  // of the limit, not of its whole value.
+  bool OverSizeLimit() const { return builder_->MinimumSize() > kMaxValueSize; }
   arrow::Status SizeError() const;
   arrow::Status Error(simdjson::error_code code, const char* where) const;
   arrow::Status DepthError(const char* where) const;
@@ -282,7 +286,6 @@ class JsonReader {
   size_t size_ = 0;
   size_t padded_ = 0;  // bytes readable from begin_
   bool in_place_ = false;
-  bool over_size_limit_ = false;  // OverSizeLimit() stopped the last walk
   VariantBuilder* builder_ = nullptr;
 
   // simdjson's first stage costs about three times as much run per row of ~100 bytes

@@ -65,6 +65,8 @@ class JsonShredder {
     fields_.clear();
     values_.clear();
     JsonCursor c;
+    // JsonReader::Parse() reads such a document, checking its size as it goes.
+    if (JsonReader::MayPassSizeLimit(json.size())) return Failed();
     if (!reader_.Index(json, readable_after, &builder_, &c)) return Failed();
     if (Walks(root, c.Peek())) {
       ARROW_RETURN_NOT_OK(WalkContainer(root, c, Level{}, /*depth=*/0));
