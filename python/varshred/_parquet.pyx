@@ -105,16 +105,26 @@ cdef class ParquetFileWriter:
         self.writer = move(deref(opened))
 
     def write_batch(self, batch):
+        self.write_batches([batch])
+
+    def write_batches(self, batches):
+        """The batches (a list) in one call: ``close()`` from another thread waits for
+        all of them, so that a file never holds part of them."""
         # Exported before the lock is taken: the export may run Python code (a producer,
         # a signal handler calling close() on this thread), and the lock is not
         # reentrant. Acquiring a threading.Lock releases the GIL while it waits, so a
         # thread holding the lock can take the GIL back when its C++ call returns.
-        cdef shared_ptr[CRecordBatch] imported = import_batch(batch)
+        cdef vector[shared_ptr[CRecordBatch]] imported
+        for batch in batches:
+            imported.push_back(import_batch(batch))
         cdef CStatus status
+        cdef size_t i = 0
         with self.lock:
             self._check_open()
             with nogil:
-                status = deref(self.writer).Write(deref(imported))
+                while i < imported.size() and status.ok():
+                    status = deref(self.writer).Write(deref(imported[i]))
+                    i += 1
             self._check(status, 0)
 
     def write_json(self, strings, int numbers, int duplicate_keys, int errors):

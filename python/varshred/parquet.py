@@ -153,11 +153,15 @@ class ParquetWriter:
         return self._writer.types_written(column)
 
     def write_table(self, table: "pa.Table | pa.RecordBatch | pa.RecordBatchReader") -> None:
-        """Writes a table's rows; a record batch or a reader of batches is taken too."""
-        batches = [table] if isinstance(table, pa.RecordBatch) else \
-            table if isinstance(table, pa.RecordBatchReader) else table.to_batches()
-        for batch in batches:
-            self.write_batch(batch)
+        """Writes a table's rows; a record batch or a reader of batches is taken too.
+        A table or batch is one write (:meth:`close` from another thread waits for all
+        of it); a reader's batches are written one at a time as it hands them out."""
+        if isinstance(table, pa.RecordBatchReader):
+            for batch in table:
+                self.write_batch(batch)
+        else:
+            self._writer.write_batches(
+                [table] if isinstance(table, pa.RecordBatch) else table.to_batches())
 
     def write(self, data: pa.Table | pa.RecordBatch) -> None:
         if isinstance(data, pa.Table):

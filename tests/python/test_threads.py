@@ -89,6 +89,28 @@ def test_close_racing_writes_waits_then_rejects_them(tmp_path):
             w.write_batch(batch)
 
 
+def test_close_racing_a_table_write_saves_all_of_it_or_none(tmp_path):
+    """A table of many batches is one write: close() from another thread waits for it
+    (it published part of the table), or the write is refused whole."""
+    table = pa.Table.from_batches([_batch(i * 200) for i in range(50)])
+    for attempt in range(10):
+        path = str(tmp_path / f"table{attempt}.parquet")
+        w = vs.parquet.ParquetWriter(path, table.schema)
+        outcome = []
+
+        def write():
+            try:
+                w.write_table(table)
+                outcome.append("written")
+            except vs.VariantError as e:
+                assert "the ParquetWriter is closed" in str(e)
+                outcome.append("refused")
+
+        assert _run([write, w.close]) == []
+        rows = vs.parquet.read_table(path).num_rows
+        assert rows == (table.num_rows if outcome == ["written"] else 0), (outcome, rows)
+
+
 def test_abort_racing_writes_leaves_nothing(tmp_path):
     batch = _batch(0)
     path = tmp_path / "aborted.parquet"
