@@ -457,3 +457,53 @@ def test_path_reader_and_spark_functions_take_the_session_zone(spark, session_zo
     with pytest.raises(Exception, match="option timezone"):
         spark.read.format("varshred").option("timezone", "Mars/Olympus") \
             .option("variant_paths", "s:timestamp").load(out).collect()
+
+
+def _time_texts(n=300, seed=20261130):
+    """Strings around Spark 4.3's TIME grammar: T? h[h]:m[m][:s[s][.fraction]]."""
+    rng = random.Random(seed)
+    texts = ["12:34:56", "T12:00", "23:59:59.9999999", "24:00:00", " 12:34 ", "1:2:3", "12",
+             "12:34:56Z", "12:34:56+01:00", "2024-07-01 12:34:56", "2024-07-01T12:34:56",
+             "12:34:60", "12:60", "00:00", "12:34:56.", "12:34:56.1", "T", "", "12:3",
+             "012:34", "12:34:5", "12 : 34", "t12:00", "\t12:34\n", "\x7f12:34", "TT12:00",
+             "12:34:56.123456789012", "12:34:56..1", "12:34:56 PM", "-1:00", "+1:00",
+             "01:00 PM", "1:00 pm", "12:00 AM", "12:00AM", "01:00:00.5 PM", "13:00 PM",
+             "00:30 AM", "12:34  PM", "T01:00 PM", "12:34:56 PMX", "12:34 P", "0:30 PM"]
+    parts = ["", "T", " "]
+    for _ in range(n):
+        h = rng.choice(["0", "00", "7", "23", "24", "123", ""])
+        m = rng.choice(["0", "05", "59", "60", ""])
+        s = rng.choice(["", ":0", ":59", ":60", ":5", ":"])
+        f = rng.choice(["", ".", ".5", ".1234567", ".x"]) if s else ""
+        texts.append(rng.choice(parts) + f"{h}:{m}{s}{f}" +
+                     rng.choice(["", " ", "Z", " AM", "pm", " Pm "]))
+    return texts
+
+
+def test_time_casts_as_spark_does(spark, session_zone):
+    """variant_get to time: Spark 4.3 reads a string's time of day and a timestamp's
+    wall-clock time (an instant's in the session zone); varshred gave NULL for all."""
+    texts = _time_texts()
+    df = spark.createDataFrame([(i, json.dumps(t)) for i, t in enumerate(texts)],
+                               "i int, j string").selectExpr("i", "parse_json(j) as v")
+    rows = sorted(df.selectExpr("i", f"{_spark_expr('try_variant_get', '$', 'time')} as t")
+                  .collect(), key=lambda r: r.i)
+    got = vs.variant_get(vs.from_json([json.dumps(t) for t in texts]), "$", "time",
+                         timezone=session_zone).to_pylist()
+    bad = [(texts[i], got[i], r.t) for i, r in enumerate(rows) if got[i] != r.t]
+    assert not bad, bad[:10]
+    assert sum(r.t is not None for r in rows) > 50
+    instants = ["2024-07-01 12:34:56.123456", "1969-12-31 23:59:59.999999", "1900-01-01 00:00:00",
+                "2024-03-10 02:30:00"]
+    for ntz in (False, True):
+        kind = "timestamp_ntz" if ntz else "timestamp"
+        want = [r.t for r in spark.sql(" union all ".join(
+            f"select {i} i, try_variant_get(cast({kind}'{t}' as variant), '$', 'time') t"
+            for i, t in enumerate(instants))).orderBy("i").collect()]
+        values = spark.sql(" union all ".join(
+            f"select {i} i, {kind}'{t}' t" for i, t in enumerate(instants))).orderBy("i")
+        arrow = pa.array([r.t for r in values.collect()],
+                         pa.timestamp("us") if ntz else pa.timestamp("us", "UTC"))
+        variants = vs.from_arrow(pa.table({"t": arrow}))
+        got = vs.variant_get(variants, "$.t", "time", timezone=session_zone).to_pylist()
+        assert got == want, (kind, got, want)

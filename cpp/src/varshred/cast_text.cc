@@ -424,6 +424,37 @@ bool ParseTimestamp(std::string_view s, int64_t* local_seconds, int32_t* micros,
   return true;
 }
 
+bool ParseTime(std::string_view s, int64_t* micros_of_day) {
+  s = Trim(s);
+  size_t i = s.starts_with('T') ? 1 : 0;
+  int64_t hour, minute, second = 0, fraction = 0;
+  if (!ReadDigits(s, &i, 1, 2, &hour) || i == s.size() || s[i++] != ':' ||
+      !ReadDigits(s, &i, 1, 2, &minute)) {
+    return false;
+  }
+  if (i < s.size() && s[i] == ':') {
+    ++i;
+    if (!ReadDigits(s, &i, 1, 2, &second)) return false;
+    if (i < s.size() && s[i] == '.') {
+      int digits = 0;
+      for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, ++digits) {
+        if (digits < 6) fraction = fraction * 10 + (s[i] - '0');
+      }
+      for (; digits < 6; ++digits) fraction *= 10;
+    }
+  }
+  // A 12-hour clock: AM or PM (any case), after spaces or none, hours 1 to 12.
+  if (i < s.size()) {
+    const std::string_view suffix = Trim(s.substr(i));
+    const bool am = EqualsIgnoreCase(suffix, "am");
+    if ((!am && !EqualsIgnoreCase(suffix, "pm")) || hour < 1 || hour > 12) return false;
+    hour = hour % 12 + (am ? 0 : 12);
+  }
+  if (hour > 23 || minute > 59 || second > 59) return false;
+  *micros_of_day = ((hour * 60 + minute) * 60 + second) * 1'000'000 + fraction;
+  return true;
+}
+
 void AppendDate(int64_t days, std::string* out) {
   int64_t year;
   int month, day;

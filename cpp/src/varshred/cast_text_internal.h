@@ -46,6 +46,11 @@ bool ParseZone(std::string_view z, int32_t* offset_seconds);
 bool ParseTimestamp(std::string_view s, int64_t* local_seconds, int32_t* micros,
                     std::string_view* zone, bool* time_only);
 
+/// Spark 4.3's text to TIME: T? h[h]:m[m][:s[s][.fraction]], then AM or PM (any case,
+/// after spaces or none) for hours 1 to 12, trimmed; nothing else (a zone or a date
+/// makes it NULL). Past six fraction digits they are dropped.
+bool ParseTime(std::string_view s, int64_t* micros_of_day);
+
 /// Plain text without trailing fractional zeros: 3.0 -> "3", 1.50 -> "1.5".
 void AppendDecimalString(int128_t unscaled, int scale, std::string* out);
 /// yyyy-MM-dd as ISO_LOCAL_DATE prints it (and so Spark's casts and to_json): at least

@@ -22,6 +22,8 @@
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get_internal.h"
+#include "varshred/calendar_internal.h"
+#include "varshred/cast_text_internal.h"
 #include "varshred/json.h"
 
 namespace varshred {
@@ -463,19 +465,53 @@ arrow::Result<DecoderPtr> Timestamps(const std::shared_ptr<arrow::DataType>& typ
       });
 }
 
+// Spark 4.3's casts to TIME: a time as it is, a string by internal::ParseTime(), a
+// timestamp by its wall-clock time (in the session's zone for an instant); other types
+// are invalid.
+CastResult TimeOfDay(const VariantView& v, const VariantCaster& wall_clock,
+                     int64_t* micros) {
+  switch (v.type()) {
+    case VariantType::kTimeNtzMicros:
+      *micros = v.GetTimeValue();
+      return CastResult::kOk;
+    case VariantType::kString:
+      return internal::ParseTime(v.GetString(), micros) ? CastResult::kOk
+                                                        : CastResult::kInvalid;
+    case VariantType::kTimestampMicros:
+    case VariantType::kTimestampNanos:
+    case VariantType::kTimestampNtzMicros:
+    case VariantType::kTimestampNtzNanos: {
+      int64_t local = 0;
+      const CastResult r = wall_clock.CastTimestamp(v, &local);
+      if (r != CastResult::kOk) return r;
+      *micros =
+          local - FloorDiv(local, internal::kMicrosPerDay) * internal::kMicrosPerDay;
+      return CastResult::kOk;
+    }
+    default:
+      return CastResult::kInvalid;
+  }
+}
+
 template <typename BuilderType>
-DecoderPtr Times(const std::shared_ptr<arrow::DataType>& type, Context* ctx) {
+arrow::Result<DecoderPtr> Times(const std::shared_ptr<arrow::DataType>& type,
+                                Context* ctx) {
   const auto unit = static_cast<const arrow::TimeType&>(*type).unit();
-  return Custom<BuilderType>(type, ctx, [unit](const VariantView& v, BuilderType* b) {
-    if (v.type() != VariantType::kTimeNtzMicros) return CastResult::kInvalid;
-    const int64_t micros = v.GetTimeValue();
-    int64_t out = micros;
-    if (unit == arrow::TimeUnit::SECOND) out = FloorDiv(micros, 1000000);
-    if (unit == arrow::TimeUnit::MILLI) out = FloorDiv(micros, 1000);
-    if (unit == arrow::TimeUnit::NANO) out = micros * 1000;  // < 86400e9: no overflow
-    using T = typename BuilderType::value_type;
-    return b->Append(static_cast<T>(out)).ok() ? CastResult::kOk : CastResult::kInvalid;
-  });
+  ARROW_ASSIGN_OR_RAISE(VariantCaster wall_clock,
+                        Caster(CastTargetType::kTimestampNtz, *ctx));
+  return Custom<BuilderType>(
+      type, ctx, [unit, c = std::move(wall_clock)](const VariantView& v, BuilderType* b) {
+        int64_t micros = 0;
+        const CastResult r = TimeOfDay(v, c, &micros);
+        if (r != CastResult::kOk) return r;
+        int64_t out = micros;
+        if (unit == arrow::TimeUnit::SECOND) out = FloorDiv(micros, 1000000);
+        if (unit == arrow::TimeUnit::MILLI) out = FloorDiv(micros, 1000);
+        if (unit == arrow::TimeUnit::NANO) out = micros * 1000;  // < 86400e9: no overflow
+        using T = typename BuilderType::value_type;
+        return b->Append(static_cast<T>(out)).ok() ? CastResult::kOk
+                                                   : CastResult::kInvalid;
+      });
 }
 
 arrow::Status Unsupported(const arrow::DataType& type, const VariantPath& path,
