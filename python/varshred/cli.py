@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -192,25 +193,27 @@ def cmd_to_json(args) -> int:
     with _input(args.input) as source, _output(args.output) as out:
         # The text is made on the scan's workers, so it runs in parallel too, straight
         # from each file's shredded columns.
-        _, chunks = vs.parquet._scan(source, None, 65536, False, "error", None, args.threads,
-                                     None, None, transform=json_lines, as_stored=True)
+        _, chunks = vs.parquet._scan(
+            source, None, 65536, False, "error", None, args.threads, None, None,
+            transform=functools.partial(json_lines, timezone=args.timezone), as_stored=True)
         for chunk in chunks:
             for buffer in chunk:
                 out.write(buffer)
     return 0
 
 
-def json_lines(table: pa.Table, schema: pa.Schema) -> list:
+def json_lines(table: pa.Table, schema: pa.Schema, timezone: str = "UTC") -> list:
     """``table``'s rows as JSON lines (see cmd_to_json), as buffers to write in order;
-    ``schema`` tells which columns are Variant (``table`` may hold them shredded). The
+    ``schema`` tells which columns are Variant (``table`` may hold them shredded);
+    timestamps print in ``timezone``, as Spark's in its session time zone. The
     C++ kernels print Variant columns without the GIL, objects in key order as
     ``read_table`` rebuilds them (``sort_keys``: DuckDB writes unsorted field ids)."""
     if not table.num_rows:
         return []
     variant = [vs.parquet.is_variant_type(f.type) for f in schema]
     if len(variant) == 1 and variant[0]:
-        return _kernels.to_json_lines(table.column(0), "UTC", _kernels.ON_CONFLICT["error"],
-                                      True)
+        return _kernels.to_json_lines(table.column(0), timezone,
+                                      _kernels.ON_CONFLICT["error"], True)
     texts = []
     for is_variant, col in zip(variant, table.columns):
         if not is_variant:
@@ -222,7 +225,7 @@ def json_lines(table: pa.Table, schema: pa.Schema) -> list:
                                        for v in col.to_pylist()], pa.string()))
                 continue
         texts.append(pc.fill_null(
-            _kernels.to_json(col, "UTC", _kernels.ON_CONFLICT["error"], True), "null"))
+            _kernels.to_json(col, timezone, _kernels.ON_CONFLICT["error"], True), "null"))
     parts: list = []
     for i, (f, text) in enumerate(zip(schema, texts)):
         parts += [("{" if i == 0 else ",") + json.dumps(f.name, ensure_ascii=False) + ":",
@@ -249,14 +252,20 @@ def cmd_get(args) -> int:
             column = names[0]
         # Reads only the column chunks the path needs (typed leaf, residuals).
         values = vs.parquet.read_paths(source, column, {args.path: args.type},
-                                       threads=args.threads).column(0)
+                                       threads=args.threads,
+                                       timezone=args.timezone).column(0)
         # One JSON value per line, whatever the text holds (a string's newlines are
         # escaped); a missing path or SQL NULL is null.
-        texts = vs.to_json(values if args.type is None else vs.from_arrow(values))
+        texts = vs.to_json(values if args.type is None else vs.from_arrow(values),
+                           timezone=args.timezone)
         out = sys.stdout
         for v in texts.to_pylist():
             out.write("null\n" if v is None else f"{v}\n")
     return 0
+
+
+_TIMEZONE_HELP = ("the session time zone, as Spark's spark.sql.session.timeZone: "
+                  "timestamps print and cast in it (default UTC)")
 
 
 # ----------------------------------------------------------------------------
@@ -416,6 +425,7 @@ def main(argv: list[str] | None = None) -> int:
                    "(the default)")
     p.add_argument("--threads", type=int, default=None,
                    help="files and row groups decoded in parallel (default: the CPU count)")
+    p.add_argument("--timezone", default="UTC", help=_TIMEZONE_HELP)
     p.set_defaults(fn=cmd_to_json)
     p = sub.add_parser("get", help="one path of every row, a JSON value per line")
     p.add_argument("input", help="Parquet file, directory or glob; - for standard input")
@@ -424,6 +434,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="cast to this Spark type (try_variant_get); default: the Variant")
     p.add_argument("--column", default=None)
     p.add_argument("--threads", type=int, default=None)
+    p.add_argument("--timezone", default="UTC", help=_TIMEZONE_HELP)
     p.set_defaults(fn=cmd_get)
     args = parser.parse_args(argv)
     try:

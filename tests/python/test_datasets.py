@@ -817,3 +817,16 @@ def test_a_file_of_many_small_row_groups_reads_whole_and_in_order(tmp_path):
         got = vs.parquet.read_table(path, threads=threads,
                                     filter=("$.a", ">=", 2990))
         assert vs.to_python(got["v"]) == [{"a": i} for i in range(2990, 3000)]
+
+
+def test_the_cli_prints_timestamps_in_the_time_zone_asked_for(tmp_path, capsys):
+    t = pa.array([0], pa.timestamp("us", "UTC"))
+    path = str(tmp_path / "t.parquet")
+    vs.parquet.write_table(pa.table({"v": vs.from_arrow(pa.table({"t": t}))}), path)
+    for zone, text in [(None, "1970-01-01 00:00:00+00:00"),
+                       ("Asia/Kolkata", "1970-01-01 05:30:00+05:30")]:
+        extra = [] if zone is None else ["--timezone", zone]
+        assert cli.main(["to-json", path, *extra]) == 0
+        assert json.loads(capsys.readouterr().out) == {"t": text}
+        assert cli.main(["get", path, "$.t", "--type", "string", *extra]) == 0
+        assert json.loads(capsys.readouterr().out) == text.rsplit("+", 1)[0]
