@@ -78,6 +78,12 @@ std::shared_ptr<arrow::Array> Binary(const std::vector<std::optional<std::string
   return b.Finish().ValueOrDie();
 }
 
+std::shared_ptr<arrow::Array> Int64s(const std::vector<std::optional<int64_t>>& v) {
+  arrow::Int64Builder b;
+  for (const auto& x : v) EXPECT_TRUE((x ? b.Append(*x) : b.AppendNull()).ok());
+  return b.Finish().ValueOrDie();
+}
+
 std::shared_ptr<arrow::Array> Struct(const std::vector<std::string>& names,
                                      const arrow::ArrayVector& children) {
   arrow::FieldVector fields;
@@ -100,23 +106,17 @@ TEST(ValidateVariantsTest, NullValueIsTheVariantNull) {
   ASSERT_TRUE(st.IsInvalid());
   EXPECT_EQ(st.message().rfind("row 0: ", 0), 0u) << st.message();
 
-  arrow::Int64Builder typed;
-  ASSERT_TRUE(typed.Append(3).ok());
-  auto shredded =
-      Struct({"metadata", "value", "typed_value"},
-             {Binary({kMd}), Binary({std::nullopt}), typed.Finish().ValueOrDie()});
+  auto shredded = Struct({"metadata", "value", "typed_value"},
+                         {Binary({kMd}), Binary({std::nullopt}), Int64s({3})});
   VS_EXPECT_OK(ValidateVariants(*shredded));
 }
 
 // Below the top level, a shredded column is checked as readers check it: they would
 // refuse these rows.
 TEST(ValidateVariantsTest, ChecksShreddedColumnsBelowTheTopLevel) {
-  arrow::Int64Builder ints;
-  ASSERT_TRUE(ints.AppendNulls(2).ok());
-  auto a_typed = ints.Finish().ValueOrDie();
   // Row 1's field `a` holds a short string of 3 bytes with one byte.
-  auto field_a =
-      Struct({"value", "typed_value"}, {Binary({Hex("0c 01"), Hex("0d 78")}), a_typed});
+  auto field_a = Struct({"value", "typed_value"},
+                        {Binary({Hex("0c 01"), Hex("0d 78")}), Int64s({{}, {}})});
   auto shredded = Struct({"metadata", "value", "typed_value"},
                          {Binary({kMdA, kMdA}), Binary({std::nullopt, std::nullopt}),
                           Struct({"a"}, {field_a})});
@@ -125,11 +125,8 @@ TEST(ValidateVariantsTest, ChecksShreddedColumnsBelowTheTopLevel) {
   EXPECT_EQ(st.message().rfind("row 1, $.a: ", 0), 0u) << st.message();
 
   // A scalar in both value and typed_value: only an object may be in both.
-  arrow::Int64Builder typed;
-  ASSERT_TRUE(typed.Append(3).ok());
-  auto conflict =
-      Struct({"metadata", "value", "typed_value"},
-             {Binary({kMd}), Binary({Hex("0c 01")}), typed.Finish().ValueOrDie()});
+  auto conflict = Struct({"metadata", "value", "typed_value"},
+                         {Binary({kMd}), Binary({Hex("0c 01")}), Int64s({3})});
   EXPECT_TRUE(ValidateVariants(*conflict).IsInvalid());
 }
 
