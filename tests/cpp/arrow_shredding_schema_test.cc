@@ -101,6 +101,29 @@ TEST(ShreddingSchemaTest, SparkFieldOptionsAreDropped) {
   }
 }
 
+// Spark 4.3 takes TIME(6) and SQL's spellings of its timestamps as type names.
+TEST(ShreddingSchemaTest, SqlSpellingsOfTimeTypes) {
+  for (const auto& [ddl, type] : std::vector<std::pair<std::string, VariantType>>{
+           {"time(6)", VariantType::kTimeNtzMicros},
+           {"TIME ( 6 )", VariantType::kTimeNtzMicros},
+           {"timestamp with local time zone", VariantType::kTimestampMicros},
+           {"TIMESTAMP  WITHOUT TIME ZONE", VariantType::kTimestampNtzMicros},
+       }) {
+    VS_ASSIGN_OR_FAIL(auto s, ShreddingSchema::ParseSqlType(ddl));
+    EXPECT_EQ(s.type(), type) << ddl;
+  }
+  VS_ASSIGN_OR_FAIL(
+      auto fields,
+      ShreddingSchema::Parse("struct<a: timestamp without time zone, b: time(6)>"));
+  VS_ASSIGN_OR_FAIL(auto expected,
+                    ShreddingSchema::Parse("struct<a: timestamp_ntz, b: time>"));
+  EXPECT_TRUE(fields.Equals(expected)) << fields.ToDdl();
+  for (const char* bad : {"time(3)", "time(", "timestamp with time zone",
+                          "timestamp without zone", "timestamp with local"}) {
+    EXPECT_FALSE(ShreddingSchema::ParseSqlType(bad).ok()) << bad;
+  }
+}
+
 TEST(ShreddingSchemaTest, NestingStopsAtTheShreddingLimit) {
   // Schemas type at most kMaxShreddingDepth levels (readers stop beyond): deeper DDL,
   // paths and Arrow types are errors before the recursion that would overflow the stack.

@@ -91,7 +91,8 @@ class DdlParser {
       const size_t save = pos_;
       ARROW_ASSIGN_OR_RAISE(std::string word, Word());
       SkipSpace();
-      bare = !AtEnd() && Peek() != '<' && Peek() != '(' && !NextWordIs("collate");
+      bare = !AtEnd() && Peek() != '<' && Peek() != '(' && !NextWordIs("collate") &&
+             !NextWordIs("with") && !NextWordIs("without");
       pos_ = save;
     }
     ShreddingSchema out;
@@ -321,9 +322,45 @@ class DdlParser {
       if (t.type == VariantType::kString && TakeWord("collate")) {
         ARROW_RETURN_NOT_OK(CollationName());
       }
+      if (lower == "time") ARROW_RETURN_NOT_OK(TimePrecision());
+      if (lower == "timestamp") return TimestampZone();
       return ShreddingSchema::Primitive(t.type);
     }
     return ErrorAt("unknown type '" + word + "'", start);
+  }
+
+  // Spark's `TIME(p)`: the microseconds of TIME are TIME(6); another precision would
+  // cut the fraction, which no Variant type does.
+  arrow::Status TimePrecision() {
+    SkipSpace();
+    if (Peek() != '(') return arrow::Status::OK();
+    const size_t start = pos_++;
+    ARROW_ASSIGN_OR_RAISE(const int precision, Number());
+    ARROW_RETURN_NOT_OK(Expect(')'));
+    if (precision != 6) {
+      return ErrorAt("TIME(" + std::to_string(precision) +
+                         "): only TIME(6), microseconds, is a Variant type",
+                     start);
+    }
+    return arrow::Status::OK();
+  }
+
+  // SQL's spellings of Spark's two timestamps: `TIMESTAMP WITH LOCAL TIME ZONE` (an
+  // instant) and `TIMESTAMP WITHOUT TIME ZONE` (timestamp_ntz).
+  arrow::Result<ShreddingSchema> TimestampZone() {
+    const size_t start = (SkipSpace(), pos_);
+    VariantType type = VariantType::kTimestampMicros;
+    if (TakeWord("with")) {
+      if (!TakeWord("local")) return ErrorAt("expected WITH LOCAL TIME ZONE", start);
+    } else if (TakeWord("without")) {
+      type = VariantType::kTimestampNtzMicros;
+    } else {
+      return ShreddingSchema::Primitive(type);
+    }
+    if (!TakeWord("time") || !TakeWord("zone")) {
+      return ErrorAt("expected TIME ZONE", start);
+    }
+    return ShreddingSchema::Primitive(type);
   }
 
   // A collation's name, possibly qualified (`SYSTEM.BUILTIN.UTF8_LCASE`).
