@@ -82,6 +82,18 @@ def test_type_names_spark_does_not_know_are_errors(variants, name):
         vs.variant_get(variants, "$.a", name)
 
 
+def test_type_names_take_sqls_spellings_of_time_types():
+    # Spark 4.3 takes them as variant_get types (checked on Spark 4.3, 2026-11-30).
+    assert arrow_type("time(6)") == arrow_type("time")
+    assert arrow_type("timestamp with local time zone") == arrow_type("timestamp")
+    assert arrow_type("TIMESTAMP WITHOUT TIME ZONE") == arrow_type("timestamp_ntz")
+    docs = vs.from_json(['"12:30"', '"2024-07-01 12:30:00"'])
+    assert vs.variant_get(docs, "$", "timestamp without time zone").to_pylist() == \
+        vs.variant_get(docs, "$", "timestamp_ntz").to_pylist()
+    with pytest.raises(vs.VariantError, match="only TIME\\(6\\)"):
+        arrow_type("time(3)")
+
+
 def test_type_names_take_sparks_field_options_as_spark_does():
     # StructType.toDDL writes NOT NULL and COMMENT, and Spark 4 strings may carry a
     # collation: Spark's variant_get accepts them and its result is nullable all the same
