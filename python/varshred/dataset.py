@@ -490,8 +490,7 @@ class Dataset:
     def units(self, infos: list[FileInfo], conditions: list[Condition],
               threads: int = 1) -> list[Unit]:
         """The row groups left after pruning, in units (:func:`_group_units`): a
-        partition condition skips
-        whole files; a Variant one the row groups that
+        partition condition skips whole files; a Variant one the row groups that
         :func:`varshred.parquet.prunable_row_groups` proves hold no match (footers
         read on ``threads`` threads)."""
         from varshred.parquet import _prunable_file
@@ -601,8 +600,9 @@ def _check_calendar(path: str, md: Any, variants: set[str]) -> None:
         return
     for i in range(md.num_columns):
         column = md.schema.column(i)
-        names = column.path.split(".")
-        if names[0] not in variants or "typed_value" not in names:
+        # Paths join names with '.', which a column's own name may hold.
+        variant = next((v for v in variants if column.path.startswith(v + ".")), None)
+        if variant is None or ".typed_value" not in column.path[len(variant):]:
             continue
         kind = json.loads(column.logical_type.to_json())
         if kind.get("Type") == "Date":
@@ -618,7 +618,7 @@ def _check_calendar(path: str, md: Any, variants: set[str]) -> None:
                 continue
             if stats is None or not stats.has_min_max or stats.min_raw < bound:
                 raise VariantError(
-                    f"{path}: column {names[0]!r} ({column.path}) may hold dates or "
+                    f"{path}: column {variant!r} ({column.path}) may hold dates or "
                     "timestamps in Spark's hybrid Julian calendar (the file was written "
                     "with spark.sql.parquet.datetimeRebaseModeInWrite=LEGACY or by Spark "
                     "2), which varshred does not convert: read it with Spark, or have "
