@@ -122,8 +122,7 @@ def _datetime_rules(path: str) -> tuple[set[str], bool] | None:
                 for c in columns)
     meta = pf.metadata.metadata or {}
     version = _dataset.spark_version(meta)
-    if dated and version is not None and (
-            version < (3, 0) or b"org.apache.spark.legacyDateTime" in meta):
+    if dated and _dataset.julian_calendar(meta):
         return None
     if int96 and (version is None or version < (3, 1)
                   or b"org.apache.spark.legacyINT96" in meta

@@ -582,6 +582,14 @@ def spark_version(meta: dict) -> tuple[int, int] | None:
     return (int(major), int(minor)) if major.isdigit() and minor.isdigit() else (0, 0)
 
 
+def julian_calendar(meta: dict) -> bool:
+    """Whether Spark wrote the file's dates and instants in its hybrid Julian calendar
+    (see below): Spark before 3.0, or datetimeRebaseModeInWrite=LEGACY."""
+    version = spark_version(meta)
+    return version is not None and (
+        version < (3, 0) or b"org.apache.spark.legacyDateTime" in meta)
+
+
 # Spark before 3.0, or with datetimeRebaseModeInWrite=LEGACY, stores dates before
 # 1582-10-15 and instants before 1900 (in any zone) in its hybrid Julian calendar, and
 # shifts them back when it reads them; timestamp_ntz is stored as it is. The bounds:
@@ -594,9 +602,7 @@ def _check_calendar(path: str, md: Any, variants: set[str]) -> None:
     """Refuses a Spark file whose shredded dates or instants may be in Spark's hybrid
     Julian calendar: varshred reads values as stored, and would return them shifted
     by days. A row group is fine when its statistics put every value past the bounds."""
-    meta = md.metadata or {}
-    version = spark_version(meta)
-    if version is None or (version >= (3, 0) and b"org.apache.spark.legacyDateTime" not in meta):
+    if not julian_calendar(md.metadata or {}):
         return
     for i in range(md.num_columns):
         column = md.schema.column(i)
