@@ -196,10 +196,16 @@ cdef extern from "varshred/arrow/variant_to_arrow.h" namespace "varshred" nogil:
 
 
 cdef extern from "varshred/arrow/schema_of_variant.h" namespace "varshred" nogil:
-    CResult[shared_ptr[CArray]] SchemaOfVariant(const CArray& variants, CMemoryPool* pool)
+    cdef cppclass SchemaOfVariantOptions:
+        cbool case_sensitive
+
+    CResult[shared_ptr[CArray]] SchemaOfVariant(const CArray& variants,
+                                                const SchemaOfVariantOptions& options,
+                                                CMemoryPool* pool)
 
     cdef cppclass VariantSchemaAccumulator:
         VariantSchemaAccumulator()
+        VariantSchemaAccumulator(SchemaOfVariantOptions options)
         CStatus Add(const CArray& variants)
         CStatus Merge(string_view type)
         string ToString()

@@ -140,8 +140,10 @@ cdef class _ToArrow(_Kernel):
 
 
 cdef class _SchemaOf(_Kernel):
+    cdef SchemaOfVariantOptions options
+
     cdef _ArrayResult run(self, const shared_ptr[CArray]& chunk) noexcept nogil:
-        return SchemaOfVariant(deref(chunk), c_default_memory_pool())
+        return SchemaOfVariant(deref(chunk), self.options, c_default_memory_pool())
 
 
 cdef class _Explode(_Kernel):
@@ -331,21 +333,28 @@ def to_arrow(data, target_type, int errors, str timezone):
     return _run_chunks(kernel, data, kernel.type)
 
 
-def schema_of_variant(data):
+def schema_of_variant(data, bint case_sensitive):
     """Spark's schema_of_variant of every row (SchemaOfVariant)."""
-    return _run_chunks(_SchemaOf(), data, c_utf8())
+    cdef _SchemaOf kernel = _SchemaOf()
+    kernel.options.case_sensitive = case_sensitive
+    return _run_chunks(kernel, data, c_utf8())
 
 
-def schema_of_variant_agg(data, types):
-    """Spark's schema_of_variant_agg over every chunk of ``data`` (None for none),
-    merged with the type strings ``types`` (VariantSchemaAccumulator)."""
-    cdef VariantSchemaAccumulator acc
+def schema_of_variant_agg(types, data, bint case_sensitive):
+    """Spark's schema_of_variant_agg of the type strings ``types``, then every chunk
+    of ``data`` (None for none), merged in that order (VariantSchemaAccumulator)."""
+    cdef SchemaOfVariantOptions options
+    options.case_sensitive = case_sensitive
+    cdef VariantSchemaAccumulator acc = VariantSchemaAccumulator(options)
     cdef bint chunked = False
     cdef vector[shared_ptr[CArray]] chunks
     cdef CStatus status
     cdef string text
     cdef int64_t offset = 0
     cdef size_t i
+    for t in types:
+        text = t.encode("utf-8")
+        check_status(acc.Merge(string_view(text.data(), text.size())))
     if data is not None:
         chunks = import_chunks(data, &chunked)
     for i in range(chunks.size()):
@@ -353,9 +362,6 @@ def schema_of_variant_agg(data, types):
             status = acc.Add(deref(chunks[i]))
         check_status(status, offset)
         offset += deref(chunks[i]).length()
-    for t in types:
-        text = t.encode("utf-8")
-        check_status(acc.Merge(string_view(text.data(), text.size())))
     return acc.ToString().decode("utf-8")
 
 

@@ -15,37 +15,60 @@ from varshred.core import Layout, _arrow_input, _is_arrow
 __all__ = ["schema_of_variant", "schema_of_variant_agg", "variant_explode"]
 
 
-def schema_of_variant(variants: Any) -> pa.Array | pa.ChunkedArray:
+def schema_of_variant(variants: Any, *, case_sensitive: bool = False,
+                      ) -> pa.Array | pa.ChunkedArray:
     """The SQL type of each row exactly as Spark 4.3's ``schema_of_variant`` prints it
     (``OBJECT<a: BIGINT, b: ARRAY<VARIANT>>``, ``DECIMAL(3,1)``, ``VOID`` for a Variant
     null); null for SQL NULL rows. Values Spark cannot read print as ``TIME``,
-    ``TIMESTAMP_NS``, ``TIMESTAMP_NTZ_NS``. Shredded input is unshredded first."""
-    return _kernels.schema_of_variant(_arrow_input(variants, "variants"))
+    ``TIMESTAMP_NS``, ``TIMESTAMP_NTZ_NS``. Shredded input is unshredded first.
+
+    ``case_sensitive`` is Spark's ``spark.sql.caseSensitive``: by default the elements
+    ``{"id": 1}`` and ``{"ID": 2}`` of one array merge into ``OBJECT<id: BIGINT>``,
+    the first spelling, as in Spark (docs/interop.md#schema-of-variant)."""
+    return _kernels.schema_of_variant(_arrow_input(variants, "variants"), case_sensitive)
 
 
-def schema_of_variant_agg(variants_or_batches: Any) -> str:
+def _is_type_strings(data: Any) -> bool:
+    """Whether ``data`` is a string column, such as ``schema_of_variant`` returns."""
+    return (isinstance(data, (pa.Array, pa.ChunkedArray))
+            and (pa.types.is_string(data.type) or pa.types.is_large_string(data.type)
+                 or pa.types.is_string_view(data.type)))
+
+
+def schema_of_variant_agg(variants_or_batches: Any, *,
+                          case_sensitive: bool = False) -> str:
     """The merged type of all rows, as Spark's ``schema_of_variant_agg`` (``VOID`` when
     there are none).
 
-    Accepts a Variant column (array, chunked array, stream), or an iterable of them
-    and of type strings returned by earlier calls: partial results from batches or
-    Spark tasks merge into the type of the whole, as ``ShreddingStats`` do.
+    Accepts a Variant column (array, chunked array, stream), a string column of types
+    (what ``schema_of_variant`` returns), or an iterable of them and of type strings
+    returned by earlier calls: partial results from batches or Spark tasks merge into
+    the type of the whole, as ``ShreddingStats`` do. Object fields whose names differ
+    only in case merge as in Spark unless ``case_sensitive`` (``schema_of_variant``).
     """
-    if _is_arrow(variants_or_batches):
-        return _kernels.schema_of_variant_agg(variants_or_batches, [])
+    if _is_arrow(variants_or_batches) and not _is_type_strings(variants_or_batches):
+        return _kernels.schema_of_variant_agg([], variants_or_batches, case_sensitive)
     if isinstance(variants_or_batches, (str, bytes)):
         raise TypeError("schema_of_variant_agg expects Variant data or an iterable of "
                         "Variant data and type strings, got a single string")
-    types: list[str] = []
+    items = ([variants_or_batches] if _is_type_strings(variants_or_batches)
+             else variants_or_batches)
+    # In order: Spark keeps the first spelling of names that differ in case.
     result = "VOID"
-    for item in variants_or_batches:
+    for item in items:
         if item is None:  # a SQL NULL row of schema_of_variant's result adds nothing
             continue
         if isinstance(item, str):
-            types.append(item)
+            types = [item]
+            item = None
+        elif _is_type_strings(item):
+            types = [t for t in item.to_pylist() if t is not None]
+            item = None
         else:
-            result = _kernels.schema_of_variant_agg(_arrow_input(item, "batch"), [result])
-    return _kernels.schema_of_variant_agg(None, [result, *types])
+            types = []
+            item = _arrow_input(item, "batch")
+        result = _kernels.schema_of_variant_agg([result, *types], item, case_sensitive)
+    return result
 
 
 def variant_explode(variants: Any, *, outer: bool = False,

@@ -184,8 +184,8 @@ def _to_arrow(column: pa.Array, target_type: pa.DataType, **options: Any) -> pa.
     return vs.to_arrow(column, target_type, **options)
 
 
-def _schema_of_variant(column: pa.Array) -> pa.Array:
-    return vs.schema_of_variant(column)
+def _schema_of_variant(column: pa.Array, **options: Any) -> pa.Array:
+    return vs.schema_of_variant(column, **options)
 
 
 _OPS: dict[str, Callable[..., pa.Array]] = {
@@ -223,9 +223,11 @@ class ExplodeColumn:
 @dataclass(frozen=True)
 class _SchemaAggTask:
     column: str
+    case_sensitive: bool
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        merged = vs.schema_of_variant_agg(b.column(self.column) for b in batches)
+        merged = vs.schema_of_variant_agg((b.column(self.column) for b in batches),
+                                          case_sensitive=self.case_sensitive)
         yield pa.RecordBatch.from_pydict({"type": [merged]})
 
 
@@ -319,20 +321,31 @@ def to_arrow(df: DataFrame, column: str, target_type: pa.DataType, *,
                         "timezone": _session_zone(df, timezone)})
 
 
+def _case_sensitive(df: DataFrame) -> bool:
+    """The session's ``spark.sql.caseSensitive``, which Spark's own schema functions
+    follow."""
+    return (df.sparkSession.conf.get("spark.sql.caseSensitive") or "false").lower() == "true"
+
+
 def schema_of_variant(df: DataFrame, column: str, *,
                       output: str | None = None) -> DataFrame:
-    """A ``VariantType`` column -> its per-row type strings (vs.schema_of_variant)."""
+    """A ``VariantType`` column -> its per-row type strings (vs.schema_of_variant),
+    names merged as the session's ``spark.sql.caseSensitive`` says."""
     from pyspark.sql.types import StringType
 
-    return _map_column(df, column, "schema_of_variant", StringType(), output)
+    return _map_column(df, column, "schema_of_variant", StringType(), output,
+                       {"case_sensitive": _case_sensitive(df)})
 
 
 def schema_of_variant_agg(df: DataFrame, column: str) -> str:
     """The merged type of a ``VariantType`` column (vs.schema_of_variant_agg): one
     partial type per partition, merged on the driver."""
+    case_sensitive = _case_sensitive(df)
     source, names = _plain_columns(df.select(_named(column)))
-    partial = source.mapInArrow(_SchemaAggTask(names[column]), "type string").collect()
-    return vs.schema_of_variant_agg([row.type for row in partial])
+    task = _SchemaAggTask(names[column], case_sensitive)
+    partial = source.mapInArrow(task, "type string").collect()
+    return vs.schema_of_variant_agg([row.type for row in partial],
+                                    case_sensitive=case_sensitive)
 
 
 def variant_explode(df: DataFrame, column: str, *, outer: bool = False) -> DataFrame:

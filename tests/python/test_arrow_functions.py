@@ -204,6 +204,34 @@ def test_schema_of_variant_and_agg():
         vs.schema_of_variant_agg(["OBJECT<a BIGINT>"])
 
 
+def test_schema_of_variant_agg_takes_what_schema_of_variant_returns():
+    """A string column of types (schema_of_variant's result, SQL NULLs included) merges
+    as its strings do; it used to be refused as "not a struct array"."""
+    v = vs.from_json(['{"a": 1}', None, '{"b": "x"}', '{"a": 2.5}'])
+    types = vs.schema_of_variant(v)
+    expected = "OBJECT<a: DECIMAL(21,1), b: STRING>"
+    assert vs.schema_of_variant_agg(v) == expected
+    assert vs.schema_of_variant_agg(types) == expected
+    assert vs.schema_of_variant_agg(pa.chunked_array([types, types])) == expected
+    assert vs.schema_of_variant_agg([types.cast(pa.large_string()), v]) == expected
+
+
+def test_schema_of_variant_names_differing_in_case():
+    """Spark's default (spark.sql.caseSensitive=false) merges {"a"} and {"A"} into the
+    first spelling, in the order rows come; case_sensitive=True keeps both (both
+    checked against Spark in test_spark_arrow_functions.py)."""
+    v = vs.from_json(['{"id": 1}', '{"ID": 2}'])
+    assert vs.schema_of_variant_agg(v) == "OBJECT<id: BIGINT>"
+    assert vs.schema_of_variant_agg(v.take([1, 0])) == "OBJECT<ID: BIGINT>"
+    assert vs.schema_of_variant_agg(["OBJECT<ID: BIGINT>", v]) == "OBJECT<ID: BIGINT>"
+    assert vs.schema_of_variant_agg(v, case_sensitive=True) == \
+        "OBJECT<ID: BIGINT, id: BIGINT>"
+    a = vs.from_json(['[{"id": 1}, {"ID": 2}]'])
+    assert vs.schema_of_variant(a).to_pylist() == ["ARRAY<OBJECT<id: BIGINT>>"]
+    assert vs.schema_of_variant(a, case_sensitive=True).to_pylist() == \
+        ["ARRAY<OBJECT<ID: BIGINT, id: BIGINT>>"]
+
+
 def test_variant_explode():
     v = vs.from_json(['{"b": 1, "a": [2]}', "[1, null]", "7", None, "{}"])
     t = vs.variant_explode(pa.chunked_array([v, v]))

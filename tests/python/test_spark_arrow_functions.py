@@ -247,3 +247,39 @@ def test_spark_map_in_arrow_functions(spark_results):
     assert mine["schema_of_variant"] == spark_results["schemas"]
     assert mine["schema_of_variant_agg"] == spark_results["agg_all"]
     assert mine["variant_explode"] == sorted(spark_results["explode"][True])
+
+
+CASE_DOCS = ['[{"a":1},{"A":2}]', '[{"id":1,"name":"x"},{"ID":2,"NAME":"y"}]',
+             '[{"a":1},{"A":1.5}]', '[{"a":null},{"A":[1]}]', '[{"\u0130":1},{"i":3}]',
+             '[{"k":1},{"\u212a":2}]', '[{"ss":1},{"\u00df":2}]',
+             '[{"x":{"a":1},"y":1},{"x":{"A":1},"y":"s"}]', '[{"a":1,"A":2},{"A":3,"a":4}]']
+CASE_AGG = [('{"a":1}', '{"A":1}'), ('{"A":1}', '{"a":1}'), ('{"x":{"a":1}}', '{"x":{"A":1}}'),
+            ('{"a":1.5}', '{"A":12.5}'), ('{"a":1}', '{"A":"x"}'), ('{"a":1}', '{"A":1e0}')]
+
+
+@pytest.mark.parametrize("case_sensitive", ["false", "true"])
+def test_names_differing_in_case_merge_as_spark(spark, case_sensitive):
+    """Spark merges object types whose names differ only in case under its default
+    spark.sql.caseSensitive=false (first spelling wins), never under true."""
+    spark.conf.set("spark.sql.caseSensitive", case_sensitive)
+    try:
+        ours = vs.schema_of_variant(vs.from_json(CASE_DOCS),
+                                    case_sensitive=case_sensitive == "true")
+        spark_types = [spark.sql("select schema_of_variant(parse_json(?))",
+                                 args=[d]).first()[0] for d in CASE_DOCS]
+        assert ours.to_pylist() == spark_types
+        df = vs.spark.parse_json(spark.createDataFrame([(d,) for d in CASE_DOCS], "j string"),
+                                 "j", output="v")
+        assert [r[0] for r in vs.spark.schema_of_variant(df, "v").select("v").collect()] \
+            == spark_types
+        for a, b in CASE_AGG:
+            spark_agg = spark.sql(
+                "select schema_of_variant_agg(v) from (select parse_json(?) v union all "
+                "select parse_json(?) v)", args=[a, b]).first()[0]
+            assert vs.schema_of_variant_agg(
+                vs.from_json([a, b]), case_sensitive=case_sensitive == "true") == spark_agg
+            one = vs.spark.parse_json(
+                spark.createDataFrame([(a,), (b,)], "j string").coalesce(1), "j")
+            assert vs.spark.schema_of_variant_agg(one, "j") == spark_agg
+    finally:
+        spark.conf.unset("spark.sql.caseSensitive")

@@ -19,6 +19,17 @@
 
 namespace varshred {
 
+/// \brief How object types with field names that differ only in case merge.
+struct SchemaOfVariantOptions {
+  /// Spark's spark.sql.caseSensitive. When false (Spark's default), two object types
+  /// whose fields pair up by name ignoring case (Java's rule: "K", the Kelvin sign,
+  /// equals "k") merge into the first one's names when every pair merges without
+  /// widening anything but VOID, BIGINT < FLOAT < DOUBLE, a DECIMAL(p,s) with p-s >=
+  /// 20 over BIGINT, or DATE < TIMESTAMP_NTZ < TIMESTAMP. Otherwise, and when true,
+  /// fields merge by exact name.
+  bool case_sensitive = false;
+};
+
 /// \brief Spark's schema_of_variant of every row: a string array, null for SQL NULL
 /// rows. Types print as Spark prints them: BOOLEAN, BIGINT (every integer width),
 /// FLOAT, DOUBLE, DECIMAL(p,s) (trailing zeros stripped), STRING, BINARY, DATE,
@@ -27,18 +38,19 @@ namespace varshred {
 /// where types do not merge. Types Spark 4.3 cannot read print as TIME,
 /// TIMESTAMP_NS and TIMESTAMP_NTZ_NS. Unshredded input; rows are validated.
 arrow::Result<std::shared_ptr<arrow::Array>> SchemaOfVariant(
-    const arrow::Array& variants, arrow::MemoryPool* pool = arrow::default_memory_pool());
+    const arrow::Array& variants, const SchemaOfVariantOptions& options = {},
+    arrow::MemoryPool* pool = arrow::default_memory_pool());
 
 /// \brief Spark's schema_of_variant_agg, mergeable across batches and tasks: Add()
 /// batches, Merge() the ToString() of other accumulators (a task's result), read
 /// ToString(). Spark's merge rules: VOID gives way to anything; BIGINT, DECIMAL,
 /// FLOAT and DOUBLE widen (BIGINT as DECIMAL(20,0), decimals past 38 digits and
 /// FLOAT with DECIMAL to DOUBLE); DATE < TIMESTAMP_NTZ < TIMESTAMP; objects merge
-/// field by field (names case-sensitive), arrays element-wise; anything else is
-/// VARIANT. With no rows (or only SQL NULLs) the result is VOID.
+/// field by field (names as SchemaOfVariantOptions says), arrays element-wise;
+/// anything else is VARIANT. With no rows (or only SQL NULLs) the result is VOID.
 class VariantSchemaAccumulator {
  public:
-  VariantSchemaAccumulator();
+  explicit VariantSchemaAccumulator(SchemaOfVariantOptions options = {});
   ~VariantSchemaAccumulator();
   VariantSchemaAccumulator(VariantSchemaAccumulator&&) noexcept;
   VariantSchemaAccumulator& operator=(VariantSchemaAccumulator&&) noexcept;
@@ -54,6 +66,7 @@ class VariantSchemaAccumulator {
   struct Type;
 
  private:
+  SchemaOfVariantOptions options_;
   std::unique_ptr<Type> type_;
 };
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get_internal.h"
 #include "varshred/decimal_internal.h"
+#include "varshred/java_case_internal.h"
 
 namespace varshred {
 
@@ -72,7 +74,7 @@ Type DecimalType(int precision, int scale) {
   return t;
 }
 
-Type Merge(Type a, Type b);
+Type Merge(Type a, Type b, bool case_sensitive);
 
 // Spark's DecimalType merge: the wider integer range and the larger scale; past 38
 // digits the values no longer fit a decimal and merge as DOUBLE.
@@ -92,7 +94,71 @@ bool IsDatetime(Type::Kind k) {
   return k == Type::kDate || k == Type::kTimestampNtz || k == Type::kTimestamp;
 }
 
-Type Merge(Type a, Type b) {
+// Spark's findTightestCommonType, which its merge tries first: a merge that loses
+// nothing, or none. Objects pair their fields in order, by names equal ignoring case
+// (Spark's default resolution), and keep the first object's names.
+std::optional<Type> Tightest(const Type& a, const Type& b) {
+  if (a.kind == Type::kVoid) return b;
+  if (b.kind == Type::kVoid) return a;
+  if (a.kind == Type::kDecimal || b.kind == Type::kDecimal) {
+    if (a.kind == b.kind) {
+      if (a.precision == b.precision && a.scale == b.scale) return a;
+      return std::nullopt;
+    }
+    // A decimal holds every BIGINT when its integer range is at least DECIMAL(20,0)'s.
+    const Type& decimal = a.kind == Type::kDecimal ? a : b;
+    const Type& other = a.kind == Type::kDecimal ? b : a;
+    if (other.kind == Type::kBigint && decimal.precision - decimal.scale >= 20) {
+      return decimal;
+    }
+    return std::nullopt;
+  }
+  // BIGINT < FLOAT < DOUBLE and DATE < TIMESTAMP_NTZ < TIMESTAMP, in Kind order.
+  if ((IsNumeric(a.kind) && IsNumeric(b.kind)) ||
+      (IsDatetime(a.kind) && IsDatetime(b.kind))) {
+    return a.kind >= b.kind ? a : b;
+  }
+  if (a.kind != b.kind) return std::nullopt;
+  if (a.kind == Type::kArray) {
+    std::optional<Type> element = Tightest(a.element[0], b.element[0]);
+    if (!element) return std::nullopt;
+    Type t = Scalar(Type::kArray);
+    t.element.push_back(std::move(*element));
+    return t;
+  }
+  if (a.kind == Type::kObject) {
+    if (a.fields.size() != b.fields.size()) return std::nullopt;
+    Type t = Scalar(Type::kObject);
+    for (size_t i = 0; i < a.fields.size(); ++i) {
+      if (!internal::JavaEqualsIgnoreCase(a.fields[i].first, b.fields[i].first)) {
+        return std::nullopt;
+      }
+      std::optional<Type> field = Tightest(a.fields[i].second, b.fields[i].second);
+      if (!field) return std::nullopt;
+      t.fields.emplace_back(a.fields[i].first, std::move(*field));
+    }
+    return t;
+  }
+  return a;
+}
+
+// Whether two objects' field names pair up in order ignoring case, not all exactly:
+// the one case where Spark's tightest merge differs from merging field by field.
+bool NamesDifferOnlyInCase(const Type& a, const Type& b) {
+  if (a.fields.size() != b.fields.size()) return false;
+  bool differ = false;
+  for (size_t i = 0; i < a.fields.size(); ++i) {
+    const std::string& x = a.fields[i].first;
+    const std::string& y = b.fields[i].first;
+    if (x == y) continue;
+    if (!internal::JavaEqualsIgnoreCase(x, y)) return false;
+    differ = true;
+  }
+  return differ;
+}
+
+// Spark's merge (JsonInferSchema.compatibleType with VARIANT for conflicts).
+Type Merge(Type a, Type b, bool case_sensitive) {
   if (a.kind == Type::kVoid) return b;
   if (b.kind == Type::kVoid) return a;
   if (IsNumeric(a.kind) && IsNumeric(b.kind)) {
@@ -111,10 +177,16 @@ Type Merge(Type a, Type b) {
   if (IsDatetime(a.kind) && IsDatetime(b.kind)) return a.kind > b.kind ? a : b;
   if (a.kind != b.kind) return Scalar(Type::kVariant);
   if (a.kind == Type::kArray) {
-    a.element[0] = Merge(std::move(a.element[0]), std::move(b.element[0]));
+    a.element[0] =
+        Merge(std::move(a.element[0]), std::move(b.element[0]), case_sensitive);
     return a;
   }
   if (a.kind == Type::kObject) {
+    // With exactly equal names, the tightest merge (when there is one) equals the
+    // merge field by field below.
+    if (!case_sensitive && NamesDifferOnlyInCase(a, b)) {
+      if (std::optional<Type> t = Tightest(a, b)) return std::move(*t);
+    }
     Type out = Scalar(Type::kObject);
     size_t i = 0, j = 0;
     while (i < a.fields.size() || j < b.fields.size()) {
@@ -124,9 +196,9 @@ Type Merge(Type a, Type b) {
       } else if (i == a.fields.size() || b.fields[j].first < a.fields[i].first) {
         out.fields.push_back(std::move(b.fields[j++]));
       } else {
-        out.fields.emplace_back(
-            std::move(a.fields[i].first),
-            Merge(std::move(a.fields[i].second), std::move(b.fields[j].second)));
+        out.fields.emplace_back(std::move(a.fields[i].first),
+                                Merge(std::move(a.fields[i].second),
+                                      std::move(b.fields[j].second), case_sensitive));
         ++i;
         ++j;
       }
@@ -136,7 +208,7 @@ Type Merge(Type a, Type b) {
   return a;
 }
 
-Type Of(const VariantView& v) {
+Type Of(const VariantView& v, bool case_sensitive) {
   switch (v.type()) {
     case VariantType::kNull:
       return Scalar(Type::kVoid);
@@ -186,7 +258,8 @@ Type Of(const VariantView& v) {
       Type t = Scalar(Type::kObject);
       t.fields.reserve(object.num_fields());
       for (uint32_t i = 0; i < object.num_fields(); ++i) {
-        t.fields.emplace_back(std::string(object.key(i)), Of(object.value(i)));
+        t.fields.emplace_back(std::string(object.key(i)),
+                              Of(object.value(i), case_sensitive));
       }
       // Readers accept objects whose ids are not in key order.
       std::sort(t.fields.begin(), t.fields.end(),
@@ -198,7 +271,8 @@ Type Of(const VariantView& v) {
       Type t = Scalar(Type::kArray);
       Type element = Scalar(Type::kVoid);
       for (uint32_t i = 0; i < array.size(); ++i) {
-        element = Merge(std::move(element), Of(array.element(i)));
+        element = Merge(std::move(element), Of(array.element(i), case_sensitive),
+                        case_sensitive);
       }
       t.element.push_back(std::move(element));
       return t;
@@ -334,8 +408,9 @@ class Parser {
 
 }  // namespace
 
-arrow::Result<std::shared_ptr<arrow::Array>> SchemaOfVariant(const arrow::Array& variants,
-                                                             arrow::MemoryPool* pool) {
+arrow::Result<std::shared_ptr<arrow::Array>> SchemaOfVariant(
+    const arrow::Array& variants, const SchemaOfVariantOptions& options,
+    arrow::MemoryPool* pool) {
   ARROW_ASSIGN_OR_RAISE(auto array, internal::UnshreddedStorage(variants, pool));
   ARROW_ASSIGN_OR_RAISE(VariantArrayView view, VariantArrayView::Make(array));
   arrow::StringBuilder out(pool);
@@ -350,13 +425,14 @@ arrow::Result<std::shared_ptr<arrow::Array>> SchemaOfVariant(const arrow::Array&
     VariantView row;
     ARROW_RETURN_NOT_OK(row_views.Get(i, &row));
     text.clear();
-    Print(Of(row), &text);
+    Print(Of(row, options.case_sensitive), &text);
     ARROW_RETURN_NOT_OK(out.Append(text));
   }
   return out.Finish();
 }
 
-VariantSchemaAccumulator::VariantSchemaAccumulator() : type_(std::make_unique<Type>()) {}
+VariantSchemaAccumulator::VariantSchemaAccumulator(SchemaOfVariantOptions options)
+    : options_(options), type_(std::make_unique<Type>()) {}
 VariantSchemaAccumulator::~VariantSchemaAccumulator() = default;
 VariantSchemaAccumulator::VariantSchemaAccumulator(VariantSchemaAccumulator&&) noexcept =
     default;
@@ -378,12 +454,13 @@ arrow::Status VariantSchemaAccumulator::Add(const arrow::Array& variants) {
 }
 
 void VariantSchemaAccumulator::Add(const VariantView& value) {
-  *type_ = varshred::Merge(std::move(*type_), Of(value));
+  *type_ = varshred::Merge(std::move(*type_), Of(value, options_.case_sensitive),
+                           options_.case_sensitive);
 }
 
 arrow::Status VariantSchemaAccumulator::Merge(std::string_view type) {
   ARROW_ASSIGN_OR_RAISE(Type other, Parser(type).ParseAll());
-  *type_ = varshred::Merge(std::move(*type_), std::move(other));
+  *type_ = varshred::Merge(std::move(*type_), std::move(other), options_.case_sensitive);
   return arrow::Status::OK();
 }
 
