@@ -33,7 +33,8 @@ from varshred.core import (
     variant_type,
 )
 from varshred.errors import VariantError
-from varshred.functions import schema_of_variant, schema_of_variant_agg, variant_explode
+from varshred.functions import (is_variant_null, schema_of_variant, schema_of_variant_agg,
+                                variant_explode)
 from varshred.get import variant_get
 from varshred.infer import ShreddingStats, infer_schema
 from varshred.shredding import ShreddingSchema, from_legacy_shredded, shred, unshred
@@ -54,6 +55,7 @@ __all__ = [
     "schema_of_variant",
     "schema_of_variant_agg",
     "variant_explode",
+    "is_variant_null",
     "__version__",
     "from_arrow",
     "from_json",

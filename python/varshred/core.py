@@ -44,8 +44,9 @@ def variant_type(layout: Layout = "canonical") -> pa.DataType:
     """The pyarrow type of an unshredded Variant column.
 
     ``"canonical"``: ``struct<metadata: binary not null, value: binary not null>``;
-    ``"spark"``: ``struct<value, metadata>`` with the metadata field tagged
-    ``variant=true``, as Spark's ``mapInArrow`` expects for ``VariantType``.
+    ``"spark"``: ``struct<value, metadata>``, as Spark's ``mapInArrow`` expects for
+    ``VariantType``. Both tag the metadata field ``variant=true``, which tells
+    :func:`from_arrow` the struct is a Variant.
     """
     return _kernels.variant_type(choice("layout", layout, _kernels.LAYOUTS))
 
@@ -176,8 +177,8 @@ def from_arrow(data: Any, *, layout: Layout = "canonical") -> pa.Array | pa.Chun
     timestamp s/ms/us, ns                       timestamp micros, nanos (no zone: ntz)
     time32, time64                              time (microseconds)
     arrow.uuid, dictionary, null                uuid, the value, Variant null
-    arrow.parquet.variant, Spark's tagged       copied in (a plain struct of metadata
-    Variant layout                              and value is an ordinary struct)
+    arrow.parquet.variant, a Variant struct     copied in (a plain struct of metadata
+    tagged variant=true (varshred's results)    and value is an ordinary struct)
     ==========================================  =======================================
 
     Other types raise :class:`TypeError` naming the column path (``$.a[0]``); values

@@ -12,7 +12,8 @@ from varshred import _kernels
 from varshred._options import choice
 from varshred.core import Layout, _arrow_input, _is_arrow
 
-__all__ = ["schema_of_variant", "schema_of_variant_agg", "variant_explode"]
+__all__ = ["is_variant_null", "schema_of_variant", "schema_of_variant_agg",
+           "variant_explode"]
 
 
 def schema_of_variant(variants: Any, *, case_sensitive: bool = False,
@@ -26,6 +27,20 @@ def schema_of_variant(variants: Any, *, case_sensitive: bool = False,
     ``{"id": 1}`` and ``{"ID": 2}`` of one array merge into ``OBJECT<id: BIGINT>``,
     the first spelling, as in Spark (docs/interop.md#schema-of-variant)."""
     return _kernels.schema_of_variant(_arrow_input(variants, "variants"), case_sensitive)
+
+
+def is_variant_null(variants: Any) -> pa.Array | pa.ChunkedArray:
+    """Spark's ``is_variant_null``: true where the row is a Variant null, false
+    otherwise, SQL NULL rows included. For a path, pass ``variant_get(v, path)``.
+    Shredded input is accepted."""
+    import pyarrow.compute as pc  # here: not paid by every import of varshred
+
+    from varshred.get import variant_get
+
+    top = variant_get(variants, "$")  # unshredded, one Variant per row
+    value = pc.struct_field(top, "value")
+    return pc.fill_null(pc.and_(pc.is_valid(top), pc.equal(value, pa.scalar(b"\x00"))),
+                        False)
 
 
 def _is_type_strings(data: Any) -> bool:

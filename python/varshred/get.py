@@ -23,21 +23,23 @@ def arrow_type(type_name: str | pa.DataType) -> pa.DataType | None:
     for ``"variant"``. A pyarrow type is returned as it is."""
     if isinstance(type_name, pa.DataType):
         return type_name
+    # Shredding schemas have no maps (an object's keys are its fields): the DDL parser
+    # reads each map<K, V> as a list of entries of two fields named by a token the text
+    # does not hold (so no struct of the user's has them), turned back into a map after.
+    n = 0
+    while f"__varshred_map{n}_" in type_name:
+        n += 1
+    entry = (f"__varshred_map{n}_key", f"__varshred_map{n}_value")
     try:
-        parsed = _schema.sql_type(_maps_as_entry_lists(type_name))
+        parsed = _schema.sql_type(_maps_as_entry_lists(type_name, entry))
     except VariantError as e:
         raise VariantError(f"variant_get type {type_name!r}: {e}") from None
-    return None if parsed is None else _entry_lists_as_maps(parsed)
+    return None if parsed is None else _entry_lists_as_maps(parsed, entry)
 
 
-# Shredding schemas have no maps (an object's keys are its fields): the DDL parser reads
-# each map<K, V> as a list of entries of these two fields, turned back into a map after.
-_MAP_KEY, _MAP_VALUE = "__varshred_map_key__", "__varshred_map_value__"
-
-
-def _maps_as_entry_lists(ddl: str) -> str:
+def _maps_as_entry_lists(ddl: str, entry: tuple[str, str]) -> str:
     """``ddl`` with every ``map<K, V>`` outside backquoted names spelled as a list of
-    key/value structs."""
+    structs of the two fields ``entry``."""
     out, i, quoted = [], 0, False
     while i < len(ddl):
         c = ddl[i]
@@ -53,8 +55,8 @@ def _maps_as_entry_lists(ddl: str) -> str:
             parts = split_top_level(ddl[start:end - 1])
             if depth or len(parts) != 2:
                 raise VariantError("map takes two types, <key, value>")
-            key, value = (_maps_as_entry_lists(p) for p in parts)
-            out.append(f"array<struct<{_MAP_KEY}: {key}, {_MAP_VALUE}: {value}>>")
+            key, value = (_maps_as_entry_lists(p, entry) for p in parts)
+            out.append(f"array<struct<{entry[0]}: {key}, {entry[1]}: {value}>>")
             i = end
             continue
         out.append(c)
@@ -62,15 +64,15 @@ def _maps_as_entry_lists(ddl: str) -> str:
     return "".join(out)
 
 
-def _entry_lists_as_maps(t: pa.DataType) -> pa.DataType:
+def _entry_lists_as_maps(t: pa.DataType, entry: tuple[str, str]) -> pa.DataType:
     if pa.types.is_list(t):
         item = t.value_type
-        if pa.types.is_struct(item) and [f.name for f in item] == [_MAP_KEY, _MAP_VALUE]:
-            return pa.map_(_entry_lists_as_maps(item.field(0).type),
-                           _entry_lists_as_maps(item.field(1).type))
-        return pa.list_(t.value_field.with_type(_entry_lists_as_maps(item)))
+        if pa.types.is_struct(item) and tuple(f.name for f in item) == entry:
+            return pa.map_(_entry_lists_as_maps(item.field(0).type, entry),
+                           _entry_lists_as_maps(item.field(1).type, entry))
+        return pa.list_(t.value_field.with_type(_entry_lists_as_maps(item, entry)))
     if pa.types.is_struct(t):
-        return pa.struct([f.with_type(_entry_lists_as_maps(f.type)) for f in t])
+        return pa.struct([f.with_type(_entry_lists_as_maps(f.type, entry)) for f in t])
     return t
 
 

@@ -283,6 +283,53 @@ def test_from_arrow_copies_in_an_unregistered_variant_extension_column():
     assert vs.to_json(nested).to_pylist() == ['{"x":{"a":1}}', '{"x":null}']
 
 
+def test_variant_results_stay_variant_through_from_arrow():
+    """Variant columns and fields varshred returns are tagged variant=true, so
+    from_arrow copies them in as Spark's to_variant_object(try_variant_get(v, '$',
+    'struct<a: variant, n: int>')) does; untagged, they became objects of two base64
+    binaries. A struct of two binaries built by hand is still an ordinary struct."""
+    v = vs.from_json(['{"a":{"b":1},"n":2}', None])
+    got = vs.variant_get(v, "$", "struct<a: variant, n: int>")
+    assert vs.to_json(vs.from_arrow(got)).to_pylist() == ['{"a":{"b":1},"n":2}', None]
+    as_arrow = vs.to_arrow(v, pa.struct([("a", v.type), ("n", pa.int64())]))
+    assert vs.to_json(vs.from_arrow(as_arrow)).to_pylist() == ['{"a":{"b":1},"n":2}', None]
+    assert vs.to_json(vs.from_arrow(v)).to_pylist() == ['{"a":{"b":1},"n":2}', None]
+    field = vs.variant_get(v, "$.a", "variant")
+    assert vs.to_json(vs.from_arrow(field)).to_pylist() == ['{"b":1}', None]
+    plain = pa.StructArray.from_arrays([pa.array([b"m"]), pa.array([b"v"])],
+                                       ["metadata", "value"])
+    assert vs.to_json(vs.from_arrow(plain)).to_pylist() == ['{"metadata":"bQ==","value":"dg=="}']
+
+
+def test_map_types_and_structs_named_like_their_entries():
+    """map<K, V> in a type name is a map; a user's struct whose fields are named as
+    varshred's internal map entries once were stays a struct (it was read as a map,
+    and every row came back NULL; Spark returns the struct)."""
+    v = vs.from_json(['{"m": {"x": 1}, "l": [{"__varshred_map_key__": "k", '
+                      '"__varshred_map_value__": 1}]}'])
+    assert vs.variant_get(v, "$.m", "map<string, int>").to_pylist() == [[("x", 1)]]
+    for key in ["__varshred_map_key__", "__varshred_map0_key"]:
+        doc = vs.from_json([f'[{{"{key}": "k", "v": 1}}]'])
+        t = f"array<struct<{key}: string, v: int>>"
+        assert vs.variant_get(doc, "$", t).to_pylist() == [[{key: "k", "v": 1}]]
+    t = "array<struct<__varshred_map_key__: string, __varshred_map_value__: int>>"
+    assert vs.variant_get(v, "$.l", t).to_pylist() == \
+        [[{"__varshred_map_key__": "k", "__varshred_map_value__": 1}]]
+    assert vs.variant_get(v, "$", "struct<__varshred_map0_key: map<string, int>>") \
+        .to_pylist() == [{"__varshred_map0_key": None}]
+
+
+def test_is_variant_null():
+    v = vs.from_json(["null", None, "1", '{"a": null}', "[]", '""'])
+    assert vs.is_variant_null(v).to_pylist() == [True, False, False, False, False, False]
+    assert vs.is_variant_null(vs.variant_get(v, "$.a")).to_pylist() == \
+        [False, False, False, True, False, False]
+    shredded = vs.shred(v, vs.ShreddingSchema.parse("a bigint"))
+    assert vs.is_variant_null(shredded).to_pylist() == vs.is_variant_null(v).to_pylist()
+    chunked = vs.is_variant_null(pa.chunked_array([v, v.slice(3)]))
+    assert chunked.to_pylist() == [True, False, False, False, False, False] + [False] * 3
+
+
 def test_session_zones_take_javas_short_ids_as_spark_does():
     """Spark resolves its session zone with java.time's SHORT_IDS (PST, CTT, EST...):
     the writer's and the casts' zones resolve them alike (the writer refused "PST")."""

@@ -283,3 +283,15 @@ def test_names_differing_in_case_merge_as_spark(spark, case_sensitive):
             assert vs.spark.schema_of_variant_agg(one, "j") == spark_agg
     finally:
         spark.conf.unset("spark.sql.caseSensitive")
+
+
+def test_is_variant_null_matches_spark(spark):
+    docs = ["null", None, "1", '{"a": null}', '{"a": 1}', "[null]", '""']
+    rows = spark.sql("select is_variant_null(parse_json(j)), "
+                     "is_variant_null(variant_get(parse_json(j), '$.a')) from values " +
+                     ", ".join(f"({i}, {'null' if d is None else repr(d)})"
+                               for i, d in enumerate(docs)) + " as t(i, j) order by i"
+                     ).collect()
+    v = vs.from_json(docs)
+    assert vs.is_variant_null(v).to_pylist() == [r[0] for r in rows]
+    assert vs.is_variant_null(vs.variant_get(v, "$.a")).to_pylist() == [r[1] for r in rows]

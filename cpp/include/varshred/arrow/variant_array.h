@@ -24,11 +24,11 @@ namespace varshred {
 /// \brief Field order and tagging of an unshredded Variant struct array.
 enum class VariantLayout : uint8_t {
   /// struct<metadata: binary not null, value: binary not null> (arrow.parquet.variant
-  /// storage order).
+  /// storage order), the metadata child tagged with field metadata variant=true.
   kCanonical,
   /// struct<value: binary not null, metadata: binary not null>, the metadata child
-  /// tagged with field metadata variant=true: what Spark's mapInArrow sends and accepts
-  /// as VariantType (docs/interop.md#mapinarrow).
+  /// tagged variant=true: what Spark's mapInArrow sends and accepts as VariantType
+  /// (docs/interop.md#mapinarrow).
   kSpark,
 };
 

@@ -21,17 +21,15 @@
 namespace varshred {
 
 std::shared_ptr<arrow::DataType> VariantStorageType(VariantLayout layout) {
-  if (layout == VariantLayout::kSpark) {
-    static const auto spark_type =
-        arrow::struct_({arrow::field("value", arrow::binary(), /*nullable=*/false),
-                        arrow::field("metadata", arrow::binary(), /*nullable=*/false,
-                                     arrow::key_value_metadata({"variant"}, {"true"}))});
-    return spark_type;
-  }
-  static const auto canonical_type =
-      arrow::struct_({arrow::field("metadata", arrow::binary(), false),
-                      arrow::field("value", arrow::binary(), false)});
-  return canonical_type;
+  // Both layouts tag metadata with variant=true, as Spark does: a plain struct of two
+  // binaries is an ordinary struct to ArrowToVariant, and a tagged one is a Variant.
+  static const auto metadata =
+      arrow::field("metadata", arrow::binary(), /*nullable=*/false,
+                   arrow::key_value_metadata({"variant"}, {"true"}));
+  static const auto value = arrow::field("value", arrow::binary(), /*nullable=*/false);
+  static const auto spark_type = arrow::struct_({value, metadata});
+  static const auto canonical_type = arrow::struct_({metadata, value});
+  return layout == VariantLayout::kSpark ? spark_type : canonical_type;
 }
 
 bool IsVariantType(const arrow::DataType& type) {
