@@ -800,6 +800,33 @@ TEST(VariantGetShreddedTest, HandBuiltLayoutFollowsTheSpecPairs) {
   EXPECT_TRUE(whole->Equals(*expected)) << whole->ToString();
 }
 
+TEST(VariantGetShreddedTest, AWholeObjectHoldingAShreddedFieldIsAnError) {
+  // Row 1: {"a": 100} whole in value with typed_value null, invalid by the spec: a
+  // filter on $.a, like Spark's scans, trusts a's typed column and would skip the row
+  // (it was read as 100). Row 2: an object without shredded fields, as writers that
+  // predate the rule wrote, reads fine.
+  const std::string a_100 = testing::Hex("02 01 00 00 02 0c 64");
+  const std::string empty_object = testing::Hex("02 00 00");
+  auto array = HandBuilt({std::nullopt, a_100, empty_object}, {true, false, false},
+                         {std::nullopt, std::nullopt, std::nullopt}, "[5, null, null]");
+  for (const auto& type : {arrow::int64(), std::shared_ptr<arrow::DataType>()}) {
+    auto out = VariantGet(*array, P("$.a"), type);
+    ASSERT_TRUE(out.status().IsInvalid()) << out.status().ToString();
+    EXPECT_EQ(out.status().message(),
+              "row 1, $: value holds shredded field 'a' while typed_value is null");
+  }
+  auto unshredded = Unshred(*array);
+  ASSERT_TRUE(unshredded.status().IsInvalid()) << unshredded.status().ToString();
+  EXPECT_EQ(unshredded.status().message(),
+            "row 1, $: value holds shredded field 'a' while typed_value is null");
+  UnshredOptions lenient;
+  lenient.on_conflict = ConflictPolicy::kTypedWins;
+  VS_ASSIGN_OR_FAIL(auto read, Unshred(*array, lenient));
+  EXPECT_EQ((*VariantArrayView::Make(read)).value(1), a_100);
+  VS_ASSIGN_OR_FAIL(auto valid, Unshred(*array->Slice(2)));
+  EXPECT_EQ((*VariantArrayView::Make(valid)).value(0), empty_object);
+}
+
 TEST(VariantGetShreddedTest, ValueAndTypedValueBothSetAtALeafIsAnError) {
   auto array = HandBuilt({std::nullopt, std::nullopt}, {true, true},
                          {std::nullopt, testing::Hex("0c 01")}, "[5, 6]");

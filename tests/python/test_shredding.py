@@ -90,6 +90,33 @@ def test_unshred_rejects_conflicts_unless_typed_wins():
     assert vs.to_json(vs.unshred(s, on_conflict="typed-wins")).to_pylist() == ["5"]
 
 
+def test_a_whole_object_holding_a_shredded_field_is_invalid(tmp_path):
+    """{"a": 100} whole in value with typed_value null, a shredded: every reader took
+    it, yet a filter on $.a pruned its row group by a's statistics and lost the row.
+    The spec forbids the layout; readers now say so, unless on_conflict="typed-wins"."""
+    import pyarrow.parquet as pq
+
+    v = vs.from_python([{"a": 1}, {"a": 100}, {"b": 2}])
+    shredded = vs.shred(v, "struct<a: bigint>").to_pylist()
+    shredded[1]["value"], shredded[1]["typed_value"] = v.field("value")[1].as_py(), None
+    shredded[2]["value"], shredded[2]["typed_value"] = v.field("value")[2].as_py(), None
+    bad = pa.array(shredded, vs.shred(v, "struct<a: bigint>").type)
+    message = "row 1, \\$: value holds shredded field 'a' while typed_value is null"
+    for call in (vs.unshred, vs.to_json, vs.validate, lambda x: vs.variant_get(x, "$.a")):
+        with pytest.raises(vs.VariantError, match=message):
+            call(bad)
+    assert vs.to_json(vs.unshred(bad, on_conflict="typed-wins")).to_pylist() == \
+        ['{"a":1}', '{"a":100}', '{"b":2}']
+    # An object without shredded fields there (earlier drafts' writers) reads fine.
+    assert vs.to_json(bad[2:]).to_pylist() == ['{"b":2}']
+    path = str(tmp_path / "bad.parquet")
+    pq.write_table(pa.table({"v": bad}), path)
+    with pytest.raises(vs.VariantError, match="value holds shredded field 'a'"):
+        vs.parquet.read_table(path)
+    assert vs.to_json(vs.parquet.read_table(path, on_conflict="typed-wins")["v"]) \
+        .to_pylist()[1] == '{"a":100}'
+
+
 def test_chunked_input_gives_chunked_output():
     v = pa.chunked_array([vs.from_json(['{"a": 1}']), vs.from_json(['{"a": "x"}'])])
     s = vs.shred(v, "struct<a: int>")

@@ -125,6 +125,7 @@ arrow::Status ShreddedJsonPrinter::PrintPair(ReadNode& node, int64_t i, TextSink
       const auto st = WriteJsonChecked(*writer_, metadata_, key_ranks_, plain_keys_,
                                        bytes, validate_, &facts, out);
       if (!st.ok()) return ResidualError(st, row_, node);
+      ARROW_RETURN_NOT_OK(CheckWholeValue(on_conflict_, row_, node, metadata_, bytes));
       if (!facts.keys_sorted) {
         out->Truncate(start);
         PrintValue(VariantView::MakeUnchecked(metadata_, bytes), false, out);

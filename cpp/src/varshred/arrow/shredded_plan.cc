@@ -210,4 +210,23 @@ arrow::Status NonObjectResidual(int64_t row, const ReadNode& node) {
   return NodeError(row, node, "non-object value with shredded fields");
 }
 
+arrow::Status CheckWholeValue(ConflictPolicy policy, int64_t row, const ReadNode& node,
+                              const MetadataView& metadata, std::string_view bytes) {
+  if (policy == ConflictPolicy::kTypedWins || node.typed.index() != ReadNode::kObject ||
+      bytes.empty() ||
+      TypeFromHeader(static_cast<uint8_t>(bytes[0])) != VariantType::kObject) {
+    return arrow::Status::OK();
+  }
+  const auto& reader = std::get<ObjectReader>(node.typed);
+  const ObjectView object(metadata, bytes);
+  for (uint32_t f = 0; f < object.num_fields(); ++f) {
+    if (reader.IsShreddedName(object.key(f))) {
+      return NodeError(row, node,
+                       "value holds shredded field '" + std::string(object.key(f)) +
+                           "' while typed_value is null");
+    }
+  }
+  return arrow::Status::OK();
+}
+
 }  // namespace varshred::internal

@@ -120,4 +120,12 @@ arrow::Status CheckRepeatedField(ConflictPolicy policy, int64_t row, const ReadN
 /// reader, whatever the policy (corpus cases 87 and 128).
 arrow::Status NonObjectResidual(int64_t row, const ReadNode& node);
 
+/// \brief A whole value (typed_value null) at a node whose object fields are shredded,
+/// `bytes` validated: an object there holding a shredded field is invalid (the spec;
+/// filters and Spark's scans look for that field in its typed column only): an error
+/// under kRaise, read whole under kTypedWins. Other values, objects from writers that
+/// predate the rule included, are fine.
+arrow::Status CheckWholeValue(ConflictPolicy policy, int64_t row, const ReadNode& node,
+                              const MetadataView& metadata, std::string_view bytes);
+
 }  // namespace varshred::internal

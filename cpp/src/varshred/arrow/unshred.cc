@@ -69,6 +69,8 @@ class Rebuilder {
         const std::string_view bytes = node.value.Get(i);
         bool keys_sorted = true;
         ARROW_RETURN_NOT_OK(CheckValue(node, bytes, &keys_sorted));
+        ARROW_RETURN_NOT_OK(internal::CheckWholeValue(options_.on_conflict, row_, node,
+                                                      metadata_, bytes));
         AppendValue(VariantView::MakeUnchecked(metadata_, bytes), keys_sorted, out);
         return arrow::Status::OK();
       }

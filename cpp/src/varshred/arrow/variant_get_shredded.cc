@@ -545,6 +545,13 @@ class ShreddedGetter {
                                     ": non-object value with shredded fields");
     }
     *out = options_.validate ? found : Lookup(v, lv.rest);
+    if (*out && lv.descend && lv.kind == Kind::kObject && lv.typed->IsNull(r.pos)) {
+      // A whole object holding the shredded field the path continues into: invalid
+      // (internal::CheckWholeValue, as a conflict here: an error).
+      return arrow::Status::Invalid("row ", row, ", ", lv.path,
+                                    ": value holds shredded field '", path_[r.level].key,
+                                    "' while typed_value is null");
+    }
     return arrow::Status::OK();
   }
 
