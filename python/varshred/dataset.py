@@ -15,12 +15,17 @@ dataset's size, and rows come out in order.
 
 from __future__ import annotations
 
+import decimal
 import json
+import math
+import numbers
 import os
 import re
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from fractions import Fraction
 from fnmatch import fnmatchcase
 from typing import Any, Callable, Iterable, Iterator, Sequence
 from urllib.parse import unquote
@@ -232,14 +237,28 @@ def parse_filter(filter: Any, variant_columns: list[str]) -> list[Condition]:
         if path is not None and column not in variant_columns:
             raise ValueError(f"filter {item!r}: {column!r} is not a Variant column of the "
                              f"dataset (Variant columns: {variant_columns})")
-        out.append(Condition(column, path, op, literal))
+        out.append(Condition(column, path, op, filter_literal(literal, item)))
     return out
+
+
+def filter_literal(literal: Any, where: Any) -> Any:
+    """``literal`` as filters compare it: an integer past int64 is the exact decimal it
+    names (every BIGINT is below 2**63, and a decimal(38) value may equal it)."""
+    if (isinstance(literal, numbers.Integral) and not isinstance(literal, bool)
+            and not -2**63 <= literal < 2**63):
+        if abs(literal) >= 10**38:
+            raise ValueError(f"filter {where!r}: an integer literal has at most 38 digits")
+        return decimal.Decimal(int(literal))
+    return literal
 
 
 def compare(values: pa.Array | pa.ChunkedArray, cond: Condition) -> pa.Array:
     """The rows where ``values <op> literal`` is true (null counts as false)."""
     import pyarrow.compute as pc
 
+    if _is_number(cond.literal) and (pa.types.is_integer(values.type)
+                                     or pa.types.is_floating(values.type)):
+        return pc.fill_null(_compare_numbers(values, cond.op, cond.literal), False)
     try:
         scalar = pa.scalar(cond.literal)
         try:  # numbers of any two types compare as numbers (an int64 column < 1.5)
@@ -251,6 +270,67 @@ def compare(values: pa.Array | pa.ChunkedArray, cond: Condition) -> pa.Array:
         raise ValueError(f"filter {cond}: cannot compare {values.type} with "
                          f"{cond.literal!r} ({e})") from None
     return pc.fill_null(mask, False)
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (numbers.Real, decimal.Decimal)) and not isinstance(x, bool)
+
+
+def _compare_numbers(values: pa.Array | pa.ChunkedArray, op: str, literal: Any) -> Any:
+    """An integer or floating column against any number, exactly: pyarrow's compare
+    casts an int64 column to double, and refuses values past 2**53 (and a uint64
+    column against a negative number). The literal becomes the bound of the column's
+    own kind that selects the same rows (x < 1.5 is x < 2 for integers)."""
+    import pyarrow.compute as pc
+
+    fn = _COMPARE[op]
+    everything = pc.is_valid(values)
+    nothing = pc.and_(everything, pa.scalar(False))
+    if isinstance(literal, numbers.Integral):
+        literal = int(literal)
+    elif not isinstance(literal, decimal.Decimal) or not literal.is_finite():
+        literal = float(literal)  # NumPy's floats too: their value exactly
+    if isinstance(literal, float) and not math.isfinite(literal):
+        if pa.types.is_floating(values.type):
+            return pc.call_function(fn, [values.cast(pa.float64()), pa.scalar(literal)])
+        if fn == "equal" or math.isnan(literal):
+            return nothing
+        # Every integer is below +inf and above -inf.
+        return everything if (literal > 0) == (fn in ("less", "less_equal")) else nothing
+    exact = Fraction(literal)
+    if pa.types.is_floating(values.type):
+        values = values.cast(pa.float64())  # float32 widens exactly
+        try:
+            near = float(exact)  # the nearest double: exact, or one of the two around
+        except OverflowError:
+            near = math.inf if exact > 0 else -math.inf
+        if math.isfinite(near) and Fraction(near) == exact:
+            return pc.call_function(fn, [values, pa.scalar(near)])
+        if fn == "equal":
+            return nothing
+        if math.isfinite(near):  # the largest double below the literal
+            below = near if Fraction(near) < exact else math.nextafter(near, -math.inf)
+        else:
+            below = sys.float_info.max if near > 0 else -math.inf
+        above = math.nextafter(below, math.inf)
+        if fn in ("less", "less_equal"):
+            return pc.less_equal(values, pa.scalar(below))
+        return pc.greater_equal(values, pa.scalar(above))
+    # Integers: x < q is x < ceil(q); x <= q is x <= floor(q); and so on.
+    bound = {"less": math.ceil, "greater_equal": math.ceil, "less_equal": math.floor,
+             "greater": math.floor, "equal": int}[fn](exact)
+    if fn == "equal" and bound != exact:
+        return nothing
+    info = values.type
+    lo = 0 if pa.types.is_unsigned_integer(info) else -(2 ** (info.bit_width - 1))
+    hi = 2 ** (info.bit_width - (0 if pa.types.is_unsigned_integer(info) else 1)) - 1
+    if lo <= bound <= hi:
+        return pc.call_function(fn, [values, pa.scalar(bound, info)])
+    # Past the type's range every value is on one side of the bound.
+    all_below = bound > hi
+    if fn == "equal":
+        return nothing
+    return everything if all_below == (fn in ("less", "less_equal")) else nothing
 
 
 def path_values(variants: Any, cond: Condition) -> pa.Array | pa.ChunkedArray:

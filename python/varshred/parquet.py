@@ -947,10 +947,10 @@ def prunable_row_groups(path: Any, column: str, variant_path: str, op: str, lite
     prunable (its rows are null there).
 
     Sound for valid data (docs/shredding.md#data-skipping, #pair-semantics): a residual
-    ``value`` at an object level on the way never holds the path (a non-null residual
-    with a null typed_value is not an object, and a partially shredded object's
-    residual never repeats a shredded key), so only the ``value`` column paired with the
-    typed leaf matters: the leaf's statistics are used only where that column is
+    ``value`` at an object level on the way never holds the path (one beside a null
+    typed_value holds no shredded field, and a partially shredded object's residual
+    never repeats a shredded key: readers refuse both), so only the ``value`` column
+    paired with the typed leaf matters: the leaf's statistics are used only where it is
     all-null (or absent) in the row group, since a residual there holds a value of
     another type that a cast could match.
     ``op`` is one of ``== < <= > >=``; the literal is compared with the statistics in
@@ -983,6 +983,7 @@ def _prunable_file(path: str, column: str, variant_path: str, op: str,
         return []  # statistics of list elements do not bound a single element
     if any(c.name == column and c.layout == "legacy" for c in _inspect_file(path, filesystem)):
         return []  # the legacy draft's leaves do not map onto paths
+    literal = _dataset.filter_literal(literal, (variant_path, op, literal))
     if pa.types.is_boolean(pa.scalar(literal).type):
         literal = bool(literal)  # NumPy's bool_ is no bool, and would compare as 1 or 0
     cols = _path_columns(path, column, segments, filesystem=filesystem)
@@ -1051,6 +1052,10 @@ def _as_literal_type(bound: Any, literal: Any) -> Any:
     not modelled (a cast to float32 rounds where a double bound does not)."""
     if isinstance(literal, bool) or isinstance(bound, bool):
         return bound
+    if hasattr(bound, "nanosecond") and not hasattr(literal, "nanosecond"):
+        # A nanosecond bound (a pandas Timestamp) and a datetime literal: variant_get
+        # floors the values to microseconds.
+        return bound.floor("us").to_pydatetime()
     if isinstance(literal, numbers.Integral) and isinstance(bound, (float, decimal.Decimal)):
         return math.trunc(bound) if math.isfinite(bound) else None
     if isinstance(literal, numbers.Real) and not isinstance(literal, (float, numbers.Integral)):

@@ -674,6 +674,74 @@ def test_plain_filters_compare_numbers_of_any_type(tmp_path):
     assert _ids(vs.parquet.read_table(tmp_path, filter=("n", "<", 2**40))) == [0, 1, 2]
 
 
+def test_plain_filters_compare_numbers_exactly_past_2_53(tmp_path):
+    """pyarrow compares an int64 column with a float through doubles and refused values
+    past 2**53 (and a uint64 column against -1): 'cannot compare'. Every comparison is
+    now exact, whatever the literal's type (Python's own comparisons are the oracle)."""
+    import decimal
+    import operator
+
+    big = 2**53 + 1
+    columns = {"i": pa.array([1, -5, big, None, -big], pa.int64()),
+               "u": pa.array([1, 2**64 - 1, 0, None, big], pa.uint64()),
+               "f": pa.array([0.5, float(big), float("nan"), None, -1e300])}
+    path = str(tmp_path / "n.parquet")
+    vs.parquet.write_table(pa.table({"v": vs.from_python([{"a": i} for i in range(5)]),
+                                     **columns}), path)
+    cases = [("i", "<", 1.5), ("i", ">", -5.5), ("i", "==", float(big)), ("i", "==", big),
+             ("i", "<=", decimal.Decimal("-5")), ("i", ">", 2**70), ("i", "<", 2**70),
+             ("i", ">=", float("inf")), ("i", "<", float("inf")), ("i", "==", float("nan")),
+             ("u", ">", -1), ("u", "<", 1.5), ("u", ">=", 2**64 - 1), ("u", "<", -0.5),
+             ("f", "<", big), ("f", ">", big - 1), ("f", "<", 10**30),
+             ("f", ">", -10**37), ("f", "==", decimal.Decimal("0.5"))]
+    ops = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+           "==": operator.eq}
+    for column, op, literal in cases:
+        got = _ids(vs.parquet.read_table(path, filter=(column, op, literal)))
+        want = [i for i, x in enumerate(columns[column].to_pylist())
+                if x is not None and ops[op](x, literal)]
+        assert got == want, (column, op, literal)
+
+
+def test_integer_literals_past_int64_compare_as_decimals(tmp_path):
+    """An int literal past int64 raised a bare OverflowError; it is the exact decimal
+    it names: every bigint is below 2**63, a decimal(38,0) value may equal it."""
+    path = str(tmp_path / "w.parquet")
+    v = vs.from_json(['{"a": 1}', '{"a": 9223372036854775808}', '{"a": -5}'])
+    vs.parquet.write_table(pa.table({"v": v}), path, row_group_size=1)
+    values = [1, 2**63, -5]
+    for op, literal, rows in [("<", 2**63, [0, 2]), ("==", 2**63, [1]),
+                              (">", -2**63 - 1, [0, 1, 2]), (">=", 2**64, [])]:
+        got = _ids(vs.parquet.read_table(path, filter=("$.a", op, literal)))
+        assert got == sorted(values[r] for r in rows), (op, literal)
+        kept = set(range(3)) - set(vs.parquet.prunable_row_groups(path, "v", "$.a", op,
+                                                                  literal))
+        assert set(rows) <= kept
+    with pytest.raises(ValueError, match="at most 38 digits"):
+        vs.parquet.read_table(path, filter=("$.a", "<", 10**38))
+
+
+def test_nanosecond_leaves_prune_on_bounds_floored_as_values_are(tmp_path):
+    """variant_get floors 22:13:20.000000123 to 22:13:20 for a datetime literal; the
+    pruning compared the literal with the unfloored nanosecond bounds and skipped the
+    row group that matched."""
+    import datetime as dt
+
+    path = str(tmp_path / "ns.parquet")
+    for zone, leaf, literal in [
+            ("UTC", "timestamp_ns",
+             dt.datetime(2023, 11, 14, 22, 13, 20, tzinfo=dt.timezone.utc)),
+            (None, "timestamp_ntz_ns", dt.datetime(2023, 11, 14, 22, 13, 20))]:
+        ns = pa.array([1_700_000_000_000_000_123, 1_800_000_000_000_000_000],
+                      pa.timestamp("ns", zone))
+        vs.parquet.write_table(pa.table({"v": vs.from_arrow(pa.table({"a": ns}))}), path,
+                               shredding={"v": f"a {leaf}"}, row_group_size=1)
+        for op in ("==", "<="):
+            assert vs.parquet.prunable_row_groups(path, "v", "$.a", op, literal) == [1]
+            got = vs.parquet.read_table(path, filter=("$.a", op, literal))
+            assert got.num_rows == 1, (leaf, op)
+
+
 def test_cli_prints_valid_json_for_every_column_and_row(tmp_path):
     """to-json printed plain columns with Python's json.dumps (bare NaN, bytes as
     b'..', decimals as strings, maps as pairs); get printed None and split strings
