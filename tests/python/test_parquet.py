@@ -358,6 +358,19 @@ def test_write_json_one_call_json_to_shredded_file(tmp_path, threads):
     assert counts["id"].typed == 5000
 
 
+def test_write_json_keeps_each_rows_keys(tmp_path):
+    """A row took the previous row's metadata dictionary when both encodings had the
+    same size: {"id":1,"o":1,"A":1} came back as {"id":1,"n":1,"o":1}, in DuckDB too."""
+    docs = ['{"A":1}', '{"n":1}'] * 3 + ['{"id":1,"o":1,"A":1,"n":1}',
+                                         '{"id":1,"o":1,"n":1}', '{"id":1,"o":1,"A":1}']
+    path = str(tmp_path / "k.parquet")
+    with vs.parquet.ParquetWriter(path, pa.schema([("v", vs.variant_type())]),
+                                  shredding={"v": "struct<o: bigint>"}) as w:
+        w.write_json(docs)
+    assert vs.to_json(vs.parquet.read_table(path)["v"]).to_pylist() == \
+        vs.to_json(vs.from_json(docs)).to_pylist()
+
+
 def test_write_json_errors_and_empty_input(tmp_path):
     path = str(tmp_path / "e.parquet")
     with pytest.raises(vs.VariantError, match="row 1"):

@@ -55,6 +55,7 @@ class JsonShredder {
   /// them, which must not change: JsonParser::IndexAhead()).
   void Restart() {
     last_metadata_ = last_source_ = {};
+    last_epoch_ = kNoEpoch;
     reader_.AllowWindows(true);
   }
 
@@ -76,19 +77,22 @@ class JsonShredder {
     }
     if (!c.AtEnd()) return Failed();  // trailing content
     reader_.Walked(c);
-    // Rows that replay one dictionary get the same bytes from the builder: compare
-    // them only when they may differ.
+    // Two rows that each replayed the remembered dictionary (the same epoch) to the
+    // same size hold the same keys: compare the bytes only when they may differ. A row
+    // that left the replay does not count, even when the builder then kept the old
+    // dictionary: its keys differ and its encoding may have the same size.
     const MetadataBuilder& keys = builder_.metadata_builder();
     const std::string_view metadata = keys.FinishView(&metadata_scratch_);
+    const uint64_t epoch = keys.replaying() ? keys.replay_epoch() : kNoEpoch;
     const bool same_source = metadata.data() == last_source_.data() &&
-                             metadata.size() == last_source_.size() && keys.replaying() &&
-                             keys.replay_epoch() == last_epoch_;
+                             metadata.size() == last_source_.size() &&
+                             epoch != kNoEpoch && epoch == last_epoch_;
     if (last_metadata_.data() == nullptr ||
         (!same_source && metadata != last_metadata_)) {
       last_metadata_ = sink_->Keep(metadata);
     }
     last_source_ = metadata;
-    last_epoch_ = keys.replay_epoch();
+    last_epoch_ = epoch;
     return sink_->BeginRow(root, last_metadata_);
   }
 
@@ -266,8 +270,9 @@ class JsonShredder {
   std::string metadata_scratch_;
   std::string_view last_metadata_;  // kept by the sink
   std::string_view last_source_;    // the builder's bytes it was kept from
-  uint64_t last_epoch_ = 0;
-  uint32_t last_id_ = 0;  // of the key FieldOf() added last
+  static constexpr uint64_t kNoEpoch = ~uint64_t{0};
+  uint64_t last_epoch_ = kNoEpoch;  // the last row's replay epoch, if it replayed
+  uint32_t last_id_ = 0;            // of the key FieldOf() added last
   // An unshredded field: its entry (offset into values_ from its object's first byte)
   // and the size of its value.
   struct ResidualField {
