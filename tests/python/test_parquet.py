@@ -371,6 +371,23 @@ def test_write_json_keeps_each_rows_keys(tmp_path):
         vs.to_json(vs.from_json(docs)).to_pylist()
 
 
+def test_write_json_calls_with_other_options_keep_each_rows_fields(tmp_path):
+    """A call with other parse options makes a new JSON reader, whose dictionary epochs
+    restarted at those of the first: the schema's per-key-id cache then sent "a" to
+    o's column and "o" to a's, or wrote a file the reader refused (JSON writer probe)."""
+    for ddl, options in [("struct<o: bigint, a: bigint>", {"numbers": "double"}),
+                         ("struct<o: bigint>", {"duplicate_keys": "last"})]:
+        path = str(tmp_path / "o.parquet")
+        first, second = ['{"o":1,"a":2}', '{"o":3,"a":4}'], ['{"a":10,"o":20}',
+                                                             '{"a":30,"o":40}']
+        with vs.parquet.ParquetWriter(path, pa.schema([("v", vs.variant_type())]),
+                                      shredding={"v": ddl}) as w:
+            w.write_json(first)
+            w.write_json(second, **options)
+        assert vs.to_json(vs.parquet.read_table(path)["v"]).to_pylist() == \
+            ['{"a":2,"o":1}', '{"a":4,"o":3}', '{"a":10,"o":20}', '{"a":30,"o":40}']
+
+
 def test_write_json_errors_and_empty_input(tmp_path):
     path = str(tmp_path / "e.parquet")
     with pytest.raises(vs.VariantError, match="row 1"):

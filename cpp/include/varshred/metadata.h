@@ -157,7 +157,8 @@ class MetadataBuilder {
   /// remembered dictionary: ids then name the same keys as in every other value
   /// built under the same replay_epoch(). Lets callers cache work per key id.
   bool replaying() const { return replaying_; }
-  /// \brief Changes whenever Reset() remembers a new dictionary.
+  /// \brief Changes whenever Reset() remembers a new dictionary; unique in the
+  /// process, so that caches keyed by it outlive the builder that filled them.
   uint64_t replay_epoch() const { return replay_epoch_; }
 
  private:
@@ -222,7 +223,8 @@ class MetadataBuilder {
   const ReplayStep* next_step_ = nullptr;  // the next Add() call's prediction
   const ReplayStep* last_step_ = nullptr;  // past the last; next_step_ when stopped
   mutable std::string replay_encoded_;
-  uint64_t replay_epoch_ = 0;
+  static uint64_t NewEpoch();
+  uint64_t replay_epoch_ = NewEpoch();
   std::vector<uint32_t> new_ids_;  // Add() results after the replay stopped
   bool replaying_ = true;
   bool truncated_ = false;      // the call sequence no longer rebuilds the keys

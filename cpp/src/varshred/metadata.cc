@@ -3,6 +3,7 @@
 #include "varshred/metadata.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "varshred/endian_internal.h"
@@ -286,7 +287,7 @@ void MetadataBuilder::Remember() {
   replay_bytes_.swap(bytes);
   replay_keys_.swap(keys);
   replay_encoded_.clear();
-  ++replay_epoch_;
+  replay_epoch_ = NewEpoch();
   // The value's Add() calls in order: those replayed (the same ids, their keys now in
   // replay_bytes_), then those looked up.
   uint32_t keys_after = 0;
@@ -305,6 +306,13 @@ void MetadataBuilder::Remember() {
   replay_.resize(static_cast<size_t>(next_step_ - replay_.data()));
   for (ReplayStep& s : replay_) s = step(s.id);
   for (const uint32_t id : new_ids_) replay_.push_back(step(id));
+}
+
+uint64_t MetadataBuilder::NewEpoch() {
+  // Process-wide: the JSON shredder's schema nodes cache key ids by epoch across the
+  // builders of successive calls (a per-builder count gave two builders one epoch).
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 void MetadataBuilder::Reset() {
