@@ -1,10 +1,14 @@
 // Licensed under the Apache License, Version 2.0.
 //
-// The one check of a shredded column's shape, shared by Unshred and variant_get.
+// The one check of a shredded column's shape, and the words for an invalid value/typed
+// pair, shared by Unshred, the shredded JSON printer and variant_get.
 
 #pragma once
 
 #include <arrow/status.h>
+
+#include <string>
+#include <string_view>
 
 #include "varshred/arrow/variant_array.h"
 
@@ -17,5 +21,15 @@ namespace varshred::internal {
 /// indices are bounds-checked): each reader checks the values it reads (typed strings'
 /// UTF-8, decimals' precision).
 arrow::Status CheckShreddedLayout(const VariantArrayView& view);
+
+/// A residual beside shredded fields that is not an object (corpus cases 87 and 128).
+inline constexpr std::string_view kNonObjectResidual =
+    "non-object value with shredded fields";
+
+/// A whole object (typed_value null) holding the shredded field `key`.
+inline std::string HoldsShreddedField(std::string_view key) {
+  return "value holds shredded field '" + std::string(key) +
+         "' while typed_value is null";
+}
 
 }  // namespace varshred::internal

@@ -207,7 +207,7 @@ arrow::Status CheckRepeatedField(ConflictPolicy policy, int64_t row, const ReadN
 }
 
 arrow::Status NonObjectResidual(int64_t row, const ReadNode& node) {
-  return NodeError(row, node, "non-object value with shredded fields");
+  return NodeError(row, node, kNonObjectResidual);
 }
 
 arrow::Status CheckWholeValue(ConflictPolicy policy, int64_t row, const ReadNode& node,
@@ -221,9 +221,7 @@ arrow::Status CheckWholeValue(ConflictPolicy policy, int64_t row, const ReadNode
   const ObjectView object(metadata, bytes);
   for (uint32_t f = 0; f < object.num_fields(); ++f) {
     if (reader.IsShreddedName(object.key(f))) {
-      return NodeError(row, node,
-                       "value holds shredded field '" + std::string(object.key(f)) +
-                           "' while typed_value is null");
+      return NodeError(row, node, HoldsShreddedField(object.key(f)));
     }
   }
   return arrow::Status::OK();

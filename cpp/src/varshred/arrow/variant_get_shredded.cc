@@ -541,16 +541,14 @@ class ShreddedGetter {
     if (lv.kind == Kind::kObject && !lv.typed->IsNull(r.pos) &&
         v.type() != VariantType::kObject) {
       // Corpus 87/128: an error for every reader.
-      return arrow::Status::Invalid("row ", row, ", ", lv.path,
-                                    ": non-object value with shredded fields");
+      return arrow::Status::Invalid("row ", row, ", ", lv.path, ": ", kNonObjectResidual);
     }
     *out = options_.validate ? found : Lookup(v, lv.rest);
     if (*out && lv.descend && lv.kind == Kind::kObject && lv.typed->IsNull(r.pos)) {
       // A whole object holding the shredded field the path continues into: invalid
       // (internal::CheckWholeValue, as a conflict here: an error).
-      return arrow::Status::Invalid("row ", row, ", ", lv.path,
-                                    ": value holds shredded field '", path_[r.level].key,
-                                    "' while typed_value is null");
+      return arrow::Status::Invalid("row ", row, ", ", lv.path, ": ",
+                                    HoldsShreddedField(path_[r.level].key));
     }
     return arrow::Status::OK();
   }
