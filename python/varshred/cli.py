@@ -70,6 +70,10 @@ def _output(path: str):
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
         return
+    if _is_parquet_file(path):
+        # `to-json a.parquet b.parquet` meant two inputs: never replace a dataset's file.
+        raise ValueError(f"{path} is a Parquet file: OUTPUT would replace it with JSON "
+                         "text (several inputs: pass a directory or a glob)")
     if os.path.exists(path) and not os.path.isfile(path):
         # A device or pipe (/dev/null, a FIFO): written in place; a rename would
         # replace it with a regular file.
@@ -88,6 +92,17 @@ def _output(path: str):
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
+
+
+def _is_parquet_file(path: str) -> bool:
+    """Whether ``path`` is a regular file that starts as a Parquet file does."""
+    if not os.path.isfile(path):  # never open a FIFO or device to look
+        return False
+    try:
+        with open(path, "rb") as f:
+            return f.read(4) == b"PAR1"
+    except OSError:
+        return False
 
 
 def _fail(message: str) -> int:

@@ -841,6 +841,21 @@ def test_to_json_stages_its_output_under_a_hidden_name(tmp_path, monkeypatch):
     assert out.read_text() == '{"a":1}\n'
 
 
+def test_to_json_refuses_to_replace_a_parquet_file(tmp_path, capsys):
+    # `to-json a.parquet b.parquet` reads as INPUT OUTPUT: b.parquet was replaced by
+    # JSON text. An existing output is still replaced when it is not Parquet.
+    a, b, out = (str(tmp_path / n) for n in ("a.parquet", "b.parquet", "o.jsonl"))
+    vs.parquet.write_json(['{"a": 1}'], a)
+    vs.parquet.write_json(['{"b": 2}'], b)
+    before = open(b, "rb").read()
+    assert cli.main(["to-json", a, b]) == 1
+    assert "b.parquet is a Parquet file" in capsys.readouterr().err
+    assert open(b, "rb").read() == before
+    open(out, "w").write("old text\n")
+    assert cli.main(["to-json", a, out]) == 0
+    assert open(out).read() == '{"a":1}\n'
+
+
 def test_a_forked_child_reads_on_a_threaded_scan_its_parent_started(tmp_path):
     # The scan's threads stay in the parent: the child must not wait for them forever.
     path = str(tmp_path / "f.parquet")
