@@ -59,8 +59,9 @@ __all__ = [
 class MapColumn:
     """Replaces (or adds) one column of every batch with ``op(column)``.
 
-    ``op`` is one of "parse_json", "to_json", "shred", "unshred"; ``options`` are the
-    keyword arguments of the matching ``vs`` function. Instances are picklable and hold
+    ``op`` is one of "parse_json", "to_json", "shred", "unshred", "from_arrow",
+    "to_arrow", "schema_of_variant"; ``options`` are the keyword arguments of the
+    matching ``vs`` function. Instances are picklable and hold
     no state between batches, so ``df.mapInArrow(MapColumn(...), schema)`` works on any
     cluster where varshred is installed.
     """
@@ -207,6 +208,7 @@ class ExplodeColumn:
 
     column: str
     outer: bool = False
+    names: tuple[str, ...] | None = None  # of the output columns; default their own
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
@@ -216,8 +218,8 @@ class ExplodeColumn:
                 exploded.column("row").combine_chunks())
             columns = list(rest.columns) + [exploded.column(n).combine_chunks()
                                             for n in ("pos", "key", "value")]
-            names = rest.schema.names + ["pos", "key", "value"]
-            yield pa.RecordBatch.from_arrays(columns, names=names)
+            names = self.names or rest.schema.names + ["pos", "key", "value"]
+            yield pa.RecordBatch.from_arrays(columns, names=list(names))
 
 
 @dataclass(frozen=True)
@@ -354,11 +356,19 @@ def variant_explode(df: DataFrame, column: str, *, outer: bool = False) -> DataF
     from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 
     fields = [f for f in df.schema.fields if f.name != column]
-    schema = StructType(fields + [StructField("pos", IntegerType(), True),
-                                  StructField("key", StringType(), True),
-                                  StructField("value", variant_spark_type(), True)])
-    source, names = _plain_columns(df)
-    return source.mapInArrow(ExplodeColumn(names.get(column, column), outer), schema)
+    fields += [StructField("pos", IntegerType(), True), StructField("key", StringType(), True),
+               StructField("value", variant_spark_type(), True)]
+    names = [f.name for f in fields]
+    # Spark's result may repeat a name (a column `value` beside the exploded `value`),
+    # which mapInArrow's schema may not: the job's columns cross under plain names.
+    crossed = names if len(set(names)) == len(names) else [
+        f"__varshred_{i}__" for i in range(len(names))]
+    schema = StructType([StructField(c, f.dataType, f.nullable)
+                         for c, f in zip(crossed, fields)])
+    source, plain = _plain_columns(df)
+    exploded = source.mapInArrow(
+        ExplodeColumn(plain.get(column, column), outer, tuple(crossed)), schema)
+    return exploded if crossed == names else exploded.toDF(*names)
 
 
 def to_json(df: DataFrame, column: str, *, output: str | None = None,
@@ -828,6 +838,9 @@ def _write(spark: SparkSession, path: str, *, df: DataFrame | None = None,
         raise vs.VariantError(f"mode: one of {sorted(modes)}, got {mode!r}")
     mode = modes[mode]
     _spark_compression(compression)
+    # The caller's directory: on Spark Connect the data source runs in the server's
+    # Python workers, whose working directory Spark deletes with the session.
+    path = _absolute(path)
     if _fs.is_file(path):
         raise vs.VariantError(f"{path} is a file: the path names the directory the part "
                               "files go to")

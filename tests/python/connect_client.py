@@ -25,6 +25,9 @@ def main(url: str, work: str) -> None:
     schemas = vs.spark.infer_schema(parsed)
     out = os.path.join(work, "lib_out")
     summary = vs.spark.write(parsed, out, shredding="infer")
+    # A relative path names the client's directory, as `varshred shred --remote`'s.
+    os.chdir(work)
+    relative = vs.spark.write(parsed.limit(3), "relative_out", shredding="none")
     back = vs.spark.to_json(spark.read.parquet(out), "v").collect()
     shredded = vs.spark.shred(parsed, "v", schemas["v"].to_ddl(), output="s")
     plain = vs.spark.unshred(shredded.select("s"), "s", output="u")
@@ -38,6 +41,7 @@ def main(url: str, work: str) -> None:
         "back": sorted(json.loads(r["v"])["id"] for r in back),
         "unshredded": plain.count(),
         "hit": [r["id"] for r in hit],
+        "relative": relative.path,
     }), flush=True)
     spark.stop()
 

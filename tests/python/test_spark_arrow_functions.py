@@ -118,6 +118,10 @@ def spark_results(spark):
     aggs = {r[0]: r[1] for r in spark.sql(
         "select i % 7, schema_of_variant_agg(v) from dv group by i % 7").collect()}
     agg_all = spark.sql("select schema_of_variant_agg(v) from dv").collect()[0][0]
+    # Columns named as the exploded ones (the README's parse_json keeps `value`).
+    spark.sql("select i as key, to_json(v) as value, v from dv").createOrReplaceTempView("clash")
+    clash = spark.sql("select c.key, c.value, e.pos, e.key, to_json(e.value) from clash c, "
+                      "lateral variant_explode(c.v) e")
     explode = {outer: [tuple(r) for r in spark.sql(
         f"select i, e.pos, e.key, to_json(e.value) from dv, "
         f"lateral variant_explode{'_outer' if outer else ''}(v) e order by i, e.pos")
@@ -139,10 +143,16 @@ def spark_results(spark):
         "variant_explode": sorted(
             tuple(r) for r in vs.spark.variant_explode(spark.table("dv"), "v", outer=True)
             .selectExpr("i", "pos", "key", "to_json(value)").collect()),
+        "variant_explode_clash": vs.spark.variant_explode(spark.table("clash"), "v"),
     }
+    clashed = mine["variant_explode_clash"]
+    mine["variant_explode_clash"] = (clashed.columns, sorted(
+        tuple(r) for r in clashed.toDF("a", "b", "pos", "k", "val")
+        .selectExpr("a", "b", "pos", "k", "to_json(val)").collect()))
     return {"table": table, "variant_rows": variant_rows, "docs": docs,
             "try_casts": try_casts, "schemas": schemas, "typed_schemas": typed_schemas,
-            "aggs": aggs, "agg_all": agg_all, "explode": explode, "mine": mine}
+            "aggs": aggs, "agg_all": agg_all, "explode": explode, "mine": mine,
+            "clash": sorted(tuple(r) for r in clash.collect())}
 
 
 def _nan_safe(v):
@@ -247,6 +257,9 @@ def test_spark_map_in_arrow_functions(spark_results):
     assert mine["schema_of_variant"] == spark_results["schemas"]
     assert mine["schema_of_variant_agg"] == spark_results["agg_all"]
     assert mine["variant_explode"] == sorted(spark_results["explode"][True])
+    # Spark's column names, repeats included, though mapInArrow takes no repeats.
+    assert mine["variant_explode_clash"] == (["key", "value", "pos", "key", "value"],
+                                             spark_results["clash"])
 
 
 CASE_DOCS = ['[{"a":1},{"A":2}]', '[{"id":1,"name":"x"},{"ID":2,"NAME":"y"}]',

@@ -126,3 +126,5 @@ def test_library_functions_on_a_connect_session(connect_url, tmp_path):
     assert result["back"] == list(range(500))
     assert result["unshredded"] == 500
     assert result["hit"] == [7]
+    assert result["relative"] == str(tmp_path / "relative_out")
+    assert vs.parquet.read_table(str(tmp_path / "relative_out")).num_rows == 3
