@@ -9,7 +9,7 @@ from typing import Any
 import pyarrow as pa
 
 from varshred import _kernels
-from varshred._options import choice
+from varshred._options import choice, renamed
 from varshred.core import Layout, _arrow_input, _is_arrow
 
 __all__ = ["is_variant_null", "schema_of_variant", "schema_of_variant_agg",
@@ -50,8 +50,8 @@ def _is_type_strings(data: Any) -> bool:
                  or pa.types.is_string_view(data.type)))
 
 
-def schema_of_variant_agg(variants_or_batches: Any, *,
-                          case_sensitive: bool = False) -> str:
+@renamed(variants_or_batches="variants")
+def schema_of_variant_agg(variants: Any, *, case_sensitive: bool = False) -> str:
     """The merged type of all rows, as Spark's ``schema_of_variant_agg`` (``VOID`` when
     there are none).
 
@@ -60,14 +60,14 @@ def schema_of_variant_agg(variants_or_batches: Any, *,
     returned by earlier calls: partial results from batches or Spark tasks merge into
     the type of the whole, as ``ShreddingStats`` do. Object fields whose names differ
     only in case merge as in Spark unless ``case_sensitive`` (``schema_of_variant``).
+    (``variants_or_batches=`` is the deprecated spelling of ``variants=``.)
     """
-    if _is_arrow(variants_or_batches) and not _is_type_strings(variants_or_batches):
-        return _kernels.schema_of_variant_agg([], variants_or_batches, case_sensitive)
-    if isinstance(variants_or_batches, (str, bytes)):
+    if _is_arrow(variants) and not _is_type_strings(variants):
+        return _kernels.schema_of_variant_agg([], variants, case_sensitive)
+    if isinstance(variants, (str, bytes)):
         raise TypeError("schema_of_variant_agg expects Variant data or an iterable of "
                         "Variant data and type strings, got a single string")
-    items = ([variants_or_batches] if _is_type_strings(variants_or_batches)
-             else variants_or_batches)
+    items = [variants] if _is_type_strings(variants) else variants
     # In order: Spark keeps the first spelling of names that differ in case.
     result = "VOID"
     for item in items:

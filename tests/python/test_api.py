@@ -40,6 +40,9 @@ def test_variant_input_is_named_variants_everywhere(variants):
     schema = vs.infer_schema(variants=variants)
     with pytest.warns(DeprecationWarning, match="variants_or_batches= is deprecated"):
         assert vs.infer_schema(variants_or_batches=variants) == schema
+    merged = vs.schema_of_variant_agg(variants=variants)
+    with pytest.warns(DeprecationWarning, match="variants_or_batches= is deprecated"):
+        assert vs.schema_of_variant_agg(variants_or_batches=variants) == merged
     # Not the legacy layout: the error shows the argument arrived under either name.
     with pytest.raises(TypeError, match="seed-layout group"):
         vs.from_legacy_shredded(variants=variants)
