@@ -96,7 +96,7 @@ arrow::Result<std::unique_ptr<ReadNode>> CompileShreddedColumn(
     const VariantArrayView& view);
 
 // ----------------------------------------------------------------------
-// The reading rules both walkers apply (docs/shredding.md#reader-rules); each error
+// The reading rules both walkers apply (docs/shredding.md#reconstruction, #conflicts); each error
 // names the row and the node's path.
 
 /// \brief Invalid: "row R, PATH: what".
