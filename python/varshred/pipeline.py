@@ -48,6 +48,7 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
     if remote:
         if master:
             raise JobError("--master and --remote exclude each other")
+        _check_reachable(remote)
         builder = SparkSession.builder.remote(remote)
         for key, value in (conf or {}).items():
             builder = builder.config(key, value)
@@ -57,6 +58,26 @@ def spark_session(master: str | None = None, app_name: str = "varshred",
     if quiet:
         spark.sparkContext.setLogLevel("OFF")
     return spark
+
+
+def _check_reachable(remote: str, timeout: float = 10.0) -> None:
+    """Fails fast when nothing listens at a Spark Connect URL: the client would retry
+    for minutes without a word."""
+    import socket
+    from urllib.parse import urlsplit
+
+    try:
+        url = urlsplit(remote)
+        host, port = url.hostname, url.port or 15002  # Spark Connect's default port
+    except ValueError as e:
+        raise JobError(f"--remote {remote}: {e}") from None
+    if url.scheme != "sc" or not host:
+        return  # not a URL this check understands: pyspark will say what is wrong
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as e:
+        raise JobError(f"cannot reach the Spark Connect server at {host}:{port} "
+                       f"({e.strerror or e})") from None
 
 
 def spark_context(master: str | None = None, app_name: str = "varshred",
@@ -374,14 +395,16 @@ class ShredJob:
                                else f"{f}: not a readable Parquet file: {message}") from None
 
     def _frame(self, spark, fmt: str):
+        # The client's directory: a Spark Connect server resolves relative paths in its own.
+        source = vs.spark._absolute(self.input)
         if fmt == "json":
             # The tasks' own rules (jsonlines): lines end at '\n' only (a CR before it is
             # JSON whitespace), and a line of JSON whitespace alone is no row.
-            text = spark.read.option("lineSep", "\n").text(self.input)
+            text = spark.read.option("lineSep", "\n").text(source)
             return (text.where(text["value"].rlike("[^ \t\r\n]"))
                     .withColumnRenamed("value", self.column)), [self.column]
         df = (_read_parquet_files(spark, self._files) if _remote(self.input)
-              else spark.read.parquet(self.input))
+              else spark.read.parquet(source))
         self._check_columns(self.input, df.columns, vs.spark.variant_columns(df))
         return df, list(self.json_columns)
 
@@ -468,7 +491,8 @@ class ShredJob:
         where = ((self.remote or "Spark Connect") if is_connect(spark)
                  else _stored_table.context(spark).master)
         stored = self._stored_input(spark, table, sample)
-        if not direct and stored is None and _stored_table.context(spark) is spark:
+        if (not direct and stored is None and not is_connect(spark)
+                and _stored_table.context(spark) is spark):
             from pyspark.sql import SparkSession
 
             spark = SparkSession(spark)  # Spark reads the input: a session on the context

@@ -109,6 +109,15 @@ def test_shred_with_remote(connect_url, tmp_path):
     for f in vs.spark._part_files(str(tmp_path / "out")):
         got += [json.loads(s) for s in vs.to_json(vs.parquet.read_table(f)["data"]).to_pylist()]
     assert sorted(got, key=lambda d: d["id"]) == docs
+    # Parquet input (that output) is read by Spark on the server.
+    done = subprocess.run([sys.executable, "-m", "varshred", "shred", "out", "again",
+                           "--remote", url], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "rows 2000" in done.stdout
+    again = vs.parquet.read_table(str(tmp_path / "again"))
+    assert sorted(json.loads(s)["id"] for s in vs.to_json(again["data"]).to_pylist()) == \
+        [d["id"] for d in docs]
 
 
 def test_library_functions_on_a_connect_session(connect_url, tmp_path):
@@ -128,3 +137,17 @@ def test_library_functions_on_a_connect_session(connect_url, tmp_path):
     assert result["hit"] == [7]
     assert result["relative"] == str(tmp_path / "relative_out")
     assert vs.parquet.read_table(str(tmp_path / "relative_out")).num_rows == 3
+
+
+def test_shred_with_remote_names_a_server_that_is_not_there(tmp_path):
+    # The Connect client retried for minutes without a word (found by probing).
+    _events(tmp_path / "events.jsonl", 10)
+    with socket.socket() as s:  # a port nothing listens on: bound, never listening
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "varshred", "shred", "events.jsonl",
+                               "out", "--remote", f"sc://127.0.0.1:{port}"], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert f"cannot reach the Spark Connect server at 127.0.0.1:{port}" in done.stderr
+    assert not (tmp_path / "out").exists()
