@@ -72,9 +72,21 @@ class MapColumn:
     options: dict = field(default_factory=dict)
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        from pyspark import TaskContext
+
+        from varshred._status import shift_rows
+
         fn = _OPS[self.op]
+        rows = 0  # of the task's partition, before the batch
         for batch in batches:
-            result = fn(batch.column(self.column), **self.options)
+            try:
+                result = fn(batch.column(self.column), **self.options)
+            except vs.VariantError as e:
+                # A row of the batch means nothing to the user: name it in its partition.
+                task = TaskContext.get()
+                where = f"partition {task.partitionId()}, " if task else ""
+                raise vs.VariantError(where + shift_rows(str(e), rows)) from None
+            rows += batch.num_rows
             if isinstance(result, pa.ChunkedArray):
                 result = result.combine_chunks()
             yield for_spark(_put_column(batch, self.output or self.column, result))
@@ -276,7 +288,11 @@ def _plain_columns(df: DataFrame) -> tuple[DataFrame, dict[str, str]]:
 def _map_column(df: DataFrame, column: str, op: str, data_type: DataType,
                 output: str | None = None, options: dict | None = None) -> DataFrame:
     """``df`` with ``column`` replaced by (or ``output`` added as) ``op(column)``, of
-    Spark type ``data_type`` (a MapColumn job)."""
+    Spark type ``data_type`` (a MapColumn job). The options are tried on no rows first:
+    a bad one fails the call, not each task with a worker's traceback."""
+    if op != "from_arrow":  # it takes no options, and columns of any type
+        empty = pa.array([], pa.string())
+        _OPS[op](empty if op == "parse_json" else vs.from_json(empty), **(options or {}))
     schema = output_schema(df.schema, column, data_type, output)
     source, names = _plain_columns(df)
     fn = MapColumn(names.get(column, column), op, output and names.get(output, output),
@@ -1268,6 +1284,8 @@ class _PathReader(DataSourceReader):
 
     def __init__(self, options: dict, paths: list[tuple[str, str]], schema: Any = None):
         self.path = _absolute(options.get("path") or "")
+        if not _fs.exists(self.path):  # a mistyped path is not an empty table
+            raise vs.VariantError(f"{self.path}: no such file or directory")
         self.column = options.get("column")
         self.paths = paths
         self.timezone = options.get("timezone", "UTC")
@@ -1393,7 +1411,8 @@ class VarshredDataSource(DataSource):
                                   '"id:bigint,nested.x:int")')
         fields = []
         for path, type_name in _parse_paths(spec):
-            fields.append(f"`{path}` {type_name}")
+            quoted = path.replace("`", "``")  # DDL's escape of a backtick in a name
+            fields.append(f"`{quoted}` {type_name}")
         return ", ".join(fields)
 
     def reader(self, schema):

@@ -145,3 +145,36 @@ def test_known_deviation_supplementary_key_order(spark):
     vs.validate(spark_arr, allow_unsorted_keys=True)
     assert vs.to_json(spark_arr).to_pylist() == [spark_json]
     assert vs.to_python(spark_arr) == vs.to_python(ours)
+
+
+def test_bad_options_of_column_functions_fail_the_call(spark):
+    # Found by probing from outside: they failed later, in every task, as the last line
+    # of a Python worker's traceback.
+    lines = spark.createDataFrame([('{"a": 1}',)], "j string")
+    parsed = vs.spark.parse_json(lines, "j", output="v")
+    calls = [
+        (lambda: vs.spark.parse_json(lines, "j", numbers="float"), "numbers must be"),
+        (lambda: vs.spark.parse_json(lines, "j", errors="x"), "errors must be"),
+        (lambda: vs.spark.to_json(parsed, "v", timezone="Mars/X"), "unknown time zone"),
+        (lambda: vs.spark.shred(parsed, "v", "struct<a: bigint>", numeric="x"),
+         "numeric must be"),
+        (lambda: vs.spark.unshred(parsed, "v", on_conflict="x"), "on_conflict must be"),
+        (lambda: vs.spark.to_arrow(parsed, "v", pa.int64(), errors="x"), "errors must be"),
+    ]
+    for call, message in calls:
+        with pytest.raises((ValueError, vs.VariantError), match=message):
+            call()
+    assert vs.spark.to_json(parsed, "v").select("v").collect()[0][0] == '{"a":1}'
+
+
+def test_a_bad_document_is_named_by_its_partition_and_row_there(spark):
+    # Rows were counted within an Arrow batch (found by probing from outside).
+    docs = [f'{{"a": {i}}}' for i in range(30)]
+    docs[25] = "{bad"
+    lines = spark.createDataFrame([(d,) for d in docs], "j string").coalesce(1)
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "10")
+    try:
+        with pytest.raises(Exception, match=r"partition 0, row 25: invalid JSON"):
+            vs.spark.parse_json(lines, "j").collect()
+    finally:
+        spark.conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")

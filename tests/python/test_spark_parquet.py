@@ -260,6 +260,20 @@ def test_path_reader_reads_every_visible_file(spark, tmp_path):
     assert sorted(r.a for r in rows) == [1, 2, 3]
 
 
+def test_path_reader_names_a_missing_path_and_reads_keys_with_backticks(spark, tmp_path):
+    # Found by probing from outside: a mistyped path read as an empty table, and a key
+    # holding a backtick made a DDL Spark could not parse.
+    vs.spark.register(spark)
+    with pytest.raises(Exception, match="not/here: no such file or directory"):
+        (spark.read.format("varshred").option("variant_paths", "a:bigint")
+         .load(str(tmp_path / "not" / "here")).collect())
+    vs.parquet.write_table(pa.table({"v": vs.from_python([{"a`b": 1, "c": 2}])}),
+                           str(tmp_path / "t.parquet"))
+    rows = (spark.read.format("varshred").option("variant_paths", "$['a`b']:bigint,c:int")
+            .load(str(tmp_path / "t.parquet")).collect())
+    assert [tuple(r) for r in rows] == [(1, 2)]
+
+
 def test_codecs_spark_cannot_read_are_refused_before_writing(spark, tmp_path):
     # Found by probing from outside: compression="brotli" wrote files Spark 4.3 then
     # failed to read ("BrotliCodec was not found").
