@@ -96,8 +96,8 @@ arrow::Result<std::unique_ptr<ReadNode>> CompileShreddedColumn(
     const VariantArrayView& view);
 
 // ----------------------------------------------------------------------
-// The reading rules both walkers apply (docs/shredding.md#reconstruction, #conflicts); each error
-// names the row and the node's path.
+// The reading rules both walkers apply (docs/shredding.md#reconstruction, #conflicts);
+// each error names the row and the node's path.
 
 /// \brief Invalid: "row R, PATH: what".
 arrow::Status NodeError(int64_t row, const ReadNode& node, std::string_view what);
