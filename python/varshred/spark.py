@@ -374,17 +374,15 @@ def variant_explode(df: DataFrame, column: str, *, outer: bool = False) -> DataF
     fields = [f for f in df.schema.fields if f.name != column]
     fields += [StructField("pos", IntegerType(), True), StructField("key", StringType(), True),
                StructField("value", variant_spark_type(), True)]
-    names = [f.name for f in fields]
     # Spark's result may repeat a name (a column `value` beside the exploded `value`),
     # which mapInArrow's schema may not: the job's columns cross under plain names.
-    crossed = names if len(set(names)) == len(names) else [
-        f"__varshred_{i}__" for i in range(len(names))]
+    crossed = tuple(f"__varshred_{i}__" for i in range(len(fields)))
     schema = StructType([StructField(c, f.dataType, f.nullable)
                          for c, f in zip(crossed, fields)])
     source, plain = _plain_columns(df)
-    exploded = source.mapInArrow(
-        ExplodeColumn(plain.get(column, column), outer, tuple(crossed)), schema)
-    return exploded if crossed == names else exploded.toDF(*names)
+    exploded = source.mapInArrow(ExplodeColumn(plain.get(column, column), outer, crossed),
+                                 schema)
+    return exploded.toDF(*(f.name for f in fields))
 
 
 def to_json(df: DataFrame, column: str, *, output: str | None = None,
