@@ -310,7 +310,7 @@ TEST(VariantArrayTest, ToLayoutRejectsShreddedAndNullMetadata) {
   auto bad =
       ToLayout(MakeStruct({"metadata", "value"}, {md, val}), VariantLayout::kSpark);
   EXPECT_TRUE(bad.status().IsInvalid());
-  EXPECT_NE(bad.status().message().find("row 1: Variant metadata is null"),
+  EXPECT_NE(bad.status().message().find("row 1: metadata is null in a non-null row"),
             std::string::npos);
 }
 

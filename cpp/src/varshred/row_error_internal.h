@@ -37,6 +37,12 @@ arrow::Status RenumberRow(const arrow::Status& st, InputRow&& input_row) {
   return st.WithMessage("row ", input_row(row), message.substr(end));
 }
 
+/// \brief The error for a non-null Variant row whose metadata is null: every reader
+/// says it in these words.
+inline arrow::Status NullMetadataError(int64_t row) {
+  return arrow::Status::Invalid(kRow, row, ": metadata is null in a non-null row");
+}
+
 /// \brief RenumberRow() for a slice starting at row `first` of the input.
 inline arrow::Status ShiftRow(const arrow::Status& st, int64_t first) {
   return RenumberRow(st, [first](int64_t row) { return first + row; });

@@ -22,6 +22,7 @@
 #include "varshred/format.h"
 #include "varshred/json_write_internal.h"
 #include "varshred/metadata_cache_internal.h"
+#include "varshred/row_error_internal.h"
 #include "varshred/validate.h"
 #include "varshred/validate_internal.h"
 
@@ -159,7 +160,7 @@ class VariantPrinter {
   // Appends the text of a row that is not a SQL NULL.
   arrow::Status Print(int64_t row, internal::TextSink* out) {
     if (view_.metadata_column().IsNull(row)) {
-      return arrow::Status::Invalid("row ", row, ": metadata is null in a non-null row");
+      return internal::NullMetadataError(row);
     }
     auto metadata = metadata_cache_.Get(view_.metadata(row));
     if (!metadata.ok()) {

@@ -25,6 +25,7 @@
 #include "varshred/arrow/variant_get_internal.h"
 #include "varshred/container_encoding_internal.h"
 #include "varshred/metadata_cache_internal.h"
+#include "varshred/row_error_internal.h"
 #include "varshred/validate.h"
 #include "varshred/validate_internal.h"
 
@@ -291,7 +292,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> Unshred(const arrow::Array& shredde
       continue;
     }
     if (view.metadata_column().IsNull(row)) {
-      return arrow::Status::Invalid("row ", row, ": metadata is null in a non-null row");
+      return internal::NullMetadataError(row);
     }
     auto metadata = metadata_cache.Get(view.metadata(row));
     if (!metadata.ok()) {

@@ -6,6 +6,7 @@
 
 #include "varshred/arrow/unshred.h"
 #include "varshred/arrow/variant_array.h"
+#include "varshred/row_error_internal.h"
 #include "varshred/validate.h"
 
 namespace varshred {
@@ -18,7 +19,7 @@ arrow::Status ValidateVariants(const arrow::Array& variants,
   for (int64_t i = 0; i < view.length(); ++i) {
     if (view.IsNull(i)) continue;
     if (view.metadata_column().IsNull(i)) {
-      return arrow::Status::Invalid("row ", i, ": metadata is null in a non-null row");
+      return internal::NullMetadataError(i);
     }
     arrow::Status st =
         view.value_is_null(i)

@@ -17,6 +17,7 @@
 
 #include "varshred/arrow/bit_builder_internal.h"
 #include "varshred/format.h"
+#include "varshred/row_error_internal.h"
 
 namespace varshred {
 
@@ -301,8 +302,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> ToLayout(
     if (view.IsNull(i)) {
       ARROW_RETURN_NOT_OK(builder.AppendNull());
     } else if (view.metadata_column().IsNull(i)) {
-      return arrow::Status::Invalid("row ", i,
-                                    ": Variant metadata is null in a non-null row");
+      return internal::NullMetadataError(i);
     } else {
       ARROW_RETURN_NOT_OK(
           builder.Append(view.metadata(i), view.value_or_variant_null(i)));

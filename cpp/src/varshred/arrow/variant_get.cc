@@ -15,6 +15,7 @@
 #include "varshred/arrow/extension_internal.h"
 #include "varshred/arrow/variant_array.h"
 #include "varshred/arrow/variant_get_internal.h"
+#include "varshred/row_error_internal.h"
 #include "varshred/validate.h"
 #include "varshred/validate_internal.h"
 
@@ -271,8 +272,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> OutputMetadata(const BinaryColumn& 
 arrow::Status RowViews::Row(int64_t row, MetadataView* metadata,
                             std::string_view* value) {
   if (view_.metadata_column().IsNull(row)) {
-    return arrow::Status::Invalid("row ", row,
-                                  ": Variant metadata is null in a non-null row");
+    return internal::NullMetadataError(row);
   }
   const std::string_view md = view_.metadata(row);
   *value = view_.value_or_variant_null(row);

@@ -47,6 +47,7 @@
 #include "varshred/arrow/variant_get_internal.h"
 #include "varshred/format.h"
 #include "varshred/metadata_cache_internal.h"
+#include "varshred/row_error_internal.h"
 #include "varshred/validate.h"
 #include "varshred/validate_internal.h"
 
@@ -498,7 +499,7 @@ class ShreddedGetter {
 
   arrow::Status RowMetadata(int64_t row, MetadataView* out) {
     if (view_.metadata_column().IsNull(row)) {
-      return arrow::Status::Invalid("row ", row, ": metadata is null in a non-null row");
+      return internal::NullMetadataError(row);
     }
     const std::string_view bytes = view_.metadata(row);
     if (!options_.validate) {
@@ -593,8 +594,10 @@ class ShreddedGetter {
       ARROW_RETURN_NOT_OK(element_metadata.Reserve(length));
       for (int64_t j = 0; j < length; ++j) {
         const int64_t row = row_of[static_cast<size_t>(j)];
-        if (row < 0 || view_.metadata_column().IsNull(row)) {
+        if (row < 0) {
           ARROW_RETURN_NOT_OK(element_metadata.AppendEmptyValue());
+        } else if (view_.metadata_column().IsNull(row)) {
+          return internal::NullMetadataError(row);
         } else {
           ARROW_RETURN_NOT_OK(element_metadata.Append(view_.metadata(row)));
         }
@@ -959,6 +962,8 @@ class ShreddedGetter {
           return Conflict(row, r);
       }
       if (found) {
+        // A Variant result refers to its row's dictionary (typed results need none).
+        if (view_.metadata_column().IsNull(row)) return internal::NullMetadataError(row);
         ARROW_RETURN_NOT_OK(values.Append(bytes));
       } else {
         ARROW_RETURN_NOT_OK(values.AppendEmptyValue());
