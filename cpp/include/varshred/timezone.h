@@ -25,7 +25,7 @@ class TimeZone {
   TimeZone();  ///< UTC
   /// \brief "UTC", "Z", "GMT", "UTC+01:00", "+05:30", "-08", "+0530", a region id, or
   /// one of java.time's short ids ("PST"), as Spark resolves zones. Unknown names and
-  /// offsets beyond +-18:00 are NotImplemented.
+  /// offsets beyond +-18:00 are Invalid (an argument error, as a bad option).
   static arrow::Result<TimeZone> Make(std::string_view name);
 
   /// Seconds east of UTC in force at the instant `utc_seconds`.

@@ -364,8 +364,7 @@ arrow::Result<TimeZone> TimeZone::Make(std::string_view name) {
   }
   auto zone = internal::TimeZone::Make(name);
   if (!zone.ok()) {
-    return arrow::Status::NotImplemented("time zone '", name,
-                                         "': ", zone.status().message());
+    return arrow::Status::Invalid("time zone '", name, "': ", zone.status().message());
   }
   tz.zone_ = std::make_shared<internal::TimeZone>(std::move(zone).ValueOrDie());
   loaded.emplace(std::string(name), tz.zone_);
