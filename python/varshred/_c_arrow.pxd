@@ -58,6 +58,9 @@ cdef extern from "arrow/array.h" namespace "arrow" nogil:
         int64_t null_count()
         shared_ptr[CDataType] type()
 
+cdef extern from "arrow/array/util.h" namespace "arrow" nogil:
+    CResult[shared_ptr[CArray]] MakeEmptyArray(shared_ptr[CDataType] type)
+
 cdef extern from "arrow/chunked_array.h" namespace "arrow" nogil:
     cdef cppclass CChunkedArray "arrow::ChunkedArray":
         int num_chunks()

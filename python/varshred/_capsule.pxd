@@ -6,7 +6,8 @@ from libcpp.vector cimport vector
 from varshred._c_arrow cimport (
     CArray, CDataType, CRecordBatch, CRecordBatchReader, CSchema)
 
-cdef vector[shared_ptr[CArray]] import_chunks(object obj, bint* chunked) except *
+cdef vector[shared_ptr[CArray]] import_chunks(object obj, bint* chunked,
+                                              shared_ptr[CDataType]* chunk_type=*) except *
 cdef shared_ptr[CDataType] import_type(object obj) except *
 cdef shared_ptr[CSchema] import_schema(object obj) except *
 cdef shared_ptr[CRecordBatch] import_batch(object obj) except *

@@ -122,20 +122,27 @@ cdef shared_ptr[CChunkedArray] _import_stream(object obj) except *:
     return deref(result)
 
 
-cdef vector[shared_ptr[CArray]] import_chunks(object obj, bint* chunked) except *:
+cdef vector[shared_ptr[CArray]] import_chunks(object obj, bint* chunked,
+                                              shared_ptr[CDataType]* chunk_type=NULL
+                                              ) except *:
     """The chunks of any object implementing the Arrow PyCapsule protocol: one for
-    ``__arrow_c_array__``, all of them for ``__arrow_c_stream__``."""
+    ``__arrow_c_array__``, all of them for ``__arrow_c_stream__``; ``chunk_type``, if
+    given, receives their type (known for a stream of no chunks too)."""
     cdef vector[shared_ptr[CArray]] chunks
     cdef shared_ptr[CChunkedArray] stream
     cdef int i
     if hasattr(obj, "__arrow_c_array__"):
         chunked[0] = False
         chunks.push_back(_import_array(obj))
+        if chunk_type != NULL:
+            chunk_type[0] = deref(chunks[0]).type()
     elif hasattr(obj, "__arrow_c_stream__"):
         chunked[0] = True
         stream = _import_stream(obj)
         for i in range(deref(stream).num_chunks()):
             chunks.push_back(deref(stream).chunk(i))
+        if chunk_type != NULL:
+            chunk_type[0] = deref(stream).type()
     else:
         raise TypeError(
             f"expected Arrow data (an object with __arrow_c_array__ or "

@@ -54,23 +54,33 @@ cdef class _Kernel:
         return unset
 
 
-cdef object _run_chunks(_Kernel kernel, object data, const shared_ptr[CDataType]& out_type):
+cdef object _run_chunks(_Kernel kernel, object data):
     """``kernel`` over every chunk of ``data`` (an array, or a chunked array / stream:
-    the result has the same shape, of type ``out_type``); errors count rows across
-    chunks."""
+    the result has the same shape); errors count rows across chunks. A stream of no
+    chunks gives the type of the kernel's result on no rows of the input's type: some
+    results share a child of the input, and so its type."""
     cdef bint chunked = False
-    cdef vector[shared_ptr[CArray]] chunks = import_chunks(data, &chunked)
+    cdef shared_ptr[CDataType] in_type
+    cdef vector[shared_ptr[CArray]] chunks = import_chunks(data, &chunked, &in_type)
     cdef vector[shared_ptr[CArray]] out
     cdef _ArrayResult result
+    cdef _ArrayResult empty
     cdef int64_t offset = 0
     cdef size_t i
+    if chunks.empty():
+        empty = MakeEmptyArray(in_type)
+        check_status(empty.status())
+        with nogil:
+            result = kernel.run(deref(empty))
+        check_status(result.status())
+        return export_chunks(out, chunked, deref(result).get().type())
     for i in range(chunks.size()):
         with nogil:
             result = kernel.run(chunks[i])
         check_status(result.status(), offset)
         out.push_back(deref(result))
         offset += deref(chunks[i]).length()
-    return export_chunks(out, chunked, out_type)
+    return export_chunks(out, chunked, deref(out[0]).type())
 
 
 cdef class _FromJson(_Kernel):
@@ -168,7 +178,7 @@ def from_json(data, int numbers, int duplicate_keys, int errors, int layout):
     kernel.options.parse.duplicate_keys = <DuplicateKeyPolicy>duplicate_keys
     kernel.options.errors = <JsonErrorPolicy>errors
     kernel.options.layout = <VariantLayout>layout
-    return _run_chunks(kernel, data, VariantStorageType(kernel.options.layout))
+    return _run_chunks(kernel, data)
 
 
 def from_json_lines(text, int numbers, int duplicate_keys, int errors, int layout):
@@ -192,13 +202,13 @@ def from_json_lines(text, int numbers, int duplicate_keys, int errors, int layou
     return export_array(deref(result).variants)
 
 
-def to_json(data, str timezone, int on_conflict, bint sort_keys=False):
+def to_json(data, str timezone not None, int on_conflict, bint sort_keys=False):
     """Variant (any layout, shredded or not) -> JSON strings."""
     cdef _ToJson kernel = _ToJson()
     kernel.options.json.timezone = timezone.encode("utf-8")
     kernel.options.on_conflict = <ConflictPolicy>on_conflict
     kernel.options.sort_keys = sort_keys
-    return _run_chunks(kernel, data, c_utf8())
+    return _run_chunks(kernel, data)
 
 
 cdef class NativeBuffer:
@@ -214,7 +224,7 @@ cdef class NativeBuffer:
         return deref(self.buffer).size()
 
 
-def to_json_lines(data, str timezone, int on_conflict, bint sort_keys=False):
+def to_json_lines(data, str timezone not None, int on_conflict, bint sort_keys=False):
     """Variant -> one NativeBuffer of JSON lines per chunk of ``data``."""
     cdef VariantToJsonOptions options
     options.json.timezone = timezone.encode("utf-8")
@@ -259,7 +269,7 @@ def to_layout(data, int layout):
     """An unshredded Variant column in ``layout`` (zero-copy where possible)."""
     cdef _ToLayout kernel = _ToLayout()
     kernel.layout = <VariantLayout>layout
-    return _run_chunks(kernel, data, VariantStorageType(kernel.layout))
+    return _run_chunks(kernel, data)
 
 
 def shred(data, ShreddingSchemaHandle schema, int numeric):
@@ -267,7 +277,7 @@ def shred(data, ShreddingSchemaHandle schema, int numeric):
     cdef _Shred kernel = _Shred()
     kernel.schema = schema.schema
     kernel.options.numeric = <NumericShredding>numeric
-    return _run_chunks(kernel, data, schema.schema.ToArrow())
+    return _run_chunks(kernel, data)
 
 
 def unshred(data, int on_conflict, int layout):
@@ -275,12 +285,12 @@ def unshred(data, int on_conflict, int layout):
     cdef _Unshred kernel = _Unshred()
     kernel.options.on_conflict = <ConflictPolicy>on_conflict
     kernel.options.layout = <VariantLayout>layout
-    return _run_chunks(kernel, data, VariantStorageType(kernel.options.layout))
+    return _run_chunks(kernel, data)
 
 
 def from_legacy_shredded(data):
     """The seed draft's shredded layout -> struct<metadata, value>."""
-    return _run_chunks(_FromLegacy(), data, VariantStorageType(VariantLayout.kCanonical))
+    return _run_chunks(_FromLegacy(), data)
 
 
 cdef VariantPath _parse_path(str path) except *:
@@ -291,7 +301,7 @@ cdef VariantPath _parse_path(str path) except *:
     return deref(parsed)
 
 
-def parse_path(str path):
+def parse_path(str path not None):
     """The segments of a Spark path (VariantPath::Parse): a str per key, an int per
     index. Raises VariantError (INVALID_VARIANT_GET_PATH) for an invalid path."""
     cdef VariantPath parsed = _parse_path(path)
@@ -304,7 +314,8 @@ def parse_path(str path):
     return out
 
 
-def variant_get(data, str path, target_type, int errors, str timezone):
+def variant_get(data, str path not None, target_type, int errors,
+                str timezone not None):
     """The value at ``path``, cast to ``target_type`` (a pyarrow type) or, for None, as
     a Variant."""
     cdef _VariantGet kernel = _VariantGet()
@@ -313,31 +324,30 @@ def variant_get(data, str path, target_type, int errors, str timezone):
         kernel.type = import_type(target_type)
     kernel.options.errors = <VariantGetErrors>errors
     kernel.options.timezone = timezone.encode("utf-8")
-    return _run_chunks(kernel, data, kernel.type if target_type is not None
-                       else VariantStorageType(VariantLayout.kCanonical))
+    return _run_chunks(kernel, data)
 
 
 def from_arrow(data, int layout):
     """Typed Arrow data -> Variant (ArrowToVariant)."""
     cdef _FromArrow kernel = _FromArrow()
     kernel.options.layout = <VariantLayout>layout
-    return _run_chunks(kernel, data, VariantStorageType(kernel.options.layout))
+    return _run_chunks(kernel, data)
 
 
-def to_arrow(data, target_type, int errors, str timezone):
+def to_arrow(data, target_type, int errors, str timezone not None):
     """Variant -> ``target_type`` by Spark's cast / try_cast rules (VariantToArrow)."""
     cdef _ToArrow kernel = _ToArrow()
     kernel.type = import_type(target_type)
     kernel.options.errors = <VariantGetErrors>errors
     kernel.options.timezone = timezone.encode("utf-8")
-    return _run_chunks(kernel, data, kernel.type)
+    return _run_chunks(kernel, data)
 
 
 def schema_of_variant(data, bint case_sensitive):
     """Spark's schema_of_variant of every row (SchemaOfVariant)."""
     cdef _SchemaOf kernel = _SchemaOf()
     kernel.options.case_sensitive = case_sensitive
-    return _run_chunks(kernel, data, c_utf8())
+    return _run_chunks(kernel, data)
 
 
 def schema_of_variant_agg(types, data, bint case_sensitive):

@@ -1,13 +1,13 @@
 # Licensed under the Apache License, Version 2.0.
 """Option checking shared by the Python modules: string options become the C++ enum
-values the extension modules take, and renamed arguments keep their old spelling
-with a DeprecationWarning."""
+values the extension modules take, lists of column names are checked, and renamed
+arguments keep their old spelling with a DeprecationWarning."""
 
 from __future__ import annotations
 
 import functools
 import warnings
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -21,6 +21,22 @@ def choice(name: str, value: object, table: Mapping[str, int]) -> int:
     except KeyError:
         valid = " or ".join(repr(k) for k in table)
         raise ValueError(f"{name} must be {valid}, got {value!r}") from None
+
+
+def names(name: str, value: Any) -> list[str] | None:
+    """A list of column names (None stays None). A lone str is refused: iterated, it
+    would name one column per character."""
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be a list of column names, got "
+                        f"{type(value).__name__} {value!r}")
+    out = list(value)
+    for item in out:
+        if not isinstance(item, str):
+            raise TypeError(f"{name} must hold column names (str), got "
+                            f"{type(item).__name__} {item!r}")
+    return out
 
 
 def renamed(**old_to_new: str) -> Callable[[F], F]:

@@ -51,7 +51,7 @@ cdef CResult[ShreddingSchema] _parse(str ddl):
     return ShreddingSchema.Parse(string_view(text.data(), text.size()))
 
 
-def parse(str ddl):
+def parse(str ddl not None):
     """The schema of a DDL string (ShreddingSchema::Parse)."""
     cdef CResult[ShreddingSchema] result = _parse(ddl)
     return wrap_result(result)

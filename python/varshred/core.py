@@ -257,6 +257,8 @@ def validate(variants: Any, *, max_depth: int = 500, max_size: int = 128 << 20,
     (residual bytes, ``typed_value`` types, a scalar in both ``value`` and
     ``typed_value``).
     """
+    if isinstance(max_size, int) and max_size < 0:
+        raise ValueError(f"max_size must be >= 0, got {max_size}")
     _kernels.validate(_arrow_input(variants, "variants"), max_depth, max_size,
                       allow_unsorted_keys)
 

@@ -10,6 +10,7 @@ import pyarrow as pa
 
 from varshred import _kernels, _schema
 from varshred._options import choice, renamed
+from varshred.core import _arrow_input
 from varshred.errors import VariantError
 
 __all__ = ["variant_get", "arrow_type"]
@@ -23,6 +24,9 @@ def arrow_type(type_name: str | pa.DataType) -> pa.DataType | None:
     for ``"variant"``. A pyarrow type is returned as it is."""
     if isinstance(type_name, pa.DataType):
         return type_name
+    if not isinstance(type_name, str):
+        raise TypeError("target_type must be a pyarrow DataType or a Spark type name "
+                        f"(str), got {type(type_name).__name__}")
     # Shredding schemas have no maps (an object's keys are its fields): the DDL parser
     # reads each map<K, V> as a list of entries of two fields named by a token the text
     # does not hold (so no struct of the user's has them), turned back into a map after.
@@ -119,5 +123,5 @@ def variant_get(variants: Any, path: str, target_type: str | pa.DataType | None 
     raise :class:`VariantError` naming row and path, whatever ``errors`` is).
     """
     target = None if target_type is None else arrow_type(target_type)
-    return _kernels.variant_get(variants, path, target,
+    return _kernels.variant_get(_arrow_input(variants, "variants"), path, target,
                                 choice("errors", errors, _kernels.GET_ERRORS), timezone)

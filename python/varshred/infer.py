@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from varshred import _stats
 from varshred._options import renamed
-from varshred.shredding import ShreddingSchema
+from varshred.shredding import ShreddingSchema, as_schema
 
 __all__ = ["ShreddingStats", "infer_schema"]
 
@@ -47,6 +47,8 @@ class ShreddingStats:
         return self
 
     def merge(self, other: "ShreddingStats") -> "ShreddingStats":
+        if not isinstance(other, ShreddingStats):
+            raise TypeError(f"merge takes a ShreddingStats, got {type(other).__name__}")
         self._h.merge(other._h)
         return self
 
@@ -66,6 +68,9 @@ class ShreddingStats:
     def rows(self) -> int:
         return self._h.rows
 
+    def __repr__(self) -> str:
+        return f"<ShreddingStats of {self.rows} rows, {len(self.type_counts())} paths>"
+
     def type_counts(self) -> dict[str, dict[str, int]]:
         """Per path (``"$"`` for the top level, ``a.b``, ``tags[]``), how many values of
         each Variant type were seen there: ``{"a": {"int8": 3, "string": 1}}`` (type
@@ -82,9 +87,7 @@ class ShreddingStats:
 
     def report(self, schema: "ShreddingSchema | str") -> str:
         """Per path, the share of values that would be typed, residual or missing."""
-        if isinstance(schema, str):
-            schema = ShreddingSchema.parse(schema)
-        return self._h.report(schema._handle)
+        return self._h.report(as_schema(schema)._handle)
 
 
 @renamed(variants_or_batches="variants")

@@ -25,7 +25,7 @@ import pyarrow.parquet as pq
 
 from varshred import _fs, _kernels, _parquet, _status
 from varshred import dataset as _dataset
-from varshred._options import choice
+from varshred._options import choice, names
 from varshred.errors import VariantError
 from varshred.get import variant_get
 from varshred.shredding import ShreddingSchema
@@ -107,6 +107,9 @@ class ParquetWriter:
             # There is one write path since 0.2: every table takes the same one.
             warnings.warn("ParquetWriter(): write_path= is deprecated and ignored",
                           DeprecationWarning, stacklevel=2)
+        if not hasattr(schema, "__arrow_c_schema__"):
+            raise TypeError("schema must be a pyarrow Schema (or an Arrow PyCapsule "
+                            f"schema), got {type(schema).__name__}")
         self.path, filesystem = _fs.location(path, filesystem)
         self.schema = schema
         self._writer = _parquet.ParquetFileWriter(
@@ -184,6 +187,11 @@ class ParquetWriter:
     def __enter__(self) -> "ParquetWriter":
         return self
 
+    def __reduce__(self) -> Any:
+        # A copy would share the open file and close it twice; a pickle cannot carry it.
+        raise TypeError("a ParquetWriter cannot be pickled or copied: it writes an open "
+                        "file (open one writer per process or task)")
+
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         if exc_type is None:
@@ -197,6 +205,11 @@ def _tabular(data: Any) -> Any:
     protocol (``__arrow_c_stream__`` or ``__arrow_c_array__``) is imported."""
     if isinstance(data, (pa.Table, pa.RecordBatch, pa.RecordBatchReader)):
         return data
+    if isinstance(data, (pa.Array, pa.ChunkedArray)):
+        # Its capsule would import as a batch of the struct's children: a Variant column
+        # would be written as two plain binary columns.
+        raise TypeError("expected a table, not one column: wrap it in a table, e.g. "
+                        f"pa.table({{'v': column}}) (got {type(data).__name__})")
     if hasattr(data, "__arrow_c_stream__"):
         return pa.RecordBatchReader.from_stream(data)
     if hasattr(data, "__arrow_c_array__"):
@@ -276,7 +289,8 @@ def write_json(strings: Any, path: str, *, column: str = "v",
         # An iterable of characters: never meant as one document per character.
         raise TypeError("write_json expects JSON documents, one per row (a string array "
                         f"or an iterable of strings), got {type(strings).__name__}")
-    for name, value in (("chunk_rows", chunk_rows), ("chunk_bytes", chunk_bytes)):
+    for name, value in (("chunk_rows", chunk_rows), ("chunk_bytes", chunk_bytes),
+                        ("threads", threads)):
         if value < 1:
             raise ValueError(f"{name} must be at least 1, got {value}")
 
@@ -586,6 +600,7 @@ def _scan(source: Any, columns: list[str] | None, batch_size: int, shredded: boo
     dictionary-encoded binary leaves as dictionary arrays; ``schema`` still names them
     as Variant."""
     conflict = choice("on_conflict", on_conflict, _kernels.ON_CONFLICT)
+    columns = names("columns", columns)
     threads = _dataset.default_threads(threads)
     ds = _dataset.Dataset(source, filesystem=filesystem)
     infos = ds.infos(shredded, conflict, threads)
@@ -782,6 +797,9 @@ def read_paths(path: Any, column: str, paths: Mapping[str, Any], *,
     from varshred.core import variant_type
     from varshred.get import arrow_type
 
+    if not isinstance(paths, Mapping):
+        raise TypeError("paths must be a mapping {path: type or None}, got "
+                        f"{type(paths).__name__}")
     types = {p: variant_type() if t is None else arrow_type(t) for p, t in paths.items()}
     if row_groups is not None:
         files = _dataset.Dataset(path, filesystem=filesystem).paths

@@ -15,6 +15,7 @@ import pyarrow as pa
 
 from varshred import _kernels, _schema
 from varshred._options import choice, renamed
+from varshred.core import _arrow_input
 
 __all__ = ["ShreddingSchema", "shred", "unshred", "from_legacy_shredded"]
 
@@ -32,12 +33,18 @@ class ShreddingSchema:
     __slots__ = ("_handle",)
 
     def __init__(self, handle: _schema.ShreddingSchemaHandle):
+        if not isinstance(handle, _schema.ShreddingSchemaHandle):
+            raise TypeError("ShreddingSchema() is built by ShreddingSchema.parse(ddl), "
+                            ".from_arrow(type) or .from_paths(pairs), got "
+                            f"{type(handle).__name__}")
         self._handle = handle
 
     @classmethod
     def parse(cls, ddl: str) -> "ShreddingSchema":
         """``"struct<id: bigint, name: string, tags: array<string>>"``, the bare form
         ``"id bigint, name string"``, a single type (``"bigint"``) or ``"variant"``."""
+        if not isinstance(ddl, str):
+            raise TypeError(f"ShreddingSchema.parse takes a DDL str, got {type(ddl).__name__}")
         if ddl.strip().lower() in ("none", "variant"):
             return cls(_schema.value_only())
         return cls(_schema.parse(ddl))
@@ -45,12 +52,24 @@ class ShreddingSchema:
     @classmethod
     def from_arrow(cls, typed_value: pa.DataType) -> "ShreddingSchema":
         """From the Arrow type of a ``typed_value`` column (docs/shredding.md#typed-value-types mapping)."""
+        if not hasattr(typed_value, "__arrow_c_schema__"):
+            raise TypeError("from_arrow takes an Arrow type (e.g. pa.int64()), got "
+                            f"{type(typed_value).__name__}")
         return cls(_schema.from_arrow(typed_value))
 
     @classmethod
     def from_paths(cls, pairs: Iterable[tuple[str, str]]) -> "ShreddingSchema":
         """``[("id", "bigint"), ("nested.x", "int"), ("tags[]", "string")]``."""
-        return cls(_schema.from_paths(list(pairs)))
+        if isinstance(pairs, (str, bytes)):
+            raise TypeError("from_paths takes (path, type) pairs, got a "
+                            f"{type(pairs).__name__}")
+        checked = []
+        for item in pairs:
+            if (not isinstance(item, (tuple, list)) or len(item) != 2
+                    or not all(isinstance(x, str) for x in item)):
+                raise TypeError(f"from_paths takes (path, type) pairs of str, got {item!r}")
+            checked.append(tuple(item))
+        return cls(_schema.from_paths(checked))
 
     @classmethod
     def value_only(cls) -> "ShreddingSchema":
@@ -83,8 +102,14 @@ class ShreddingSchema:
         return (ShreddingSchema.parse, (self.to_ddl(),))
 
 
-def _as_schema(schema: "ShreddingSchema | str") -> ShreddingSchema:
-    return schema if isinstance(schema, ShreddingSchema) else ShreddingSchema.parse(schema)
+def as_schema(schema: "ShreddingSchema | str", name: str = "schema") -> ShreddingSchema:
+    """``schema`` as a ShreddingSchema: one already, or its DDL string."""
+    if isinstance(schema, ShreddingSchema):
+        return schema
+    if not isinstance(schema, str):
+        raise TypeError(f"{name} must be a ShreddingSchema or a DDL str, got "
+                        f"{type(schema).__name__}")
+    return ShreddingSchema.parse(schema)
 
 
 def shred(variants: Any, schema: "ShreddingSchema | str", *,
@@ -95,7 +120,7 @@ def shred(variants: Any, schema: "ShreddingSchema | str", *,
     numeric column when that is lossless; ``"strict"`` (as parquet-java) takes only the
     exact Variant type. The metadata child is shared with the input (zero-copy).
     """
-    return _kernels.shred(variants, _as_schema(schema)._handle,
+    return _kernels.shred(_arrow_input(variants, "variants"), as_schema(schema)._handle,
                           choice("numeric", numeric, _kernels.NUMERIC))
 
 
@@ -108,7 +133,8 @@ def unshred(variants: Any, *, on_conflict: Literal["error", "typed-wins"] = "err
     ``on_conflict="typed-wins"`` it is read as parquet-java reads it instead. (The
     keyword ``shredded=`` is the deprecated spelling of ``variants=``.)
     """
-    return _kernels.unshred(variants, choice("on_conflict", on_conflict, _kernels.ON_CONFLICT),
+    return _kernels.unshred(_arrow_input(variants, "variants"),
+                            choice("on_conflict", on_conflict, _kernels.ON_CONFLICT),
                             choice("layout", layout, _kernels.LAYOUTS))
 
 
@@ -117,4 +143,4 @@ def from_legacy_shredded(variants: Any) -> pa.Array | pa.ChunkedArray:
     """Rebuilds Variants stored in the seed draft's layout (``untyped_value``,
     ``object``, ``array``, ``typed_value``). (The keyword ``array=`` is the deprecated
     spelling of ``variants=``.)"""
-    return _kernels.from_legacy_shredded(variants)
+    return _kernels.from_legacy_shredded(_arrow_input(variants, "variants"))

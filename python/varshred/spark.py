@@ -25,6 +25,7 @@ import varshred as vs
 from varshred import _fs, _stored_table
 from varshred.get import split_top_level
 from varshred.jsonlines import DEFAULT_SAMPLE_BYTES
+from varshred.shredding import as_schema
 
 if TYPE_CHECKING:  # pyspark is imported only when used
     from pyspark.sql import DataFrame, SparkSession
@@ -181,8 +182,9 @@ def _to_json(column: pa.Array, **options: Any) -> pa.Array:
     return vs.to_json(column, **options)
 
 
-def _shred(column: pa.Array, schema: str, **options: Any) -> pa.Array:
-    return vs.shred(column, vs.ShreddingSchema.parse(schema), **options)
+def _shred(column: pa.Array, schema: "vs.ShreddingSchema | str", **options: Any
+           ) -> pa.Array:
+    return vs.shred(column, schema, **options)
 
 
 def _unshred(column: pa.Array, **options: Any) -> pa.Array:
@@ -395,13 +397,14 @@ def to_json(df: DataFrame, column: str, *, output: str | None = None,
                        {"timezone": _session_zone(df, timezone)})
 
 
-def shred(df: DataFrame, column: str, schema: str, *, output: str | None = None,
+def shred(df: DataFrame, column: str, schema: "vs.ShreddingSchema | str", *,
+          output: str | None = None,
           numeric: str = "lenient") -> DataFrame:
     """A ``VariantType`` column -> the shredded struct ``{metadata, value, typed_value}``.
 
     Spark can hold the shredded form only as a plain struct (docs/interop.md#mapinarrow).
     """
-    parsed = vs.ShreddingSchema.parse(schema)
+    parsed = as_schema(schema)
     return _map_column(df, column, "shred", _spark_type_of(parsed.to_arrow()), output,
                        {"schema": parsed.to_ddl(), "numeric": numeric})
 
@@ -467,8 +470,7 @@ def spark_shredding(schema: "vs.ShreddingSchema | str", *,
     """``schema`` for output Spark reads. Spark 4.3 refuses a whole Parquet file that
     has a TIME, nanosecond-timestamp or UUID typed_value column: an ``inferred`` schema
     leaves such paths value-only; an explicit one that asks for them is an error."""
-    if isinstance(schema, str):
-        schema = vs.ShreddingSchema.parse(schema)
+    schema = as_schema(schema)
     typed = schema.typed_value_type()
     found: list = []
     kept = None if typed is None else _without_untyped(typed, "$", found)

@@ -156,3 +156,140 @@ def test_tables_readers_and_batches_are_taken_where_batches_are(tmp_path):
         assert vs.parquet.read_table(str(tmp_path / f"{i}.parquet")).equals(t)
     assert vs.schema_of_variant_agg(vs.schema_of_variant(v).to_pylist()) == \
         vs.schema_of_variant_agg(v)
+
+
+def test_column_lists_refuse_a_lone_string(tmp_path):
+    """``columns="ab"`` was read as ["a", "b"], one column per character."""
+    p = str(tmp_path / "t.parquet")
+    vs.parquet.write_table(pa.table({"ab": [1], "a": [2], "b": [3]}), p)
+    for read in (lambda c: vs.parquet.read_table(p, columns=c),
+                 lambda c: list(vs.parquet.iter_batches(p, columns=c))):
+        with pytest.raises(TypeError, match="columns must be a list of column names"):
+            read("ab")
+        with pytest.raises(TypeError, match="columns must hold column names"):
+            read([1])
+    assert vs.parquet.read_table(p, columns=("ab",)).column_names == ["ab"]
+
+
+def test_shredding_schemas_are_taken_as_objects_or_ddl_everywhere(variants):
+    """The Spark adapters parsed a ShreddingSchema as a str (AttributeError 'strip'),
+    and bad arguments gave errors that did not say what is accepted."""
+    from varshred import spark as vs_spark
+
+    schema = vs.ShreddingSchema.parse("struct<a: bigint>")
+    batch = pa.record_batch({"v": variants})
+    for s in (schema, schema.to_ddl()):
+        out = list(vs_spark.MapColumn("v", "shred", options={"schema": s})(iter([batch])))
+        assert out[0].column(0).equals(vs.shred(variants, schema))
+    assert vs_spark.spark_shredding(schema, inferred=False) == schema
+    with pytest.raises(TypeError, match="schema must be a ShreddingSchema or a DDL str"):
+        vs.shred(variants, 42)
+    with pytest.raises(TypeError, match="ShreddingSchema.parse takes a DDL str"):
+        vs.ShreddingSchema.parse(b"bigint")
+    with pytest.raises(TypeError, match=r"built by ShreddingSchema.parse\(ddl\)"):
+        vs.ShreddingSchema("struct<a: int>")
+    with pytest.raises(TypeError, match="from_arrow takes an Arrow type"):
+        vs.ShreddingSchema.from_arrow("bigint")
+    with pytest.raises(TypeError, match=r"from_paths takes \(path, type\) pairs"):
+        vs.ShreddingSchema.from_paths("a")
+    stats = vs.ShreddingStats().add(variants)
+    with pytest.raises(TypeError, match="merge takes a ShreddingStats"):
+        stats.merge(42)
+    with pytest.raises(TypeError, match="schema must be a ShreddingSchema or a DDL str"):
+        stats.report(42)
+    assert repr(stats) == "<ShreddingStats of 3 rows, 3 paths>"
+
+
+def test_bad_arguments_name_what_is_accepted(variants, tmp_path):
+    with pytest.raises(TypeError, match="path"):
+        vs.variant_get(variants, None)
+    with pytest.raises(TypeError, match="target_type must be a pyarrow DataType or a Spark"):
+        vs.variant_get(variants, "$.a", 42)
+    with pytest.raises(TypeError, match="target_type must be"):
+        vs.to_arrow(variants, None)
+    with pytest.raises(TypeError, match="timezone"):
+        vs.to_json(variants, timezone=None)
+    with pytest.raises(ValueError, match="max_size must be >= 0"):
+        vs.validate(variants, max_size=-1)
+    with pytest.raises(TypeError, match="variants must be Arrow data"):
+        vs.shred([1], "bigint")
+    with pytest.raises(TypeError, match="variants must be Arrow data"):
+        vs.variant_get([1], "$")
+    with pytest.raises(TypeError, match="schema must be a pyarrow Schema"):
+        vs.parquet.ParquetWriter(str(tmp_path / "w.parquet"), None)
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        vs.parquet.write_json(['{"a": 1}'], str(tmp_path / "j.parquet"), threads=0)
+
+
+def test_an_unknown_time_zone_is_a_variant_error_everywhere(variants, tmp_path):
+    """variant_get and read_paths raised NotImplementedError where to_json and to_arrow
+    raised VariantError for the same zone."""
+    ts = vs.from_python([datetime.datetime(2024, 1, 2, tzinfo=datetime.timezone.utc)])
+    p = str(tmp_path / "tz.parquet")
+    vs.parquet.write_table(pa.table({"v": ts}), p)
+    calls = [lambda: vs.to_json(ts, timezone="Nope/Zone"),
+             lambda: vs.to_arrow(ts, "string", timezone="Nope/Zone"),
+             lambda: vs.variant_get(ts, "$", "string", timezone="Nope/Zone"),
+             lambda: vs.variant_get(vs.shred(ts, "timestamp"), "$", "string",
+                                    timezone="Nope/Zone"),
+             lambda: vs.parquet.read_paths(p, "v", {"$": "string"}, timezone="Nope/Zone")]
+    for call in calls:
+        with pytest.raises(vs.VariantError, match="Nope/Zone"):
+            call()
+
+
+def test_write_table_refuses_a_single_column(tmp_path):
+    """A Variant StructArray was written as two plain binary columns."""
+    v = vs.from_json(['{"a": 1}'])
+    for column in (v, pa.chunked_array([v])):
+        with pytest.raises(TypeError, match="expected a table, not one column"):
+            vs.parquet.write_table(column, str(tmp_path / "x.parquet"))
+    assert not (tmp_path / "x.parquet").exists()
+
+
+def test_writers_refuse_to_be_pickled_or_copied(tmp_path):
+    """copy.copy aliased the native writer: closing the copy closed the original."""
+    import copy
+    import pickle
+
+    with vs.parquet.ParquetWriter(str(tmp_path / "w.parquet"),
+                                  pa.schema([("a", pa.int64())])) as w:
+        for clone in (copy.copy, copy.deepcopy, pickle.dumps):
+            with pytest.raises(TypeError, match="cannot be pickled or copied"):
+                clone(w)
+        w.write_table(pa.table({"a": [1]}))
+    assert vs.parquet.read_table(str(tmp_path / "w.parquet")).num_rows == 1
+
+
+def test_no_chunks_give_the_type_of_some_chunks():
+    """shred of a stream of no chunks typed its metadata binary where a chunk of
+    large_binary metadata kept large_binary: results of batches would not concatenate."""
+    v = vs.from_json(['{"a": 1}'])
+    large = pa.StructArray.from_arrays(
+        [v.field("metadata").cast(pa.large_binary()), v.field("value")],
+        ["metadata", "value"])
+    some = vs.shred(pa.chunked_array([large]), "struct<a: bigint>")
+    none = vs.shred(pa.chunked_array([], type=large.type), "struct<a: bigint>")
+    assert none.num_chunks == 0 and none.type == some.type
+    assert vs.unshred(pa.chunked_array([], type=some.type)).type == \
+        vs.unshred(some).type
+
+
+def test_variant_get_on_shredded_rows_without_metadata_is_an_error():
+    """A non-null shredded row with a null metadata gave a Variant of empty metadata
+    (refused by every reader), and is_variant_null answered for it."""
+    v = vs.from_json(['{"id": 1}', '{"id": 2}'])
+    sh = vs.shred(v, "struct<id: bigint>")
+    tv = sh.field("typed_value")
+    tv_null = pa.StructArray.from_arrays([tv.field(0)], fields=[tv.type.field(0)],
+                                         mask=pa.array([False, True]))
+    bad = pa.StructArray.from_arrays(
+        [pa.array([sh.field("metadata")[0].as_py(), None], pa.binary()),
+         sh.field("value"), tv_null],
+        fields=[pa.field("metadata", pa.binary()), sh.type.field(1), sh.type.field(2)])
+    for call in (lambda: vs.variant_get(bad, "$"), lambda: vs.is_variant_null(bad),
+                 lambda: vs.validate(bad), lambda: vs.unshred(bad)):
+        with pytest.raises(vs.VariantError, match="row 1: metadata is null in a non-null row"):
+            call()
+    # A typed value needs no dictionary: taken as before.
+    assert vs.variant_get(bad, "$.id", "bigint").to_pylist() == [1, None]
