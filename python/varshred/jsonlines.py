@@ -362,6 +362,7 @@ class WriteSplits:
     errors: str
     compression: str
     staging: str
+    duplicate_keys: str = "error"  # the session's spark.sql.variant.allowDuplicateKeys
 
     def __call__(self, batches):
         for batch in batches:
@@ -389,7 +390,8 @@ class WriteSplits:
                     if writer is None and ddl == "per-file":
                         # The first piece holding rows chooses the file's schema and is
                         # written as parsed for it.
-                        variants = vs.from_json_lines(block, errors=self.errors)
+                        variants = vs.from_json_lines(block, errors=self.errors,
+                                                      duplicate_keys=self.duplicate_keys)
                         if len(variants) == 0:  # blank lines only
                             continue
                         ddl = vs.infer_schema(variants).to_ddl()
@@ -400,7 +402,8 @@ class WriteSplits:
                     if writer is None:
                         writer = self._open(target, schema, ddl)
                     # Straight from the text into the shredded columns.
-                    nulled += writer.write_json_lines(block, errors=self.errors)
+                    nulled += writer.write_json_lines(block, errors=self.errors,
+                                                      duplicate_keys=self.duplicate_keys)
                 except vs.VariantError as e:
                     raise vs.VariantError(line_error(split.path, offset, block, str(e))) \
                         from None

@@ -612,7 +612,8 @@ class ShredJob:
         staging = _fs.join(self.output, f"_varshred_staging_{uuid.uuid4().hex}")
         _fs.makedirs(staging)
         task = jsonlines.WriteSplits(tuple(splits), self.column, ddl, self.errors,
-                              self.compression, staging)
+                              self.compression, staging,
+                              vs.spark._session_duplicate_keys(spark, None))
         try:
             if is_connect(spark):  # no RDDs: a DataFrame job
                 results = (spark.range(0, len(splits), 1, max(len(splits), 1))

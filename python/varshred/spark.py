@@ -56,6 +56,19 @@ __all__ = [
 # mapInArrow functions
 
 
+def _in_partition(e: vs.VariantError, rows: int, what: str = "") -> vs.VariantError:
+    """``e``, which names a row of an Arrow batch ("row 2: ..."), naming it in the task's
+    partition instead (``rows`` came before the batch), after ``what`` (a column): a
+    row of a batch means nothing to the user, and batches follow Spark's settings."""
+    from pyspark import TaskContext
+
+    from varshred._status import shift_rows
+
+    task = TaskContext.get()
+    where = f"partition {task.partitionId()}, " if task else ""
+    return vs.VariantError(where + what + shift_rows(str(e), rows))
+
+
 @dataclass(frozen=True)
 class MapColumn:
     """Replaces (or adds) one column of every batch with ``op(column)``.
@@ -73,20 +86,13 @@ class MapColumn:
     options: dict = field(default_factory=dict)
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        from pyspark import TaskContext
-
-        from varshred._status import shift_rows
-
         fn = _OPS[self.op]
         rows = 0  # of the task's partition, before the batch
         for batch in batches:
             try:
                 result = fn(batch.column(self.column), **self.options)
             except vs.VariantError as e:
-                # A row of the batch means nothing to the user: name it in its partition.
-                task = TaskContext.get()
-                where = f"partition {task.partitionId()}, " if task else ""
-                raise vs.VariantError(where + shift_rows(str(e), rows)) from None
+                raise _in_partition(e, rows) from None
             rows += batch.num_rows
             if isinstance(result, pa.ChunkedArray):
                 result = result.combine_chunks()
@@ -302,6 +308,17 @@ def _map_column(df: DataFrame, column: str, op: str, data_type: DataType,
     return source.mapInArrow(fn, schema)
 
 
+def _session_duplicate_keys(spark: Any, duplicate_keys: str | None) -> str:
+    """``duplicate_keys``, or what Spark's own parse_json does in ``spark``'s session (or
+    a session on that SparkContext): keep the last value when
+    ``spark.sql.variant.allowDuplicateKeys`` is on, else fail."""
+    if duplicate_keys is not None:
+        return duplicate_keys
+    allowed = _stored_table.sql_setting(spark, "spark.sql.variant.allowDuplicateKeys",
+                                        lambda: "false")
+    return "last" if allowed.lower() == "true" else "error"
+
+
 def _session_zone(df: DataFrame, timezone: str | None) -> str:
     """``timezone``, or the zone Spark's own casts of ``df`` use: its session's."""
     if timezone is not None:
@@ -316,11 +333,15 @@ def _spark_type_of(arrow_type: pa.DataType) -> DataType:
 
 
 def parse_json(df: DataFrame, column: str, *, output: str | None = None,
-               numbers: str = "decimal", duplicate_keys: str = "error",
+               numbers: str = "decimal", duplicate_keys: str | None = None,
                errors: str = "raise") -> DataFrame:
-    """JSON strings in ``column`` -> a ``VariantType`` column (as Spark's parse_json)."""
+    """JSON strings in ``column`` -> a ``VariantType`` column (as Spark's parse_json).
+    ``duplicate_keys`` ("error" or "last"; default: the session's
+    ``spark.sql.variant.allowDuplicateKeys``, as Spark's parse_json)."""
     return _map_column(df, column, "parse_json", variant_spark_type(), output,
-                       {"numbers": numbers, "duplicate_keys": duplicate_keys,
+                       {"numbers": numbers,
+                        "duplicate_keys": _session_duplicate_keys(df.sparkSession,
+                                                                  duplicate_keys),
                         "errors": errors})
 
 
@@ -812,6 +833,7 @@ def _path_has_data(path: str) -> bool:
 
 def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: str = "error",
           json_columns: Sequence[str] = (), errors: str = "raise",
+          duplicate_keys: str | None = None,
           compression: str = "zstd", sample_rows: int = 100_000,
           sample_bytes: int = DEFAULT_SAMPLE_BYTES,
           collect_stats: bool = False) -> "WriteSummary | None":
@@ -822,7 +844,8 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
     {column: DDL}. ``mode``: "error" (the default: fails if ``path`` has data),
     "ignore" (writes nothing then, returns None), "overwrite" or "append".
     ``json_columns`` are JSON strings parsed into Variant on the way
-    (``errors="null"`` nulls bad documents and counts them). With ``collect_stats``
+    (``errors="null"`` nulls bad documents and counts them; ``duplicate_keys`` as
+    :func:`parse_json`'s, the session's by default). With ``collect_stats``
     the summary holds per-path statistics of every row written.
 
     A Parquet table as stored (``spark.read.parquet(path)`` on local files, with at
@@ -832,7 +855,8 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
     """
     _warn_of_nested_variants(df.schema)
     return _write(df.sparkSession, path, df=df, shredding=shredding, mode=mode,
-                  json_columns=json_columns, errors=errors, compression=compression,
+                  json_columns=json_columns, errors=errors,
+                  duplicate_keys=duplicate_keys, compression=compression,
                   sample_rows=sample_rows, sample_bytes=sample_bytes,
                   collect_stats=collect_stats)
 
@@ -840,6 +864,7 @@ def write(df: DataFrame, path: str, *, shredding: str | dict = "infer", mode: st
 def _write(spark: SparkSession, path: str, *, df: DataFrame | None = None,
            stored: "_stored_table.StoredTable | None" = None, shredding: str | dict,
            mode: str, json_columns: Sequence[str], errors: str, compression: str,
+           duplicate_keys: str | None = None,
            sample_rows: int = 100_000, sample_bytes: int = DEFAULT_SAMPLE_BYTES,
            collect_stats: bool = False) -> "WriteSummary | None":
     """write() of ``df``, or of the table as stored ``stored`` with the schema Spark
@@ -878,7 +903,9 @@ def _write(spark: SparkSession, path: str, *, df: DataFrame | None = None,
     with tempfile.TemporaryDirectory(prefix="varshred-report-") as tmp:
         report_to = os.path.join(tmp, "report.json")
         options = {"shredding": shredding, "json_columns": ",".join(json_columns),
-                   "errors": errors, "compression": compression, "report_to": report_to,
+                   "errors": errors,
+                   "duplicate_keys": _session_duplicate_keys(spark, duplicate_keys),
+                   "compression": compression, "report_to": report_to,
                    "collect_stats": str(bool(collect_stats)).lower()}
         created = not _fs.exists(path)
         try:
@@ -965,7 +992,9 @@ class _ArrowWriter(DataSourceArrowWriter):
     "per-file": each task infers from its first ``infer_rows`` rows, because Spark
     shows a data source writer no data before its tasks start; ``vs.spark.write``
     and ``varshred shred`` run a sample pass first and pass one DDL for the job),
-    ``json_columns``, ``errors`` ("raise" | "null"), ``compression``, ``report_to``
+    ``json_columns``, ``errors`` ("raise" | "null"), ``duplicate_keys`` ("error" |
+    "last": of the JSON columns; the data source cannot see the session's
+    ``spark.sql.variant.allowDuplicateKeys``, ``vs.spark.write`` passes it), ``compression``, ``report_to``
     (a driver-side file the job commit writes a JSON summary to: files, rows, bytes,
     nulled rows and per-path statistics of everything written).
     """
@@ -986,6 +1015,10 @@ class _ArrowWriter(DataSourceArrowWriter):
         self.errors = options.get("errors", "raise")
         if self.errors not in ("raise", "null"):
             raise vs.VariantError(f'option errors: "raise" or "null", got {self.errors!r}')
+        self.duplicate_keys = options.get("duplicate_keys", "error")
+        if self.duplicate_keys not in ("error", "last"):
+            raise vs.VariantError('option duplicate_keys: "error" or "last", got '
+                                  f"{self.duplicate_keys!r}")
         self.sample_rows = int(options.get("infer_rows", "100000"))
         self.report_to = options.get("report_to")
         self.collect_stats = options.get("collect_stats", "false").lower() == "true"
@@ -993,7 +1026,9 @@ class _ArrowWriter(DataSourceArrowWriter):
         self.job = options.get("job_id") or uuid.uuid4().hex
         self.staging = _fs.join(self.path, f"_varshred_staging_{self.job}")
 
-    def _prepare(self, batch: pa.RecordBatch, nulled: dict) -> pa.RecordBatch:
+    def _prepare(self, batch: pa.RecordBatch, nulled: dict, rows: int) -> pa.RecordBatch:
+        """``batch`` as written: JSON columns parsed (``rows`` of the partition came
+        before it, for errors), other nested columns' null children cleaned."""
         for i, f in enumerate(batch.schema):
             if (pa.types.is_nested(f.type) and not vs.parquet.is_variant_type(f.type)
                     and f.name not in self.json_columns):
@@ -1001,9 +1036,9 @@ class _ArrowWriter(DataSourceArrowWriter):
         for name in self.json_columns:
             text = batch.column(name)
             try:
-                v = vs.from_json(text, errors=self.errors)
-            except vs.VariantError as e:  # "row 7: ..." of the batch
-                raise vs.VariantError(f"column {name!r}, {e}") from None
+                v = vs.from_json(text, errors=self.errors, duplicate_keys=self.duplicate_keys)
+            except vs.VariantError as e:
+                raise _in_partition(e, rows, f"column {name!r}, ") from None
             if self.errors == "null":
                 nulled[name] = nulled.get(name, 0) + v.null_count - text.null_count
             batch = _put_column(batch, name, v)
@@ -1041,7 +1076,7 @@ class _ArrowWriter(DataSourceArrowWriter):
         # Buffer a sample first: the shredding schema is needed before the first write.
         buffered, rows = [], 0
         for batch in iterator:
-            buffered.append(self._prepare(batch, nulled))
+            buffered.append(self._prepare(batch, nulled, rows))
             rows += batch.num_rows
             if rows >= self.sample_rows:
                 break
@@ -1062,10 +1097,15 @@ class _ArrowWriter(DataSourceArrowWriter):
         writer = vs.parquet.ParquetWriter(target, buffered[0].schema, shredding=shredding,
                                           compression=self.compression,
                                           trusted_columns=self.json_columns)
+        def rest() -> Iterator[pa.RecordBatch]:
+            seen = rows
+            for b in iterator:
+                yield self._prepare(b, nulled, seen)
+                seen += b.num_rows
+
         written = 0
         try:
-            for batch in itertools.chain(buffered, (self._prepare(b, nulled)
-                                                    for b in iterator)):
+            for batch in itertools.chain(buffered, rest()):
                 writer.write_batch(batch)
                 written += batch.num_rows
                 for name, s in stats.items():

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 
 import pyarrow as pa
 import pytest
@@ -178,3 +180,52 @@ def test_a_bad_document_is_named_by_its_partition_and_row_there(spark):
             vs.spark.parse_json(lines, "j").collect()
     finally:
         spark.conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")
+
+
+def test_a_bad_json_column_row_is_named_by_its_partition_and_row_there(spark, tmp_path):
+    # The writer counted rows within an Arrow batch, without the partition (found by
+    # probing from outside).
+    docs = [f'{{"a": {i}}}' for i in range(30)]
+    docs[25] = "{bad"
+    lines = spark.createDataFrame([(d,) for d in docs], "j string").coalesce(1)
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "7")
+    try:
+        for write in (lambda: vs.spark.write(lines, str(tmp_path / "a"), json_columns=["j"]),
+                      lambda: lines.write.format("varshred").option("json_columns", "j")
+                      .mode("append").save(str(tmp_path / "b"))):
+            with pytest.raises(Exception,
+                               match=r"partition 0, column 'j', row 25: invalid JSON"):
+                write()
+    finally:
+        spark.conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")
+
+
+def test_duplicate_keys_follow_the_sessions_setting(spark, tmp_path):
+    # spark.sql.variant.allowDuplicateKeys was ignored: varshred failed where Spark's
+    # parse_json kept the last value (found by probing from outside).
+    docs = ['{"a": 1, "a": 2}', '{"b": {"c": 1, "c": [3]}}']
+    lines = spark.createDataFrame([(d,) for d in docs], "j string")
+    with pytest.raises(Exception, match="duplicate key"):
+        vs.spark.parse_json(lines, "j").collect()
+    spark.conf.set("spark.sql.variant.allowDuplicateKeys", "true")
+    try:
+        want = [r[0] for r in lines.selectExpr("to_json(parse_json(j))").collect()]
+        ours = vs.spark.to_json(vs.spark.parse_json(lines, "j", output="v"), "v")
+        assert [r["v"] for r in ours.collect()] == want == ['{"a":2}', '{"b":{"c":[3]}}']
+        out = str(tmp_path / "w")
+        vs.spark.write(lines, out, json_columns=["j"])
+        got = spark.read.parquet(out).selectExpr("to_json(j)").collect()
+        assert sorted(r[0] for r in got) == sorted(want)
+    finally:
+        spark.conf.unset("spark.sql.variant.allowDuplicateKeys")
+    src, cli_out = tmp_path / "in.jsonl", str(tmp_path / "cli")
+    src.write_text("\n".join(docs) + "\n")
+    r = subprocess.run([sys.executable, "-m", "varshred", "shred", str(src), cli_out,
+                        "--master", "local[1]", "--conf",
+                        "spark.sql.variant.allowDuplicateKeys=true"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    got = spark.read.parquet(cli_out).selectExpr("to_json(data)").collect()
+    assert sorted(r[0] for r in got) == sorted(want)
+    with pytest.raises(Exception, match="duplicate key"):
+        vs.spark.parse_json(lines, "j", duplicate_keys="error").collect()
