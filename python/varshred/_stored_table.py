@@ -473,6 +473,8 @@ class WriteRuns:
         self.table, self.runs, self.writer = table, runs, writer
 
     def __call__(self, ids: Iterator[int]) -> Iterator[Any]:
+        from varshred.spark import _JsonColumnError
+
         for i in ids:
             # The writer validates every Variant value it shreds, so the reader need not
             # (a seventh of a task).
@@ -481,15 +483,13 @@ class WriteRuns:
                 with _named_on_failure(self.table, self.runs[i], None, 65536):
                     message = self.writer.write(_read(self.table, self.runs[i], None, 65536,
                                                       check_values=False, where=where))
-            except vs.VariantError as e:
-                if not where or not str(e).startswith("column "):
+            except _JsonColumnError as e:
+                if not where:
                     raise
-                # A JSON column's bad text ("column 'raw', row 7: ..."): its row in the
-                # batch, as the file's.
+                # A JSON column's bad text: its row in the batch, as the file's.
                 path, group, first = where
-                column, _, row = str(e).partition(", row ")
-                raise vs.VariantError(f"{path}, row group {group}, {column}, "
-                                      f"{_status.shift_rows('row ' + row, first)}") from None
+                raise vs.VariantError(f"{path}, row group {group}, column {e.column!r}, "
+                                      f"{_status.shift_rows(e.in_batch, first)}") from None
             yield message
 
 

@@ -972,6 +972,16 @@ except ImportError:  # pragma: no cover
     InputPartition = WriterCommitMessage = object  # type: ignore[misc,assignment]
 
 
+class _JsonColumnError(vs.VariantError):
+    """A bad document in a JSON column the writer parses: its message names the
+    partition and row; ``in_batch`` ("row 7: ...") its row in the Arrow batch, for a
+    caller that knows where the batch starts in a file."""
+
+    def __init__(self, message: str, column: str = "", in_batch: str = ""):
+        super().__init__(message)
+        self.column, self.in_batch = column, in_batch
+
+
 @dataclass
 class _Written(WriterCommitMessage):
     files: list
@@ -1038,7 +1048,8 @@ class _ArrowWriter(DataSourceArrowWriter):
             try:
                 v = vs.from_json(text, errors=self.errors, duplicate_keys=self.duplicate_keys)
             except vs.VariantError as e:
-                raise _in_partition(e, rows, f"column {name!r}, ") from None
+                raise _JsonColumnError(str(_in_partition(e, rows, f"column {name!r}, ")),
+                                       name, str(e)) from None
             if self.errors == "null":
                 nulled[name] = nulled.get(name, 0) + v.null_count - text.null_count
             batch = _put_column(batch, name, v)
