@@ -187,17 +187,17 @@ class ParquetWriter:
     def __enter__(self) -> "ParquetWriter":
         return self
 
-    def __reduce__(self) -> Any:
-        # A copy would share the open file and close it twice; a pickle cannot carry it.
-        raise TypeError("a ParquetWriter cannot be pickled or copied: it writes an open "
-                        "file (open one writer per process or task)")
-
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         if exc_type is None:
             self.close()
         else:
             self.abort()
+
+    def __reduce__(self) -> Any:
+        # A copy would share the open file and close it twice; a pickle cannot carry it.
+        raise TypeError("a ParquetWriter cannot be pickled or copied: it writes an open "
+                        "file (open one writer per process or task)")
 
 
 def _tabular(data: Any) -> Any:

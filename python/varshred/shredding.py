@@ -102,12 +102,12 @@ class ShreddingSchema:
         return (ShreddingSchema.parse, (self.to_ddl(),))
 
 
-def as_schema(schema: "ShreddingSchema | str", name: str = "schema") -> ShreddingSchema:
+def as_schema(schema: "ShreddingSchema | str") -> ShreddingSchema:
     """``schema`` as a ShreddingSchema: one already, or its DDL string."""
     if isinstance(schema, ShreddingSchema):
         return schema
     if not isinstance(schema, str):
-        raise TypeError(f"{name} must be a ShreddingSchema or a DDL str, got "
+        raise TypeError("schema must be a ShreddingSchema or a DDL str, got "
                         f"{type(schema).__name__}")
     return ShreddingSchema.parse(schema)
 

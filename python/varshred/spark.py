@@ -56,17 +56,18 @@ __all__ = [
 # mapInArrow functions
 
 
-def _in_partition(e: vs.VariantError, rows: int, what: str = "") -> vs.VariantError:
-    """``e``, which names a row of an Arrow batch ("row 2: ..."), naming it in the task's
-    partition instead (``rows`` came before the batch), after ``what`` (a column): a
-    row of a batch means nothing to the user, and batches follow Spark's settings."""
+def _in_partition(e: vs.VariantError, rows: int, what: str = "") -> str:
+    """The message of ``e``, which names a row of an Arrow batch ("row 2: ..."), naming
+    it in the task's partition instead (``rows`` came before the batch), after ``what``
+    (a column): a row of a batch means nothing to the user, and batches follow Spark's
+    settings."""
     from pyspark import TaskContext
 
     from varshred._status import shift_rows
 
     task = TaskContext.get()
     where = f"partition {task.partitionId()}, " if task else ""
-    return vs.VariantError(where + what + shift_rows(str(e), rows))
+    return where + what + shift_rows(str(e), rows)
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ class MapColumn:
             try:
                 result = fn(batch.column(self.column), **self.options)
             except vs.VariantError as e:
-                raise _in_partition(e, rows) from None
+                raise vs.VariantError(_in_partition(e, rows)) from None
             rows += batch.num_rows
             if isinstance(result, pa.ChunkedArray):
                 result = result.combine_chunks()
@@ -1003,8 +1004,9 @@ class _ArrowWriter(DataSourceArrowWriter):
     shows a data source writer no data before its tasks start; ``vs.spark.write``
     and ``varshred shred`` run a sample pass first and pass one DDL for the job),
     ``json_columns``, ``errors`` ("raise" | "null"), ``duplicate_keys`` ("error" |
-    "last": of the JSON columns; the data source cannot see the session's
-    ``spark.sql.variant.allowDuplicateKeys``, ``vs.spark.write`` passes it), ``compression``, ``report_to``
+    "last", for the JSON columns: the data source cannot see the session's
+    ``spark.sql.variant.allowDuplicateKeys``; ``vs.spark.write`` passes it),
+    ``compression``, ``report_to``
     (a driver-side file the job commit writes a JSON summary to: files, rows, bytes,
     nulled rows and per-path statistics of everything written).
     """
@@ -1048,7 +1050,7 @@ class _ArrowWriter(DataSourceArrowWriter):
             try:
                 v = vs.from_json(text, errors=self.errors, duplicate_keys=self.duplicate_keys)
             except vs.VariantError as e:
-                raise _JsonColumnError(str(_in_partition(e, rows, f"column {name!r}, ")),
+                raise _JsonColumnError(_in_partition(e, rows, f"column {name!r}, "),
                                        name, str(e)) from None
             if self.errors == "null":
                 nulled[name] = nulled.get(name, 0) + v.null_count - text.null_count
@@ -1084,10 +1086,17 @@ class _ArrowWriter(DataSourceArrowWriter):
         _fs.makedirs(self.staging)
         target = _fs.join(self.staging, f"part-{task}-{uuid.uuid4().hex[:8]}.parquet")
         nulled: dict = {}
+        def prepared() -> Iterator[pa.RecordBatch]:
+            seen = 0  # rows of the partition before the batch, for errors
+            for b in iterator:
+                yield self._prepare(b, nulled, seen)
+                seen += b.num_rows
+
+        batches = prepared()
         # Buffer a sample first: the shredding schema is needed before the first write.
         buffered, rows = [], 0
-        for batch in iterator:
-            buffered.append(self._prepare(batch, nulled, rows))
+        for batch in batches:
+            buffered.append(batch)
             rows += batch.num_rows
             if rows >= self.sample_rows:
                 break
@@ -1108,15 +1117,9 @@ class _ArrowWriter(DataSourceArrowWriter):
         writer = vs.parquet.ParquetWriter(target, buffered[0].schema, shredding=shredding,
                                           compression=self.compression,
                                           trusted_columns=self.json_columns)
-        def rest() -> Iterator[pa.RecordBatch]:
-            seen = rows
-            for b in iterator:
-                yield self._prepare(b, nulled, seen)
-                seen += b.num_rows
-
         written = 0
         try:
-            for batch in itertools.chain(buffered, rest()):
+            for batch in itertools.chain(buffered, batches):
                 writer.write_batch(batch)
                 written += batch.num_rows
                 for name, s in stats.items():
