@@ -6,6 +6,7 @@
 
 #include <arrow/status.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -94,7 +95,7 @@ class VariantBuilder {
     BeforeValue();
     char* p = buffer_.Extend(1 + v.size());
     p[0] = static_cast<char>(ShortStringHeader(static_cast<uint32_t>(v.size())));
-    if (!v.empty()) std::memcpy(p + 1, v.data(), v.size());
+    Bytes::Move(p + 1, v.data(), v.size());
   }
   void AppendBinary(std::string_view v);
   /// \brief \pre 16 bytes in big-endian (RFC 4122) order.
@@ -164,7 +165,10 @@ class VariantBuilder {
     bool has_pending_key = false;
     uint32_t pending_key_id = 0;
   };
-  Checkpoint MakeCheckpoint() const;
+  Checkpoint MakeCheckpoint() const {
+    return {buffer_.size(),  metadata_.size(),  frames_.size(),   fields_.size(),
+            offsets_.size(), top_level_values_, has_pending_key_, pending_key_id_};
+  }
   /// \brief Forgets everything appended since `cp` (values, keys, containers).
   void Rollback(const Checkpoint& cp);
 
@@ -194,6 +198,24 @@ class VariantBuilder {
     void AppendLE(T v) {
       std::memcpy(Extend(sizeof(T)), &v, sizeof(T));
     }
+    /// memmove, inline up to 16 bytes, where a call into libc costs more than the
+    /// move. Every load comes before the first store, so the ranges may overlap.
+    static void Move(char* dst, const char* src, size_t n) {
+      auto move_two = [&](auto word) {  // two words covering the n bytes
+        decltype(word) head, tail;
+        std::memcpy(&head, src, sizeof(word));
+        std::memcpy(&tail, src + n - sizeof(word), sizeof(word));
+        std::memcpy(dst, &head, sizeof(word));
+        std::memcpy(dst + n - sizeof(word), &tail, sizeof(word));
+      };
+      if (n >= 8) {
+        if (n > 16) return (void)std::memmove(dst, src, n);
+        return move_two(uint64_t{});
+      }
+      if (n >= 4) return move_two(uint32_t{});
+      if (n >= 2) return move_two(uint16_t{});
+      if (n == 1) *dst = *src;
+    }
     /// Keeps the first `n` bytes, or grows to `n` with bytes left for the caller.
     void resize(size_t n) {
       if (n > capacity_) Grow(n);
@@ -204,6 +226,43 @@ class VariantBuilder {
     void Grow(size_t min_capacity);
 
     std::unique_ptr<char[]> data_;
+    size_t size_ = 0;
+    size_t capacity_ = 0;
+  };
+
+  // A stack of trivially copyable entries whose push is a compare and a store, growing
+  // out of line (std::vector's push_back inlines its reallocation into every caller).
+  template <typename T>
+  class Stack {
+   public:
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    T* data() { return data_.get(); }
+    T& back() { return data_[size_ - 1]; }
+    void push_back(const T& v) {
+      if (size_ == capacity_) [[unlikely]]
+        Grow(size_ + 1);
+      data_[size_++] = v;
+    }
+    void pop_back() { --size_; }
+    void clear() { size_ = 0; }
+    /// Keeps the first `n` entries, or adds value-initialised ones up to `n`.
+    void resize(size_t n) {
+      if (n > capacity_) Grow(n);
+      for (size_t i = size_; i < n; ++i) data_[i] = T{};
+      size_ = n;
+    }
+
+   private:
+    [[gnu::noinline]] void Grow(size_t min_capacity) {
+      const size_t capacity = std::max({min_capacity, 2 * capacity_, size_t{16}});
+      auto data = std::make_unique_for_overwrite<T[]>(capacity);
+      if (size_ > 0) std::memcpy(data.get(), data_.get(), size_ * sizeof(T));
+      data_ = std::move(data);
+      capacity_ = capacity;
+    }
+
+    std::unique_ptr<T[]> data_;
     size_t size_ = 0;
     size_t capacity_ = 0;
   };
@@ -259,7 +318,17 @@ class VariantBuilder {
     std::memcpy(p + 2, &unscaled, sizeof(T));  // little-endian, as in memory
   }
   void PutLengthPrefixed(PrimitiveType t, std::string_view v);
-  void OpenContainer(bool is_object);
+  // Inline: it runs once per container.
+  void OpenContainer(bool is_object) {
+    BeforeValue();
+    const size_t first_entry = is_object ? fields_.size() : offsets_.size();
+    const uint32_t ordinal = containers_started_++;
+    const size_t reserved = ordinal < header_hints_.size() ? header_hints_[ordinal] : 0;
+    const size_t header_at = buffer_.size();
+    buffer_.resize(header_at + reserved);
+    frames_.push_back({header_at, header_at + reserved, first_entry, ordinal, is_object});
+    deepest_ = std::max(deepest_, frames_.size());
+  }
   // Makes room for `header_size` bytes where `frame`'s header goes (moving its values
   // only when the space reserved by OpenContainer() differs) and returns a pointer
   // to them.
@@ -270,9 +339,9 @@ class VariantBuilder {
   DuplicateKeyPolicy duplicates_;
   MetadataBuilder metadata_;
   Bytes buffer_;
-  std::vector<Frame> frames_;
-  std::vector<Field> fields_;      // fields of all open objects, innermost last
-  std::vector<uint32_t> offsets_;  // element offsets of all open arrays
+  Stack<Frame> frames_;
+  Stack<Field> fields_;      // fields of all open objects, innermost last
+  Stack<uint32_t> offsets_;  // element offsets of all open arrays
   uint32_t pending_key_id_ = 0;
   bool has_pending_key_ = false;
   size_t top_level_values_ = 0;
@@ -289,6 +358,13 @@ class VariantBuilder {
     std::vector<uint32_t> ids;    // field ids as added
     std::vector<uint32_t> order;  // field positions in key order
     uint32_t max_id = 0;
+    // Whether the ids.size() fields at `fields` have these ids. Differences are
+    // accumulated, not branched on: objects are small and almost always match.
+    bool SameIds(const Field* fields) const {
+      uint32_t differ = 0;
+      for (size_t i = 0; i < ids.size(); ++i) differ |= ids[i] ^ fields[i].id;
+      return differ == 0;
+    }
   };
   std::vector<ObjectShape> shapes_;
   std::vector<uint32_t> order_;     // scratch

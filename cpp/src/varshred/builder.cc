@@ -106,29 +106,19 @@ arrow::Status VariantBuilder::AppendVariant(const VariantView& v) {
 // ----------------------------------------------------------------------
 // Containers
 
-void VariantBuilder::OpenContainer(bool is_object) {
-  BeforeValue();
-  const size_t first_entry = is_object ? fields_.size() : offsets_.size();
-  const uint32_t ordinal = containers_started_++;
-  const size_t reserved = ordinal < header_hints_.size() ? header_hints_[ordinal] : 0;
-  const size_t header_at = buffer_.size();
-  buffer_.resize(header_at + reserved);
-  frames_.push_back({header_at, header_at + reserved, first_entry, ordinal, is_object});
-  deepest_ = std::max(deepest_, frames_.size());
-}
-
 uint8_t* VariantBuilder::PlaceHeader(const Frame& frame, size_t header_size) {
-  if (frame.ordinal < kMaxHeaderHints) {
-    if (frame.ordinal >= header_hints_.size()) header_hints_.resize(frame.ordinal + 1, 0);
-    header_hints_[frame.ordinal] = static_cast<uint32_t>(header_size);
-  }
   const size_t reserved = frame.start - frame.header_at;
   if (header_size != reserved) {
+    if (frame.ordinal < kMaxHeaderHints) {
+      if (frame.ordinal >= header_hints_.size())
+        header_hints_.resize(frame.ordinal + 1, 0);
+      header_hints_[frame.ordinal] = static_cast<uint32_t>(header_size);
+    }
     const size_t data_size = buffer_.size() - frame.start;
     const size_t new_start = frame.header_at + header_size;
     if (header_size > reserved) buffer_.resize(new_start + data_size);
     char* base = buffer_.data();
-    std::memmove(base + new_start, base + frame.start, data_size);
+    Bytes::Move(base + new_start, base + frame.start, data_size);
     if (header_size < reserved) buffer_.resize(new_start + data_size);
   }
   return reinterpret_cast<uint8_t*>(buffer_.data() + frame.header_at);
@@ -230,9 +220,7 @@ arrow::Status VariantBuilder::EndObject() {
   const uint32_t* order = nullptr;
   uint32_t max_id = 0;
   if (shape != nullptr && shape->epoch == metadata_.replay_epoch() &&
-      shape->ids.size() == n &&
-      std::equal(shape->ids.begin(), shape->ids.end(), fields,
-                 [](uint32_t id, const Field& f) { return id == f.id; })) {
+      shape->ids.size() == n && shape->SameIds(fields)) {
     order = shape->order.data();
     max_id = shape->max_id;
   } else {
@@ -348,11 +336,6 @@ void VariantBuilder::ClearValue() {
   buffer_.clear();
   top_level_values_ = 0;
   containers_started_ = 0;
-}
-
-VariantBuilder::Checkpoint VariantBuilder::MakeCheckpoint() const {
-  return {buffer_.size(),  metadata_.size(),  frames_.size(),   fields_.size(),
-          offsets_.size(), top_level_values_, has_pending_key_, pending_key_id_};
 }
 
 void VariantBuilder::Rollback(const Checkpoint& cp) {

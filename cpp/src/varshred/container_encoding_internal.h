@@ -67,6 +67,16 @@ inline void WriteObjectHeader(uint8_t* p, const ContainerHeaderLayout& l, size_t
   *p++ = ObjectHeader(l.large, l.id_size, l.offset_size);
   WriteUnsigned(p, static_cast<uint32_t>(n), l.count_size);
   p += l.count_size;
+  if (l.id_size == 1 && l.offset_size == 1) {
+    // The common small object: ids and offsets one byte each, in one pass.
+    uint8_t* offsets = p + n;
+    for (size_t k = 0; k < n; ++k) {
+      p[k] = static_cast<uint8_t>(id_at(k));
+      offsets[k] = static_cast<uint8_t>(offset_at(k));
+    }
+    offsets[n] = static_cast<uint8_t>(data_size);
+    return;
+  }
   p = WriteUnsignedRun(p, n, l.id_size, id_at);
   p = WriteUnsignedRun(p, n, l.offset_size, offset_at);
   WriteUnsigned(p, data_size, l.offset_size);

@@ -756,9 +756,11 @@ bool JsonReader::Unescape(std::string_view raw, std::string_view* text) {
 [[gnu::always_inline]] inline bool JsonReader::WalkNested(JsonCursor& c, int depth) {
   const char first = c.Peek();
   switch (first) {
+    // Two cases, not one: the jump has told objects from arrays already.
     case '{':
+      return WalkObject(c, depth);
     case '[':
-      return WalkContainer(c, first, depth);
+      return WalkArray(c, depth);
     case '"': {
       std::string_view s;
       if (!WalkString(c, &s)) return false;
@@ -797,18 +799,21 @@ bool JsonReader::Unescape(std::string_view raw, std::string_view* text) {
   return true;
 }
 
-bool JsonReader::WalkContainer(JsonCursor& c, char open, int depth) {
+bool JsonReader::WalkObject(JsonCursor& c, int depth) {
   if (depth + 1 > options_.max_depth) return false;
   ++c.pos;
-  if (open == '{') {
-    builder_->StartObject();
-    return WalkFields(c,
-                      [&](std::string_view key) {
-                        builder_->AddKey(key);
-                        return WalkNested(c, depth + 1);
-                      }) &&
-           builder_->EndObject().ok();
-  }
+  builder_->StartObject();
+  return WalkFields(c,
+                    [&](std::string_view key) {
+                      builder_->AddKey(key);
+                      return WalkNested(c, depth + 1);
+                    }) &&
+         builder_->EndObject().ok();
+}
+
+bool JsonReader::WalkArray(JsonCursor& c, int depth) {
+  if (depth + 1 > options_.max_depth) return false;
+  ++c.pos;
   builder_->StartArray();
   if (!WalkElements(c, [&] { return WalkNested(c, depth + 1); })) return false;
   builder_->EndArray();

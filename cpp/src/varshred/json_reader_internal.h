@@ -241,10 +241,11 @@ class JsonReader {
     *raw = token.substr(1, close - 1);
     return true;
   }
-  // WalkValue()'s steps: any value (scalars inline), and a container whose '{' or
-  // '[' (`open`) is at `c`.
+  // WalkValue()'s steps: any value (scalars inline), and the object or array whose
+  // '{' or '[' is at `c`.
   bool WalkNested(JsonCursor& c, int depth);
-  bool WalkContainer(JsonCursor& c, char open, int depth);
+  bool WalkObject(JsonCursor& c, int depth);
+  bool WalkArray(JsonCursor& c, int depth);
   // simdjson's own decoding of a string with escapes, as the on-demand reading's.
   bool Unescape(std::string_view raw, std::string_view* text);
 
