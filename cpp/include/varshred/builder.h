@@ -329,10 +329,15 @@ class VariantBuilder {
     frames_.push_back({header_at, header_at + reserved, first_entry, ordinal, is_object});
     deepest_ = std::max(deepest_, frames_.size());
   }
-  // Makes room for `header_size` bytes where `frame`'s header goes (moving its values
-  // only when the space reserved by OpenContainer() differs) and returns a pointer
-  // to them.
-  uint8_t* PlaceHeader(const Frame& frame, size_t header_size);
+  // Makes room for `header_size` bytes where `frame`'s header goes and returns a
+  // pointer to them. Inline: the room OpenContainer() reserved usually fits.
+  uint8_t* PlaceHeader(const Frame& frame, size_t header_size) {
+    if (header_size != frame.start - frame.header_at) ResizeHeader(frame, header_size);
+    return reinterpret_cast<uint8_t*>(buffer_.data() + frame.header_at);
+  }
+  // Moves `frame`'s values so that its header takes `header_size` bytes, and
+  // remembers that size for the container started at the same place in the next value.
+  void ResizeHeader(const Frame& frame, size_t header_size);
   arrow::Status DropDuplicates(const Frame& frame, size_t* count);
   arrow::Status CheckFinished() const;
 
@@ -367,6 +372,12 @@ class VariantBuilder {
     }
   };
   std::vector<ObjectShape> shapes_;
+  // EndObject()'s path for an object unlike the one started at the same place in the
+  // previous value: puts its `*count` fields in key order (order_), drops or refuses
+  // repeated keys, sets `*max_id`, and remembers the order in `shape` when not null.
+  // Out of line, so that the usual path stays short.
+  [[gnu::noinline]] arrow::Status SortFields(const Frame& frame, ObjectShape* shape,
+                                             size_t* count, uint32_t* max_id);
   std::vector<uint32_t> order_;     // scratch
   std::vector<uint64_t> prefixes_;  // scratch: first 8 key bytes, big-endian
   std::string metadata_scratch_;    // FinishViews()

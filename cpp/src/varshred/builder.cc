@@ -106,22 +106,18 @@ arrow::Status VariantBuilder::AppendVariant(const VariantView& v) {
 // ----------------------------------------------------------------------
 // Containers
 
-uint8_t* VariantBuilder::PlaceHeader(const Frame& frame, size_t header_size) {
-  const size_t reserved = frame.start - frame.header_at;
-  if (header_size != reserved) {
-    if (frame.ordinal < kMaxHeaderHints) {
-      if (frame.ordinal >= header_hints_.size())
-        header_hints_.resize(frame.ordinal + 1, 0);
-      header_hints_[frame.ordinal] = static_cast<uint32_t>(header_size);
-    }
-    const size_t data_size = buffer_.size() - frame.start;
-    const size_t new_start = frame.header_at + header_size;
-    if (header_size > reserved) buffer_.resize(new_start + data_size);
-    char* base = buffer_.data();
-    Bytes::Move(base + new_start, base + frame.start, data_size);
-    if (header_size < reserved) buffer_.resize(new_start + data_size);
+void VariantBuilder::ResizeHeader(const Frame& frame, size_t header_size) {
+  if (frame.ordinal < kMaxHeaderHints) {
+    if (frame.ordinal >= header_hints_.size()) header_hints_.resize(frame.ordinal + 1, 0);
+    header_hints_[frame.ordinal] = static_cast<uint32_t>(header_size);
   }
-  return reinterpret_cast<uint8_t*>(buffer_.data() + frame.header_at);
+  const size_t reserved = frame.start - frame.header_at;
+  const size_t data_size = buffer_.size() - frame.start;
+  const size_t new_start = frame.header_at + header_size;
+  if (header_size > reserved) buffer_.resize(new_start + data_size);
+  char* base = buffer_.data();
+  Bytes::Move(base + new_start, base + frame.start, data_size);
+  if (header_size < reserved) buffer_.resize(new_start + data_size);
 }
 
 arrow::Status VariantBuilder::DropDuplicates(const Frame& frame, size_t* count) {
@@ -196,6 +192,44 @@ void SortOrder(const FieldT* fields, const MetadataBuilder& keys,
 
 }  // namespace
 
+arrow::Status VariantBuilder::SortFields(const Frame& frame, ObjectShape* shape,
+                                         size_t* count, uint32_t* max_id) {
+  size_t n = *count;
+  Field* fields = fields_.data() + frame.first_entry;
+  order_.resize(n);
+  prefixes_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    order_[i] = static_cast<uint32_t>(i);
+    prefixes_[i] = KeyPrefix(metadata_.key(fields[i].id));
+  }
+  SortOrder(fields, metadata_, prefixes_.data(), order_.data(), n);
+  bool duplicates = false;
+  for (size_t k = 1; k < n && !duplicates; ++k) {
+    duplicates = fields[order_[k - 1]].id == fields[order_[k]].id;
+  }
+  if (duplicates) {
+    // Rare: put the fields in key order and drop (or reject) the repeated keys.
+    std::vector<Field> sorted(n);
+    for (size_t k = 0; k < n; ++k) sorted[k] = fields[order_[k]];
+    std::copy(sorted.begin(), sorted.end(), fields);
+    ARROW_RETURN_NOT_OK(DropDuplicates(frame, &n));
+    fields = fields_.data() + frame.first_entry;
+    order_.resize(n);
+    for (size_t i = 0; i < n; ++i) order_[i] = static_cast<uint32_t>(i);
+  }
+  *max_id = 0;
+  for (size_t i = 0; i < n; ++i) *max_id = std::max(*max_id, fields[i].id);
+  if (shape != nullptr && !duplicates) {
+    shape->epoch = metadata_.replay_epoch();
+    shape->ids.resize(n);
+    for (size_t i = 0; i < n; ++i) shape->ids[i] = fields[i].id;
+    shape->order.assign(order_.begin(), order_.end());
+    shape->max_id = *max_id;
+  }
+  *count = n;
+  return arrow::Status::OK();
+}
+
 arrow::Status VariantBuilder::EndObject() {
   if (frames_.empty() || !frames_.back().is_object) {
     return arrow::Status::Invalid("VariantBuilder::EndObject without an open object");
@@ -224,35 +258,8 @@ arrow::Status VariantBuilder::EndObject() {
     order = shape->order.data();
     max_id = shape->max_id;
   } else {
-    order_.resize(n);
-    prefixes_.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-      order_[i] = static_cast<uint32_t>(i);
-      prefixes_[i] = KeyPrefix(metadata_.key(fields[i].id));
-    }
-    SortOrder(fields, metadata_, prefixes_.data(), order_.data(), n);
-    bool duplicates = false;
-    for (size_t k = 1; k < n && !duplicates; ++k) {
-      duplicates = fields[order_[k - 1]].id == fields[order_[k]].id;
-    }
-    if (duplicates) {
-      // Rare: put the fields in key order and drop (or reject) the repeated keys.
-      std::vector<Field> sorted(n);
-      for (size_t k = 0; k < n; ++k) sorted[k] = fields[order_[k]];
-      std::copy(sorted.begin(), sorted.end(), fields);
-      ARROW_RETURN_NOT_OK(DropDuplicates(frame, &n));
-      fields = fields_.data() + frame.first_entry;
-      order_.resize(n);
-      for (size_t i = 0; i < n; ++i) order_[i] = static_cast<uint32_t>(i);
-    }
-    for (size_t i = 0; i < n; ++i) max_id = std::max(max_id, fields[i].id);
-    if (shape != nullptr && !duplicates) {
-      shape->epoch = metadata_.replay_epoch();
-      shape->ids.resize(n);
-      for (size_t i = 0; i < n; ++i) shape->ids[i] = fields[i].id;
-      shape->order.assign(order_.begin(), order_.end());
-      shape->max_id = max_id;
-    }
+    ARROW_RETURN_NOT_OK(SortFields(frame, shape, &n, &max_id));
+    fields = fields_.data() + frame.first_entry;
     order = order_.data();
   }
   const auto data_size = static_cast<uint32_t>(buffer_.size() - frame.start);
