@@ -173,23 +173,52 @@ class VariantBuilder {
   void Rollback(const Checkpoint& cp);
 
  private:
-  // The value's bytes: a growable array whose appends are inline stores (a std::string
-  // writes a terminator with every append, and calls out of line to copy a few bytes).
-  class Bytes {
+  // A growable array of trivially copyable entries whose appends are a compare and a
+  // store, growing out of line (std::vector inlines its reallocation into every append;
+  // std::string also writes a terminator and calls out of line to copy a few bytes).
+  template <typename T, size_t kMinCapacity>
+  class GrowableArray {
    public:
     size_t size() const { return size_; }
-    char* data() { return data_.get(); }
-    std::string_view view() const { return {data_.get(), size_}; }
+    bool empty() const { return size_ == 0; }
+    T* data() { return data_.get(); }
+    const T* data() const { return data_.get(); }
+    T& back() { return data_[size_ - 1]; }
     void clear() { size_ = 0; }
-    /// Appends `n` bytes left for the caller to write; returns where they start.
-    char* Extend(size_t n) {
+    void pop_back() { --size_; }
+    /// Appends `n` entries left for the caller to write; returns where they start.
+    T* Extend(size_t n) {
       if (n > capacity_ - size_) [[unlikely]]
         Grow(size_ + n);
-      char* p = data_.get() + size_;
+      T* p = data_.get() + size_;
       size_ += n;
       return p;
     }
-    void push_back(char c) { *Extend(1) = c; }
+    void push_back(const T& v) { *Extend(1) = v; }
+    /// Keeps the first `n` entries, or grows to `n` with entries left for the caller.
+    void resize(size_t n) {
+      if (n > capacity_) Grow(n);
+      size_ = n;
+    }
+
+   private:
+    [[gnu::noinline]] void Grow(size_t min_capacity) {
+      const size_t capacity = std::max({min_capacity, 2 * capacity_, kMinCapacity});
+      auto data = std::make_unique_for_overwrite<T[]>(capacity);
+      if (size_ > 0) std::memcpy(data.get(), data_.get(), size_ * sizeof(T));
+      data_ = std::move(data);
+      capacity_ = capacity;
+    }
+
+    std::unique_ptr<T[]> data_;
+    size_t size_ = 0;
+    size_t capacity_ = 0;
+  };
+
+  // The value's bytes.
+  class Bytes : public GrowableArray<char, 256> {
+   public:
+    std::string_view view() const { return {data(), size()}; }
     void append(std::string_view s) {
       if (!s.empty()) std::memcpy(Extend(s.size()), s.data(), s.size());
     }
@@ -216,56 +245,11 @@ class VariantBuilder {
       if (n >= 2) return move_two(uint16_t{});
       if (n == 1) *dst = *src;
     }
-    /// Keeps the first `n` bytes, or grows to `n` with bytes left for the caller.
-    void resize(size_t n) {
-      if (n > capacity_) Grow(n);
-      size_ = n;
-    }
-
-   private:
-    void Grow(size_t min_capacity);
-
-    std::unique_ptr<char[]> data_;
-    size_t size_ = 0;
-    size_t capacity_ = 0;
   };
 
-  // A stack of trivially copyable entries whose push is a compare and a store, growing
-  // out of line (std::vector's push_back inlines its reallocation into every caller).
+  // The open containers and their entries, a few deep at most.
   template <typename T>
-  class Stack {
-   public:
-    size_t size() const { return size_; }
-    bool empty() const { return size_ == 0; }
-    T* data() { return data_.get(); }
-    T& back() { return data_[size_ - 1]; }
-    void push_back(const T& v) {
-      if (size_ == capacity_) [[unlikely]]
-        Grow(size_ + 1);
-      data_[size_++] = v;
-    }
-    void pop_back() { --size_; }
-    void clear() { size_ = 0; }
-    /// Keeps the first `n` entries, or adds value-initialised ones up to `n`.
-    void resize(size_t n) {
-      if (n > capacity_) Grow(n);
-      for (size_t i = size_; i < n; ++i) data_[i] = T{};
-      size_ = n;
-    }
-
-   private:
-    [[gnu::noinline]] void Grow(size_t min_capacity) {
-      const size_t capacity = std::max({min_capacity, 2 * capacity_, size_t{16}});
-      auto data = std::make_unique_for_overwrite<T[]>(capacity);
-      if (size_ > 0) std::memcpy(data.get(), data_.get(), size_ * sizeof(T));
-      data_ = std::move(data);
-      capacity_ = capacity;
-    }
-
-    std::unique_ptr<T[]> data_;
-    size_t size_ = 0;
-    size_t capacity_ = 0;
-  };
+  using Stack = GrowableArray<T, 16>;
 
   struct Field {
     uint32_t id;      // the key's, in metadata_

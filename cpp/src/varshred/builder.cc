@@ -39,14 +39,6 @@ constexpr uint32_t kMaxHeaderHints = 256;
 
 }  // namespace
 
-void VariantBuilder::Bytes::Grow(size_t min_capacity) {
-  const size_t capacity = std::max({min_capacity, 2 * capacity_, size_t{256}});
-  auto data = std::make_unique_for_overwrite<char[]>(capacity);
-  if (size_ > 0) std::memcpy(data.get(), data_.get(), size_);
-  data_ = std::move(data);
-  capacity_ = capacity;
-}
-
 void VariantBuilder::AppendDecimal(Decimal d) {
   const int precision = DecimalPrecision(d.unscaled);
   if (precision <= kMaxDecimal4Precision && d.scale <= kMaxDecimal4Precision) {
