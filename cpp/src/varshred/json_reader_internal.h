@@ -236,8 +236,11 @@ class JsonReader {
   [[gnu::always_inline]] static bool RawString(const JsonCursor& c,
                                                std::string_view* raw) {
     const std::string_view token = c.Token();
-    const size_t close = token.find_last_of('"');
-    if (close == 0 || close == std::string_view::npos) return false;
+    size_t close = token.size();
+    do {
+      if (close <= 1) return false;
+      --close;
+    } while (token[close] != '"');
     *raw = token.substr(1, close - 1);
     return true;
   }
