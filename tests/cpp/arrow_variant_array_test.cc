@@ -134,6 +134,34 @@ TEST(VariantArrayTest, BuilderKeepsNullsAcrossItsGrowth) {
   }
 }
 
+// The validity bitmap is built only once a null arrives, from the rows before it: a
+// first null at any row, after any reservation, and arrays without nulls, which have
+// no bitmap, in turn from one builder.
+TEST(VariantArrayTest, BuilderBuildsItsValidityAtTheFirstNull) {
+  constexpr int64_t kRows = 200;
+  for (const int64_t reserved : {0, 5, 500}) {
+    VariantArrayBuilder builder;
+    for (const int64_t first_null : {int64_t{-1}, int64_t{0}, int64_t{1}, int64_t{8},
+                                     int64_t{63}, int64_t{64}, kRows - 1}) {
+      auto is_null = [&](int64_t i) {
+        return first_null >= 0 && (i == first_null || (i > first_null && i % 5 == 0));
+      };
+      VS_ASSERT_OK(builder.Reserve(reserved, 0));
+      for (int64_t i = 0; i < kRows; ++i) {
+        VS_ASSERT_OK(is_null(i) ? builder.AppendNull() : builder.Append(kMd, kInt1));
+      }
+      VS_ASSIGN_OR_FAIL(auto array, builder.Finish());
+      VS_ASSERT_OK(array->ValidateFull());
+      ASSERT_EQ(array->length(), kRows);
+      EXPECT_EQ(array->null_bitmap() == nullptr, first_null < 0);
+      for (int64_t i = 0; i < kRows; ++i) {
+        ASSERT_EQ(array->IsNull(i), is_null(i))
+            << "reserved " << reserved << ", first null " << first_null << ", row " << i;
+      }
+    }
+  }
+}
+
 // After its first rows the builder reserves what they predict for the rows reserved.
 // Rows that outgrow the prediction, calls that stop short of it, a null on the probe
 // row and a second array from the same builder all keep every byte.

@@ -7,6 +7,7 @@
 
 #include <arrow/array/array_nested.h>
 #include <arrow/array/builder_binary.h>
+#include <arrow/buffer_builder.h>
 #include <arrow/memory_pool.h>
 #include <arrow/result.h>
 #include <arrow/type_fwd.h>
@@ -200,8 +201,45 @@ class VariantArrayBuilder {
   // reserved, which spares large arrays their doubling copies.
   arrow::Status ReserveForReservedRows();
 
-  arrow::BinaryBuilder metadata_;
-  arrow::BinaryBuilder value_;
+  // A binary child: offsets and bytes, without a validity bitmap (no child is ever
+  // null), which arrow::BinaryBuilder would extend by a bit per row.
+  class BinaryChild {
+   public:
+    explicit BinaryChild(arrow::MemoryPool* pool) : offsets_(pool), bytes_(pool) {}
+    arrow::Status Append(std::string_view bytes) {
+      if (offsets_.length() >= offsets_.capacity()) [[unlikely]] {
+        ARROW_RETURN_NOT_OK(GrowOffsets(1));
+      }
+      const int64_t end = bytes_.length() + static_cast<int64_t>(bytes.size());
+      if (end > kMaxBytes) [[unlikely]]
+        return TooLarge();
+      if (!bytes.empty()) {  // an empty view's data() may be null, which memcpy refuses
+        ARROW_RETURN_NOT_OK(
+            bytes_.Append(bytes.data(), static_cast<int64_t>(bytes.size())));
+      }
+      offsets_.UnsafeAppend(static_cast<int32_t>(end));
+      return arrow::Status::OK();
+    }
+    arrow::Status Reserve(int64_t rows) { return GrowOffsets(rows); }
+    arrow::Status ReserveBytes(int64_t bytes) { return bytes_.Reserve(bytes); }
+    int64_t bytes_length() const { return bytes_.length(); }
+    /// \brief Returns the `rows` rows appended as a binary array and resets.
+    arrow::Result<std::shared_ptr<arrow::Array>> Finish(int64_t rows);
+
+   private:
+    // Binary offsets are int32.
+    static constexpr int64_t kMaxBytes = std::numeric_limits<int32_t>::max();
+    // Room for `rows` more offsets, and the leading 0 that the first row needs.
+    arrow::Status GrowOffsets(int64_t rows);
+    arrow::Status TooLarge() const;
+
+    arrow::TypedBufferBuilder<int32_t> offsets_;
+    arrow::BufferBuilder bytes_;
+  };
+
+  BinaryChild metadata_;
+  BinaryChild value_;
+  // Built once the first null arrives: until then every row is valid.
   arrow::TypedBufferBuilder<bool> validity_;
   int64_t length_ = 0;
   int64_t null_count_ = 0;

@@ -198,15 +198,19 @@ arrow::Status VariantArrayBuilder::Append(std::string_view metadata,
                                           std::string_view value) {
   ARROW_RETURN_NOT_OK(metadata_.Append(metadata));
   ARROW_RETURN_NOT_OK(value_.Append(value));
-  ARROW_RETURN_NOT_OK(internal::AppendBit(&validity_, true));
+  if (null_count_ > 0) ARROW_RETURN_NOT_OK(internal::AppendBit(&validity_, true));
   ++length_;
   if (length_ >= probe_at_) return ReserveForReservedRows();
   return arrow::Status::OK();
 }
 
 arrow::Status VariantArrayBuilder::AppendNull() {
-  ARROW_RETURN_NOT_OK(metadata_.AppendEmptyValue());
-  ARROW_RETURN_NOT_OK(value_.AppendEmptyValue());
+  ARROW_RETURN_NOT_OK(metadata_.Append({}));
+  ARROW_RETURN_NOT_OK(value_.Append({}));
+  if (null_count_ == 0) {  // the rows before were all valid
+    ARROW_RETURN_NOT_OK(validity_.Reserve(std::max(length_ + 1, reserved_rows_)));
+    validity_.UnsafeAppend(length_, true);
+  }
   ARROW_RETURN_NOT_OK(internal::AppendBit(&validity_, false));
   ++length_;
   ++null_count_;
@@ -222,25 +226,24 @@ arrow::Status VariantArrayBuilder::Reserve(int64_t rows, int64_t bytes) {
                   : std::numeric_limits<int64_t>::max();
   ARROW_RETURN_NOT_OK(metadata_.Reserve(rows));
   ARROW_RETURN_NOT_OK(value_.Reserve(rows));
-  ARROW_RETURN_NOT_OK(value_.ReserveData(bytes));
-  return validity_.Reserve(rows);
+  ARROW_RETURN_NOT_OK(value_.ReserveBytes(bytes));
+  return null_count_ > 0 ? validity_.Reserve(rows) : arrow::Status::OK();
 }
 
 arrow::Status VariantArrayBuilder::ReserveForReservedRows() {
   probe_at_ = std::numeric_limits<int64_t>::max();
   const double scale = 1.125 * static_cast<double>(reserved_rows_ - length_) /
                        static_cast<double>(length_);
-  ARROW_RETURN_NOT_OK(metadata_.ReserveData(
-      static_cast<int64_t>(scale * static_cast<double>(metadata_.value_data_length()))));
-  return value_.ReserveData(
-      static_cast<int64_t>(scale * static_cast<double>(value_.value_data_length())));
+  ARROW_RETURN_NOT_OK(metadata_.ReserveBytes(
+      static_cast<int64_t>(scale * static_cast<double>(metadata_.bytes_length()))));
+  return value_.ReserveBytes(
+      static_cast<int64_t>(scale * static_cast<double>(value_.bytes_length())));
 }
 
 arrow::Result<std::shared_ptr<arrow::Array>> VariantArrayBuilder::Finish(
     VariantLayout layout) {
-  std::shared_ptr<arrow::Array> metadata, value;
-  ARROW_RETURN_NOT_OK(metadata_.Finish(&metadata));
-  ARROW_RETURN_NOT_OK(value_.Finish(&value));
+  ARROW_ASSIGN_OR_RAISE(auto metadata, metadata_.Finish(length_));
+  ARROW_ASSIGN_OR_RAISE(auto value, value_.Finish(length_));
   std::shared_ptr<arrow::Buffer> validity;
   if (null_count_ > 0) {
     ARROW_RETURN_NOT_OK(validity_.Finish(&validity));
@@ -258,6 +261,29 @@ arrow::Result<std::shared_ptr<arrow::Array>> VariantArrayBuilder::Finish(
   reserved_rows_ = 0;
   probe_at_ = std::numeric_limits<int64_t>::max();
   return out;
+}
+
+arrow::Status VariantArrayBuilder::BinaryChild::GrowOffsets(int64_t rows) {
+  const bool first = offsets_.length() == 0;
+  ARROW_RETURN_NOT_OK(offsets_.Reserve(rows + (first ? 1 : 0)));
+  if (first) offsets_.UnsafeAppend(0);
+  return arrow::Status::OK();
+}
+
+arrow::Status VariantArrayBuilder::BinaryChild::TooLarge() const {
+  return arrow::Status::CapacityError("a Variant array's binary child cannot hold more ",
+                                      "than ", kMaxBytes, " bytes");
+}
+
+arrow::Result<std::shared_ptr<arrow::Array>> VariantArrayBuilder::BinaryChild::Finish(
+    int64_t rows) {
+  if (offsets_.length() == 0) ARROW_RETURN_NOT_OK(GrowOffsets(0));  // no rows
+  std::shared_ptr<arrow::Buffer> offsets, bytes;
+  ARROW_RETURN_NOT_OK(offsets_.Finish(&offsets));
+  ARROW_RETURN_NOT_OK(bytes_.Finish(&bytes));
+  return arrow::MakeArray(arrow::ArrayData::Make(
+      arrow::binary(), rows, {nullptr, std::move(offsets), std::move(bytes)},
+      /*null_count=*/0));
 }
 
 // ----------------------------------------------------------------------
