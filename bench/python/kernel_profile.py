@@ -45,7 +45,7 @@ PARTS = {
         r"json_(parse\.cc|reader_internal\.h|documents_internal\.h|kernels\.cc)$"
         r"|^string_view$|char_traits\.h$"),
     "building the Variant (values, keys, headers)": re.compile(
-        r"(^builder\.(h|cc)|metadata\.(h|cc)|endian_internal\.h"
+        r"(^(builder|metadata)\.(h|cc)|endian_internal\.h"
         r"|container_encoding_internal\.h|format\.h|stl_vector\.h)$|^mem(move|cpy)"),
     "the Arrow column": re.compile(
         r"variant_array\.(h|cc)$|buffer_builder\.h$|/array/|arrow/(type|buffer|result)\.h$"

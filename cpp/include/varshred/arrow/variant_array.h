@@ -223,8 +223,8 @@ class VariantArrayBuilder {
     arrow::Status Reserve(int64_t rows) { return GrowOffsets(rows); }
     arrow::Status ReserveBytes(int64_t bytes) { return bytes_.Reserve(bytes); }
     int64_t bytes_length() const { return bytes_.length(); }
-    /// \brief Returns the `rows` rows appended as a binary array and resets.
-    arrow::Result<std::shared_ptr<arrow::Array>> Finish(int64_t rows);
+    /// \brief Returns the rows appended as a binary array and resets.
+    arrow::Result<std::shared_ptr<arrow::Array>> Finish();
 
    private:
     // Binary offsets are int32.

@@ -242,8 +242,8 @@ arrow::Status VariantArrayBuilder::ReserveForReservedRows() {
 
 arrow::Result<std::shared_ptr<arrow::Array>> VariantArrayBuilder::Finish(
     VariantLayout layout) {
-  ARROW_ASSIGN_OR_RAISE(auto metadata, metadata_.Finish(length_));
-  ARROW_ASSIGN_OR_RAISE(auto value, value_.Finish(length_));
+  ARROW_ASSIGN_OR_RAISE(auto metadata, metadata_.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto value, value_.Finish());
   std::shared_ptr<arrow::Buffer> validity;
   if (null_count_ > 0) {
     ARROW_RETURN_NOT_OK(validity_.Finish(&validity));
@@ -275,9 +275,9 @@ arrow::Status VariantArrayBuilder::BinaryChild::TooLarge() const {
                                       "than ", kMaxBytes, " bytes");
 }
 
-arrow::Result<std::shared_ptr<arrow::Array>> VariantArrayBuilder::BinaryChild::Finish(
-    int64_t rows) {
+arrow::Result<std::shared_ptr<arrow::Array>> VariantArrayBuilder::BinaryChild::Finish() {
   if (offsets_.length() == 0) ARROW_RETURN_NOT_OK(GrowOffsets(0));  // no rows
+  const int64_t rows = offsets_.length() - 1;
   std::shared_ptr<arrow::Buffer> offsets, bytes;
   ARROW_RETURN_NOT_OK(offsets_.Finish(&offsets));
   ARROW_RETURN_NOT_OK(bytes_.Finish(&bytes));
